@@ -1,0 +1,48 @@
+import { createLogger, loadConfig, startServer } from "@assay/server";
+import { explainStartError, KnownError } from "../errors.js";
+
+export const startUsage = `Usage: assay start
+
+Starts the Assay server: the embedded PostgreSQL (unless DATABASE_URL is set), pending
+migrations, the API and the web app, on PORT (default 8080). Ctrl-C stops everything.
+
+Examples:
+  npm start                                   (from the repository root)
+  PORT=9000 npx assay start
+  DATABASE_URL=postgres://postgres@127.0.0.1:5432/assay npx assay start`;
+
+/** Runs until SIGINT or SIGTERM, then shuts down in order: HTTP, pool, PostgreSQL. */
+export async function start(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel);
+  let server;
+  try {
+    server = await startServer(config, log);
+  } catch (error) {
+    const known = explainStartError(error, config.port);
+    if (known) throw new KnownError(known);
+    throw error;
+  }
+  console.log(`Assay is listening on ${server.url} (${server.database}).`);
+  console.log(`Catalogue from ${config.configPath}. Press Ctrl-C to stop.`);
+
+  const running = server;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      console.error(`Received ${signal} again: exiting without waiting.`);
+      process.exit(130);
+    }
+    stopping = true;
+    console.log(`Received ${signal}: finishing open requests, then stopping.`);
+    running.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}

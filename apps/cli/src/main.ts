@@ -1,0 +1,53 @@
+import { ConfigError } from "@assay/server";
+import { migrateCommand, migrateUsage } from "./commands/migrate.js";
+import { start, startUsage } from "./commands/start.js";
+import { KnownError } from "./errors.js";
+
+const commands: Record<string, { run: () => Promise<void>; usage: string }> = {
+  start: { run: start, usage: startUsage },
+  migrate: { run: migrateCommand, usage: migrateUsage },
+};
+
+const usage = `Usage: assay <command>
+
+Commands:
+  start     start the server (embedded PostgreSQL unless DATABASE_URL is set)
+  migrate   apply pending database migrations and exit
+
+Run "assay <command> --help" for a command's options and examples.`;
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h") {
+    console.log(usage);
+    return name ? 0 : 1;
+  }
+  const command = commands[name];
+  if (!command) {
+    console.error(`assay: unknown command "${name}".\n\n${usage}`);
+    return 1;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    console.log(command.usage);
+    return 0;
+  }
+  try {
+    await command.run();
+    return 0;
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      return 1;
+    }
+    if (error instanceof KnownError) {
+      console.error(`assay: ${error.message}`);
+      return 1;
+    }
+    console.error("assay: unexpected error:", error);
+    return 2;
+  }
+}
+
+const code = await main(process.argv.slice(2));
+// `start` keeps running until a signal; every other command ends here.
+if (code !== 0 || process.argv[2] !== "start") process.exit(code);

@@ -1,0 +1,103 @@
+import { randomUUID } from "node:crypto";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import helmet from "@fastify/helmet";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from "fastify-type-provider-zod";
+import type { Config } from "./config.js";
+import type { Db } from "./db/pool.js";
+import { registerErrorHandler } from "./errors.js";
+import { registerWebApp } from "./http/web-app.js";
+import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
+import { healthRoutes } from "./modules/health/health.routes.js";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: FastifyBaseLogger;
+  /** Folder of the built web app; tests point it elsewhere. */
+  webDistDir?: string;
+}
+
+// Swagger UI's own policy upgrades http:// requests, which breaks a plain-http local install.
+const withoutUpgrade = (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, "");
+
+/**
+ * The whole server on one screen: plugins first, then each module's routes, registered
+ * explicitly (no autoload) so that reading this file tells what the server serves.
+ */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    // Bounded so a slow client cannot hold a connection forever (no reverse proxy assumed).
+    requestTimeout: 120_000,
+    connectionTimeout: 0,
+    routerOptions: { maxParamLength: 500 },
+    genReqId: () => randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  // While stopping, answers close their connection, so a keep-alive client cannot hold the
+  // shutdown open after its last request finished.
+  let stopping = false;
+  app.addHook("preClose", async () => {
+    stopping = true;
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (stopping) reply.header("connection", "close");
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        // MUI (emotion) injects style elements at run time.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:", "blob:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", "data:"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: "no-referrer" },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: "Assay API",
+        description: "Test results in and out: runs, results, history, builds and more.",
+        version: "1",
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    staticCSP: true,
+    transformStaticCSP: withoutUpgrade,
+  });
+
+  await app.register(healthRoutes(db));
+  await app.register(catalogRoutes(config.catalog));
+
+  await registerWebApp(app, {
+    distDir: deps.webDistDir,
+    dataHarmonizationHosts: config.dataHarmonizationHosts,
+  });
+  return app;
+}

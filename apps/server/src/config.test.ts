@@ -1,0 +1,92 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "assay-config-"));
+
+function problemsOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+function writeConfig(name: string, text: string): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+describe("loadConfig", () => {
+  it("uses the documented defaults and the shipped example catalogue", () => {
+    const config = loadConfig({}, dir);
+    expect(config.port).toBe(8080);
+    expect(config.host).toBe("127.0.0.1");
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.dataDir).toBe(path.join(dir, "data"));
+    expect(config.configPath).toBe(EXAMPLE_CONFIG_PATH);
+    expect(config.catalog.documentationLinks.map((l) => l.label)).toEqual([
+      "API Documentation",
+      "Directory of Legacy UI Tests",
+      "Directory of NextGen UI Tests",
+      "Directory of Mobile UI Tests",
+    ]);
+  });
+
+  it("prefers ./assay.config.yaml over the example when it exists", () => {
+    const own = mkdtempSync(path.join(tmpdir(), "assay-own-"));
+    writeFileSync(path.join(own, "assay.config.yaml"), "catalog: {}\n");
+    const problems = problemsOf(() => loadConfig({}, own));
+    expect(problems.every((p) => p.startsWith("assay.config.yaml: catalog."))).toBe(true);
+  });
+
+  it("names every bad environment variable with the expected form", () => {
+    const problems = problemsOf(() =>
+      loadConfig({ PORT: "eighty", LOG_LEVEL: "loud", DATABASE_URL: "mysql://x" }, dir),
+    );
+    expect(problems).toEqual([
+      'PORT: expected an integer from 1 to 65535, got "eighty"',
+      'DATABASE_URL: expected a URL such as postgres://user:pass@host:5432/db, got "mysql://x"',
+      expect.stringMatching(/^LOG_LEVEL: expected one of fatal, error, .* got "loud"$/),
+    ]);
+  });
+
+  it("refuses a port out of range and an invalid host-mode pattern", () => {
+    const problems = problemsOf(() =>
+      loadConfig({ PORT: "70000", ASSAY_DATA_HARMONIZATION_HOSTS: "(" }, dir),
+    );
+    expect(problems[0]).toBe('PORT: expected an integer from 1 to 65535, got "70000"');
+    expect(problems[1]).toMatch(/^ASSAY_DATA_HARMONIZATION_HOSTS: expected a regular expression/);
+  });
+
+  it("reports malformed YAML with the file name, line and column", () => {
+    const file = writeConfig("broken.yaml", "catalog:\n  sites: [\n    legacy\n");
+    const problems = problemsOf(() => loadConfig({ ASSAY_CONFIG: file }, dir));
+    expect(problems[0]).toMatch(/^broken\.yaml line \d+, column \d+: /);
+  });
+
+  it("reports unknown keys and bad catalogue values by their path", () => {
+    const file = writeConfig("typo.yaml", "catalogue: {}\n");
+    const problems = problemsOf(() => loadConfig({ ASSAY_CONFIG: file }, dir));
+    expect(problems).toContain(
+      "typo.yaml: catalog: Invalid input: expected object, received undefined",
+    );
+    expect(problems.some((p) => p.includes('Unrecognized key: "catalogue"'))).toBe(true);
+  });
+
+  it("says which file is missing", () => {
+    const problems = problemsOf(() => loadConfig({ ASSAY_CONFIG: "nowhere.yaml" }, dir));
+    expect(problems[0]).toMatch(/^ASSAY_CONFIG: cannot read .*nowhere\.yaml/);
+  });
+
+  it("compiles the data-harmonization host pattern", () => {
+    const config = loadConfig({ ASSAY_DATA_HARMONIZATION_HOSTS: "^data\\." }, dir);
+    expect(config.dataHarmonizationHosts?.test("data.example.com")).toBe(true);
+    expect(config.dataHarmonizationHosts?.test("assay.example.com")).toBe(false);
+  });
+});

@@ -1,0 +1,158 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { CatalogSchema, type Catalog } from "@assay/core";
+import { parseDocument } from "yaml";
+import { z } from "zod";
+
+/**
+ * The only reader of process.env and assay.config.yaml. Everything is parsed once, here; a bad
+ * value stops the start with one line per bad setting (docs/configuration.md lists them all).
+ */
+
+/** The example shipped with Assay: the catalogue used until an install writes its own file. */
+export const EXAMPLE_CONFIG_PATH = fileURLToPath(
+  new URL("../../../assay.config.example.yaml", import.meta.url),
+);
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+function isRegex(source: string): boolean {
+  try {
+    new RegExp(source);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const PortSchema = z.coerce
+  .number({ error: "expected an integer from 1 to 65535" })
+  .int("expected an integer from 1 to 65535")
+  .min(1, "expected an integer from 1 to 65535")
+  .max(65535, "expected an integer from 1 to 65535");
+
+export const EnvSchema = z.object({
+  PORT: PortSchema.default(8080),
+  HOST: z.string().min(1, "expected a host name or IP address").default("127.0.0.1"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, "expected a URL such as postgres://user:pass@host:5432/db")
+    .optional(),
+  ASSAY_DATA_DIR: z.string().min(1, "expected a folder path").default("data"),
+  ASSAY_CONFIG: z.string().min(1, "expected a path to a YAML file").optional(),
+  ASSAY_DATA_HARMONIZATION_HOSTS: z
+    .string()
+    .refine(isRegex, "expected a regular expression such as ^data\\.example\\.com$")
+    .optional(),
+  ASSAY_DB_POOL_SIZE: z.coerce
+    .number({ error: "expected an integer from 1 to 100" })
+    .int("expected an integer from 1 to 100")
+    .min(1, "expected an integer from 1 to 100")
+    .max(100, "expected an integer from 1 to 100")
+    .default(10),
+  LOG_LEVEL: z
+    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
+    .default("info"),
+});
+
+/** assay.config.yaml: unknown top-level keys are errors, so a typo never goes unnoticed. */
+export const FileConfigSchema = z.strictObject({
+  catalog: CatalogSchema,
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** External PostgreSQL; absent means the embedded one under dataDir. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Where the catalogue was read from, for the start-up log. */
+  configPath: string;
+  dataHarmonizationHosts: RegExp | undefined;
+  dbPoolSize: number;
+  logLevel: (typeof LOG_LEVELS)[number];
+  catalog: Catalog;
+}
+
+/** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      `Assay cannot start: the configuration is invalid.\n${problems.map((p) => `  - ${p}`).join("\n")}`,
+    );
+    this.name = "ConfigError";
+  }
+}
+
+function issuePath(segments: readonly PropertyKey[]): string {
+  return segments
+    .map((s, i) => (typeof s === "number" ? `[${s}]` : `${i === 0 ? "" : "."}${String(s)}`))
+    .join("");
+}
+
+function readFileConfig(file: string): { catalog: Catalog } {
+  const name = path.basename(file);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError([`ASSAY_CONFIG: cannot read ${file} (${(error as Error).message})`]);
+  }
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new ConfigError(
+      doc.errors.map((e) => {
+        const at = e.linePos?.[0];
+        const where = at ? `line ${at.line}, column ${at.col}` : "";
+        return `${name}${where ? ` ${where}` : ""}: ${e.message.split("\n")[0]}`;
+      }),
+    );
+  }
+  const parsed = FileConfigSchema.safeParse(doc.toJS({ maxAliasCount: 100 }) ?? {});
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (i) => `${name}: ${issuePath(i.path) || "(top level)"}: ${i.message}`,
+      ),
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Reads the environment and the configuration file. `cwd` anchors relative paths, so
+ * `npm start` from the repository root keeps data in ./data.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Config {
+  const parsedEnv = EnvSchema.safeParse(env);
+  if (!parsedEnv.success) {
+    throw new ConfigError(
+      parsedEnv.error.issues.map((i) => {
+        const key = String(i.path[0]);
+        return `${key}: ${i.message}, got ${JSON.stringify(env[key])}`;
+      }),
+    );
+  }
+  const e = parsedEnv.data;
+  const defaultFile = path.resolve(cwd, "assay.config.yaml");
+  const configPath = e.ASSAY_CONFIG
+    ? path.resolve(cwd, e.ASSAY_CONFIG)
+    : existsSync(defaultFile)
+      ? defaultFile
+      : EXAMPLE_CONFIG_PATH;
+  const file = readFileConfig(configPath);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: path.resolve(cwd, e.ASSAY_DATA_DIR),
+    configPath,
+    dataHarmonizationHosts: e.ASSAY_DATA_HARMONIZATION_HOSTS
+      ? new RegExp(e.ASSAY_DATA_HARMONIZATION_HOSTS)
+      : undefined,
+    dbPoolSize: e.ASSAY_DB_POOL_SIZE,
+    logLevel: e.LOG_LEVEL,
+    catalog: file.catalog,
+  };
+}

@@ -1,0 +1,97 @@
+import { execFileSync } from "node:child_process";
+import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded-postgres.js";
+
+const log = pino({ level: "silent" });
+let dir: string;
+let running: EmbeddedDatabase | undefined;
+
+async function selectOne(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ one: number }>("SELECT 1 AS one");
+    return rows[0]?.one ?? 0;
+  } finally {
+    await client.end();
+  }
+}
+
+function postmasterPid(): Promise<number> {
+  return readFile(path.join(dir, "pg", "postmaster.pid"), "utf8").then((t) =>
+    Number.parseInt(t.split("\n")[0] ?? "", 10),
+  );
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "assay-embedded-"));
+  await chmod(dir, 0o711);
+});
+afterAll(async () => {
+  await running?.stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("embedded PostgreSQL", () => {
+  it("starts on 127.0.0.1, on a port other than 5432, and keeps its data across restarts", async () => {
+    running = await startEmbeddedPostgres(dir, log);
+    const port = Number(new URL(running.adminUrl).port);
+    expect(new URL(running.adminUrl).hostname).toBe("127.0.0.1");
+    expect(port).not.toBe(5432);
+    const client = new pg.Client({ connectionString: running.adminUrl });
+    await client.connect();
+    await client.query("CREATE TABLE kept (x int); INSERT INTO kept VALUES (7)");
+    await client.end();
+    await running.stop();
+
+    running = await startEmbeddedPostgres(dir, log);
+    const again = new pg.Client({ connectionString: running.adminUrl });
+    await again.connect();
+    const { rows } = await again.query("SELECT x FROM kept");
+    await again.end();
+    expect(rows).toEqual([{ x: 7 }]);
+  });
+
+  it("stops a PostgreSQL orphaned by a killed server and starts cleanly", async () => {
+    // What `kill -9` of the Node process leaves: PostgreSQL still running on the folder.
+    const orphan = await postmasterPid();
+    running = await startEmbeddedPostgres(dir, log);
+    expect(isRunning(orphan)).toBe(false);
+    expect(await selectOne(running.adminUrl)).toBe(1);
+  });
+
+  it("recovers from a stale postmaster.pid after both processes were killed", async () => {
+    const pid = await postmasterPid();
+    process.kill(pid, "SIGKILL");
+    while (isRunning(pid)) await new Promise((r) => setTimeout(r, 50));
+    // A crash can leave a lock file naming a PID that now belongs to another program.
+    const lock = path.join(dir, "pg", "postmaster.pid");
+    const text = await readFile(lock, "utf8");
+    await writeFile(lock, text.replace(/^\d+/, String(process.pid)));
+    running = await startEmbeddedPostgres(dir, log);
+    expect(await selectOne(running.adminUrl)).toBe(1);
+  });
+
+  it("leaves no PostgreSQL process behind after stop", async () => {
+    const pid = await postmasterPid();
+    await running?.stop();
+    running = undefined;
+    expect(isRunning(pid)).toBe(false);
+    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
+    expect(left).not.toContain(path.join(dir, "pg"));
+  });
+});

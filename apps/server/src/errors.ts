@@ -1,0 +1,64 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+
+/** An error meant for the client: a status, a stable snake_case code and a message for a person. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+    this.name = "AppError";
+  }
+}
+
+export const notFound = (message: string) => new AppError(404, "not_found", message);
+export const badRequest = (message: string, details?: unknown) =>
+  new AppError(400, "bad_request", message, details);
+
+/** Codes for the 4xx errors Fastify raises itself, so clients see stable names. */
+const FASTIFY_CODES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: "payload_too_large",
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
+  FST_ERR_CTP_EMPTY_JSON_BODY: "bad_request",
+  FST_ERR_CTP_INVALID_JSON_BODY: "invalid_json",
+};
+
+/**
+ * The one error handler: AppError and validation errors become their 4xx body; anything else is
+ * a bug, logged with the request id and answered with a body that carries no internals.
+ */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send({
+        error: { code: error.code, message: error.message, details: error.details },
+      });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const details = error.validation.map((issue) => ({
+        path: issue.instancePath,
+        message: issue.message,
+      }));
+      const where = error.validationContext ?? "request";
+      const summary = details.map((d) => `${d.path || "/"}: ${d.message}`).join("; ");
+      return reply.status(400).send({
+        error: { code: "invalid_request", message: `Invalid ${where}: ${summary}`, details },
+      });
+    }
+    const status = error.statusCode ?? 500;
+    if (status < 500) {
+      const code = FASTIFY_CODES[error.code] ?? "bad_request";
+      return reply.status(status).send({ error: { code, message: error.message } });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.status(500).send({
+      error: {
+        code: "internal_error",
+        message: `Something went wrong on the server. Quote request id ${request.id} when reporting it.`,
+      },
+    });
+  });
+}

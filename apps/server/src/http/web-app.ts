@@ -1,0 +1,75 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import fastifyStatic from "@fastify/static";
+import { APP_MODE_META, type AppMode } from "@assay/core";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { notFound } from "../errors.js";
+
+/** The built React app (npm run build -w @assay/web). */
+export const WEB_DIST_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
+
+/** Paths that belong to the server; an unknown one is a JSON 404, never the React app. */
+const SERVER_PREFIXES = ["/v1/", "/docs", "/auth/", "/oidc", "/healthz", "/readyz"];
+
+const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Assay</title>
+<p>The web app is not built. Run <code>npm run build</code> in the repository root, then restart.</p>`;
+
+export interface WebAppOptions {
+  distDir?: string;
+  /** Host names that show only the Data Harmonization screen (ASSAY_DATA_HARMONIZATION_HOSTS). */
+  dataHarmonizationHosts: RegExp | undefined;
+}
+
+/** Decides the layout per request, from the Host header alone (spec section 1, host-based mode). */
+export function appModeFor(hostname: string, hosts: RegExp | undefined): AppMode {
+  const name = hostname.replace(/:\d+$/, "").toLowerCase();
+  return hosts?.test(name) ? "data-harmonization" : "full";
+}
+
+/**
+ * Serves the React app: hashed assets from dist/assets with long caching, and index.html for
+ * every other page path with the app mode written into its meta tag, so the page knows its
+ * layout before the first paint.
+ */
+export async function registerWebApp(app: FastifyInstance, options: WebAppOptions) {
+  const distDir = options.distDir ?? WEB_DIST_DIR;
+  const indexFile = path.join(distDir, "index.html");
+  const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, "utf8") : undefined;
+  const metaPattern = new RegExp(`(<meta name="${APP_MODE_META}" content=")[^"]*(")`);
+
+  if (indexHtml) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      wildcard: true,
+      // index.html is only ever sent by sendPage, with the app mode filled in.
+      allowedPath: (pathName) => pathName !== "/index.html",
+      // Vite puts a content hash in every asset name, so a file never changes under its URL.
+      setHeaders: (res, filePath) => {
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
+      },
+    });
+  }
+
+  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+    const mode = appModeFor(request.hostname, options.dataHarmonizationHosts);
+    reply.header("cache-control", "no-cache").type("text/html; charset=utf-8");
+    if (!indexHtml) return reply.status(503).send(NOT_BUILT_PAGE);
+    return reply.send(indexHtml.replace(metaPattern, `$1${mode}$2`));
+  };
+
+  // The static plugin refuses a bare folder ("/") instead of falling through to the pages.
+  app.get("/", { schema: { hide: true } }, sendPage);
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split("?")[0] ?? "/";
+    const isPage =
+      (request.method === "GET" || request.method === "HEAD") &&
+      !SERVER_PREFIXES.some((prefix) => pathname.startsWith(prefix)) &&
+      !pathname.startsWith("/assets/");
+    if (isPage) return sendPage(request, reply);
+    throw notFound(`No route ${request.method} ${pathname}. The API is described at /docs.`);
+  });
+}

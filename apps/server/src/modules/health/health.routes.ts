@@ -1,0 +1,50 @@
+import { HealthSchema, ReadinessSchema, ErrorBodySchema } from "@assay/core";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { migrationStatus } from "../../db/migrate.js";
+import type { Db } from "../../db/pool.js";
+import { AppError } from "../../errors.js";
+
+/** Liveness and readiness, for load balancers and `npm start`'s own check. */
+export const healthRoutes =
+  (db: Db): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      "/healthz",
+      {
+        schema: {
+          tags: ["health"],
+          summary: "The process is up",
+          response: { 200: HealthSchema },
+        },
+      },
+      async () => ({ status: "ok" as const }),
+    );
+
+    app.get(
+      "/readyz",
+      {
+        schema: {
+          tags: ["health"],
+          summary: "The database is reachable and fully migrated",
+          response: { 200: ReadinessSchema, 503: ErrorBodySchema },
+        },
+      },
+      async (request) => {
+        let status: Awaited<ReturnType<typeof migrationStatus>>;
+        try {
+          status = await migrationStatus(db.pool);
+        } catch (error) {
+          request.log.warn({ err: error }, "readiness check: database unreachable");
+          throw new AppError(503, "database_unavailable", "The database cannot be reached.");
+        }
+        if (!status.complete) {
+          throw new AppError(
+            503,
+            "database_not_migrated",
+            "The database is not fully migrated yet.",
+          );
+        }
+        return { status: "ready" as const, database: { migrations: status.applied } };
+      },
+    );
+  };

@@ -1,0 +1,89 @@
+import net from "node:net";
+import { pino } from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { buildTestApp } from "../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../test/test-database.js";
+import { EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
+import { startServer } from "./server.js";
+
+const log = pino({ level: "silent" });
+let database: TestDatabase | undefined;
+afterEach(async () => {
+  await database?.drop();
+  database = undefined;
+});
+
+async function freePort(): Promise<number> {
+  const server = net.createServer().listen(0, "127.0.0.1");
+  await new Promise((r) => server.once("listening", r));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+describe("startServer", () => {
+  it("migrates an external database, serves, and stops", async () => {
+    database = await createTestDatabase({ migrated: false });
+    const port = await freePort();
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+    });
+    const server = await startServer(config, log);
+    try {
+      expect(server.url).toBe(`http://localhost:${port}`);
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      expect(res.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  });
+
+  it("fails whole when the port is taken, leaving nothing listening or connected", async () => {
+    database = await createTestDatabase();
+    const blocker = net.createServer().listen(0, "127.0.0.1");
+    await new Promise((r) => blocker.once("listening", r));
+    const { port } = blocker.address() as net.AddressInfo;
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+    });
+    const connections = async () => {
+      const { rows } = await database!.db.pool.query(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()",
+      );
+      return rows[0].n as number;
+    };
+    const before = await connections();
+    try {
+      await expect(startServer(config, log)).rejects.toMatchObject({ code: "EADDRINUSE" });
+    } finally {
+      blocker.close();
+    }
+    // A closed connection leaves pg_stat_activity a moment after the client hangs up.
+    await vi.waitFor(async () => expect(await connections()).toBe(before), { timeout: 3000 });
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("finishes a request that is in flight when the server is asked to stop", async () => {
+    database = await createTestDatabase();
+    const { app } = await buildTestApp(database.db);
+    app.get("/v1/test-only/slow", async () => {
+      await new Promise((r) => setTimeout(r, 300));
+      return { done: true };
+    });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = app.server.address() as net.AddressInfo;
+    const inFlight = fetch(`http://127.0.0.1:${port}/v1/test-only/slow`);
+    await new Promise((r) => setTimeout(r, 50));
+    const closed = app.close();
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ done: true });
+    await closed;
+  });
+});

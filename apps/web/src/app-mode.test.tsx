@@ -1,0 +1,66 @@
+import { screen } from "@testing-library/react";
+import { afterEach, describe, expect, it } from "vitest";
+import { readAppMode } from "./app-mode";
+import { buildCatalog } from "./test/catalog-factory";
+import { mockCatalog, requestedPaths } from "./test/mock-api";
+import { renderApp } from "./test/render-app";
+
+// The tag as the server writes it into index.html for a data-harmonization host.
+function serveAs(content: string) {
+  const meta = document.createElement("meta");
+  meta.name = "assay-mode";
+  meta.content = content;
+  document.head.append(meta);
+}
+
+afterEach(() => {
+  document.head.querySelectorAll('meta[name="assay-mode"]').forEach((meta) => meta.remove());
+});
+
+describe("readAppMode", () => {
+  it("reads the mode the server wrote into the page", () => {
+    serveAs("data-harmonization");
+    expect(readAppMode()).toBe("data-harmonization");
+  });
+
+  it.each(["full", "", "something-else"])("falls back to the full layout for %j", (content) => {
+    serveAs(content);
+    expect(readAppMode()).toBe("full");
+  });
+
+  it("falls back to the full layout when the tag is missing", () => {
+    expect(readAppMode()).toBe("full");
+  });
+});
+
+describe("data-harmonization host", () => {
+  it.each(["/builds", "/", "/dashboard", "/print/run-1/7", "/no-such-screen"])(
+    "renders only Data Harmonization on %s",
+    async (path) => {
+      const fetchMock = mockCatalog(buildCatalog());
+      serveAs("data-harmonization");
+      const { router } = renderApp(path, { mode: readAppMode() });
+
+      expect(
+        await screen.findByRole("heading", { level: 1, name: "Data Harmonization" }),
+      ).toBeVisible();
+      expect(await screen.findByText(/compare record counts/)).toBeInTheDocument();
+      expect(screen.queryByRole("navigation")).not.toBeInTheDocument();
+      expect(screen.queryByRole("banner")).not.toBeInTheDocument();
+      expect(screen.queryByText("Page not found")).not.toBeInTheDocument();
+      // The path stays as typed: nothing redirects to /data.
+      expect(router.state.location.pathname).toBe(path);
+      // The data site does not start the main app's requests (spec section 7, "Other").
+      expect(requestedPaths(fetchMock)).toEqual([]);
+    },
+  );
+
+  it("shows the full layout on the same path when the tag says full", async () => {
+    mockCatalog(buildCatalog());
+    serveAs("full");
+    renderApp("/builds", { mode: readAppMode() });
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Builds" })).toBeVisible();
+    expect(screen.getByRole("navigation", { name: "Screens" })).toBeInTheDocument();
+  });
+});

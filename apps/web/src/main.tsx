@@ -1,0 +1,21 @@
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { createBrowserRouter } from "react-router";
+import { RouterProvider } from "react-router/dom";
+import { createQueryClient } from "./api/query-client";
+import { readAppMode } from "./app-mode";
+import { AppProviders } from "./AppProviders";
+import { createRoutes } from "./routes";
+
+const container = document.getElementById("root");
+if (!container) throw new Error("index.html has no #root element to render into");
+
+const router = createBrowserRouter(createRoutes(readAppMode()));
+
+createRoot(container).render(
+  <StrictMode>
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>
+  </StrictMode>,
+);

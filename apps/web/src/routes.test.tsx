@@ -1,0 +1,146 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeEach, describe, expect, it } from "vitest";
+import { buildCatalog } from "./test/catalog-factory";
+import { mockCatalog } from "./test/mock-api";
+import { renderApp } from "./test/render-app";
+
+// The spec's sidebar, in order: '/' (redirect) and /print (hidden) are not in it.
+const SIDEBAR: [label: string, href: string][] = [
+  ["Dashboard", "/dashboard"],
+  ["Builds", "/builds"],
+  ["Test Reports", "/test_runs"],
+  ["Traceability Matrix", "/traceability-matrix"],
+  ["Top Fails", "/top_fails"],
+  ["Test History", "/history"],
+  ["Dynamic Tags", "/dtags"],
+  ["Data Harmonization", "/data"],
+  ["Setting", "/settings"],
+];
+
+const TITLES: [path: string, title: string][] = [
+  ["/dashboard", "Dashboard"],
+  ["/builds", "Builds"],
+  ["/test_runs", "Test Reports"],
+  ["/test_runs/run-1/7", "Test Reports"],
+  ["/traceability-matrix", "NextGen UI Automation Coverage"],
+  ["/top_fails", "Top Failed Tests in the last 2 months"],
+  ["/history/42", "Test History"],
+  ["/dtags", "Dynamic Tags"],
+  ["/data", "Data Harmonization"],
+  ["/settings", "Daily Run Scheduler"],
+];
+
+function screensNav() {
+  return screen.getByRole("navigation", { name: "Screens" });
+}
+
+function highlighted() {
+  return within(screensNav())
+    .queryAllByRole("link", { current: "page" })
+    .map((link) => link.textContent);
+}
+
+beforeEach(() => {
+  mockCatalog(buildCatalog());
+});
+
+describe("sidebar", () => {
+  it("lists the screens of the route table in order, with their paths", async () => {
+    renderApp("/dashboard");
+    await screen.findByRole("heading", { level: 1, name: "Dashboard" });
+
+    const links = within(screensNav()).getAllByRole("link");
+    expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual(SIDEBAR);
+  });
+
+  it.each([
+    ["/dashboard", "Dashboard"],
+    ["/test_runs", "Test Reports"],
+    ["/test_runs/abc", "Test Reports"],
+    ["/test_runs/abc/1", "Test Reports"],
+    ["/history/42", "Test History"],
+    ["/settings", "Setting"],
+  ])("highlights the entry of %s (%s) and no other", async (path, label) => {
+    renderApp(path);
+    await screen.findByText(/not built yet in this version/);
+
+    expect(highlighted()).toEqual([label]);
+    const link = within(screensNav()).getByRole("link", { name: label });
+    expect(link).toHaveClass("Mui-selected");
+  });
+
+  it("moves the highlight and the title when an entry is clicked", async () => {
+    const { router } = renderApp("/dashboard");
+    await screen.findByRole("heading", { level: 1, name: "Dashboard" });
+
+    await userEvent.click(within(screensNav()).getByRole("link", { name: "Top Fails" }));
+
+    expect(
+      await screen.findByRole("heading", {
+        level: 1,
+        name: "Top Failed Tests in the last 2 months",
+      }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/top_fails");
+    expect(highlighted()).toEqual(["Top Fails"]);
+  });
+});
+
+describe("routes", () => {
+  it("redirects / to /dashboard", async () => {
+    const { router } = renderApp("/");
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+    expect(await screen.findByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+    expect(highlighted()).toEqual(["Dashboard"]);
+  });
+
+  it.each(TITLES)("%s shows the title %s over its not-built-yet page", async (path, title) => {
+    renderApp(path);
+
+    expect(await screen.findByText(/not built yet in this version/)).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(title);
+    expect(screen.getByRole("banner")).toHaveTextContent(title);
+    expect(document.title).toBe(`${title} · Assay`);
+  });
+
+  it.each(["/print", "/print/run-1", "/print/run-1/7"])(
+    "renders %s on its own, without the sidebar layout",
+    async (path) => {
+      renderApp(path);
+
+      expect(await screen.findByRole("heading", { level: 1, name: "Test Detail" })).toBeVisible();
+      expect(await screen.findByText(/not built yet in this version/)).toBeInTheDocument();
+      expect(screen.queryByRole("navigation")).not.toBeInTheDocument();
+      expect(screen.queryByRole("banner")).not.toBeInTheDocument();
+      expect(screen.queryByRole("contentinfo")).not.toBeInTheDocument();
+    },
+  );
+
+  it("matches /print exactly: a deeper path is an unknown page", async () => {
+    renderApp("/print/run-1/7/extra");
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    expect(screensNav()).toBeInTheDocument();
+  });
+
+  it.each(["/no-such-screen", "/dashboard/extra", "/builds/1"])(
+    "shows Page not found for %s inside the layout, with a way back",
+    async (path) => {
+      const { router } = renderApp(path);
+
+      expect(
+        await screen.findByRole("heading", { level: 1, name: "Page not found" }),
+      ).toBeVisible();
+      expect(screen.getByText(path)).toBeInTheDocument();
+      expect(highlighted()).toEqual([]);
+
+      const back = screen.getByRole("link", { name: "Go to the Dashboard" });
+      expect(back).toHaveAttribute("href", "/dashboard");
+      await userEvent.click(back);
+      expect(await screen.findByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+      expect(router.state.location.pathname).toBe("/dashboard");
+    },
+  );
+});

@@ -1,0 +1,223 @@
+import type { AppMode } from "@assay/core";
+import AccountTreeOutlined from "@mui/icons-material/AccountTreeOutlined";
+import AssessmentOutlined from "@mui/icons-material/AssessmentOutlined";
+import BuildOutlined from "@mui/icons-material/BuildOutlined";
+import CompareArrows from "@mui/icons-material/CompareArrows";
+import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
+import ErrorOutline from "@mui/icons-material/ErrorOutline";
+import History from "@mui/icons-material/History";
+import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
+import PrintOutlined from "@mui/icons-material/PrintOutlined";
+import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
+import type SvgIcon from "@mui/material/SvgIcon";
+import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { generatePath, Navigate, type RouteObject } from "react-router";
+import { BareLayout } from "./components/BareLayout";
+import { Layout } from "./components/Layout";
+import { NotFoundPage } from "./components/NotFoundPage";
+import { PageLoading } from "./components/PageLoading";
+import type { RouteHandle } from "./components/route-handle";
+import { RouteError } from "./components/RouteError";
+import type { NavEntry } from "./components/Sidebar";
+
+type LazyPage = LazyExoticComponent<ComponentType>;
+
+/** Each screen's code is its own chunk, fetched when the screen is first opened. */
+function lazyPage<K extends string>(
+  load: () => Promise<Record<K, ComponentType>>,
+  name: K,
+): LazyPage {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+export interface RedirectEntry {
+  path: string;
+  redirect: string;
+}
+
+export interface ScreenEntry {
+  id: string;
+  path: string;
+  /** Name in the sidebar. */
+  label: string;
+  /** Title in the header. */
+  title: string;
+  icon: typeof SvgIcon;
+  Page: LazyPage;
+  /** Reachable by its URL only: not listed in the sidebar. */
+  hidden?: boolean;
+  /** Rendered on its own, without the sidebar layout. */
+  bare?: boolean;
+}
+
+export type RouteEntry = RedirectEntry | ScreenEntry;
+
+/** The route table of spec section 2, in sidebar order. */
+export const ROUTE_TABLE: readonly RouteEntry[] = [
+  { path: "/", redirect: "/dashboard" },
+  {
+    id: "dashboard",
+    path: "/dashboard",
+    label: "Dashboard",
+    title: "Dashboard",
+    icon: DashboardOutlined,
+    Page: lazyPage(() => import("./features/dashboard/DashboardPage"), "DashboardPage"),
+  },
+  {
+    id: "builds",
+    path: "/builds",
+    label: "Builds",
+    title: "Builds",
+    icon: BuildOutlined,
+    Page: lazyPage(() => import("./features/builds/BuildsPage"), "BuildsPage"),
+  },
+  {
+    id: "runs",
+    path: "/test_runs/:key?/:test_key?",
+    label: "Test Reports",
+    title: "Test Reports",
+    icon: AssessmentOutlined,
+    Page: lazyPage(() => import("./features/runs/TestReportsPage"), "TestReportsPage"),
+  },
+  {
+    id: "traceability",
+    path: "/traceability-matrix",
+    label: "Traceability Matrix",
+    title: "NextGen UI Automation Coverage",
+    icon: AccountTreeOutlined,
+    Page: lazyPage(
+      () => import("./features/traceability/TraceabilityMatrixPage"),
+      "TraceabilityMatrixPage",
+    ),
+  },
+  {
+    id: "top-fails",
+    path: "/top_fails",
+    label: "Top Fails",
+    title: "Top Failed Tests in the last 2 months",
+    icon: ErrorOutline,
+    Page: lazyPage(() => import("./features/top-fails/TopFailsPage"), "TopFailsPage"),
+  },
+  {
+    id: "history",
+    path: "/history/:id?",
+    label: "Test History",
+    title: "Test History",
+    icon: History,
+    Page: lazyPage(() => import("./features/history/TestHistoryPage"), "TestHistoryPage"),
+  },
+  {
+    id: "tags",
+    path: "/dtags",
+    label: "Dynamic Tags",
+    title: "Dynamic Tags",
+    icon: LocalOfferOutlined,
+    Page: lazyPage(() => import("./features/tags/DynamicTagsPage"), "DynamicTagsPage"),
+  },
+  {
+    id: "harmonization",
+    path: "/data",
+    label: "Data Harmonization",
+    title: "Data Harmonization",
+    icon: CompareArrows,
+    Page: lazyPage(
+      () => import("./features/harmonization/DataHarmonizationPage"),
+      "DataHarmonizationPage",
+    ),
+  },
+  {
+    id: "settings",
+    path: "/settings",
+    label: "Setting",
+    title: "Daily Run Scheduler",
+    icon: SettingsOutlined,
+    Page: lazyPage(
+      () => import("./features/settings/DailyRunSchedulerPage"),
+      "DailyRunSchedulerPage",
+    ),
+  },
+  {
+    // React Router matches whole paths, which is the spec's "exact match": /print/a/b/c is unknown.
+    id: "print",
+    path: "/print/:key?/:test_key?",
+    label: "Print",
+    title: "Test Detail",
+    icon: PrintOutlined,
+    Page: lazyPage(() => import("./features/print/PrintPage"), "PrintPage"),
+    hidden: true,
+    bare: true,
+  },
+];
+
+const NOT_FOUND_TITLE = "Page not found";
+
+function isRedirect(entry: RouteEntry): entry is RedirectEntry {
+  return "redirect" in entry;
+}
+
+function isScreen(entry: RouteEntry): entry is ScreenEntry {
+  return !isRedirect(entry);
+}
+
+const SCREENS = ROUTE_TABLE.filter(isScreen);
+
+/** The sidebar: every screen of the table except redirects and hidden ones. */
+export const NAV_ENTRIES: readonly NavEntry[] = SCREENS.filter((screen) => !screen.hidden).map(
+  (screen) => ({
+    id: screen.id,
+    label: screen.label,
+    icon: screen.icon,
+    // Optional parameters are left out: the sidebar opens a screen at its root.
+    to: generatePath(screen.path),
+  }),
+);
+
+function screenRoute(screen: ScreenEntry, path = screen.path): RouteObject {
+  const handle: RouteHandle = { title: screen.title, navId: screen.id };
+  return {
+    id: screen.id,
+    path,
+    handle,
+    element: (
+      <Suspense fallback={<PageLoading />}>
+        <screen.Page />
+      </Suspense>
+    ),
+  };
+}
+
+/** Full mode: the route table inside the sidebar layout, bare screens outside it. */
+function fullRoutes(): RouteObject[] {
+  const redirects = ROUTE_TABLE.filter(isRedirect);
+  return [
+    ...redirects.map((entry) => ({
+      path: entry.path,
+      element: <Navigate to={entry.redirect} replace />,
+    })),
+    { element: <BareLayout />, children: SCREENS.filter((s) => s.bare).map((s) => screenRoute(s)) },
+    {
+      element: <Layout nav={NAV_ENTRIES} />,
+      children: [
+        ...SCREENS.filter((s) => !s.bare).map((s) => screenRoute(s)),
+        {
+          path: "*",
+          handle: { title: NOT_FOUND_TITLE } satisfies RouteHandle,
+          element: <NotFoundPage />,
+        },
+      ],
+    },
+  ];
+}
+
+/** Data-harmonization host (spec section 1): that one screen on every path, nothing else. */
+function harmonizationRoutes(): RouteObject[] {
+  const screen = SCREENS.find((s) => s.id === "harmonization");
+  if (!screen) throw new Error("The route table has no Data Harmonization screen");
+  return [{ element: <BareLayout />, children: [screenRoute(screen, "*")] }];
+}
+
+/** The router's routes for the mode the server chose; see app-mode.ts. */
+export function createRoutes(mode: AppMode): RouteObject[] {
+  const routes = mode === "data-harmonization" ? harmonizationRoutes() : fullRoutes();
+  return [{ errorElement: <RouteError />, children: routes }];
+}

@@ -1,0 +1,44 @@
+import { vi } from "vitest";
+import type { Catalog } from "@assay/core";
+
+type Handler = () => Response | Promise<Response>;
+
+function pathOf(input: RequestInfo | URL): string {
+  return new URL(input instanceof Request ? input.url : String(input), "http://assay.test")
+    .pathname;
+}
+
+export function jsonResponse(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
+export function errorResponse(status: number, code: string, message: string): Response {
+  return jsonResponse({ error: { code, message } }, status);
+}
+
+/**
+ * Replaces fetch with a server that knows only the given GET paths; any other call fails the
+ * way the real server does, so a test notices a request it did not expect.
+ */
+export function mockApi(handlers: Record<string, Handler>) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
+    const path = pathOf(input);
+    const handler = handlers[path];
+    if (!handler) return errorResponse(404, "not_found", `No mock for ${path}`);
+    return handler();
+  });
+  vi.stubGlobal("fetch", fetchMock);
+  return fetchMock;
+}
+
+export function mockCatalog(catalog: Catalog) {
+  return mockApi({ "/v1/catalog": () => jsonResponse(catalog) });
+}
+
+/** Paths requested so far, to assert what a screen did (or did not) ask for. */
+export function requestedPaths(fetchMock: ReturnType<typeof mockApi>): string[] {
+  return fetchMock.mock.calls.map(([input]) => pathOf(input));
+}

@@ -1,0 +1,31 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig, type ProxyOptions } from "vite";
+
+// `npm run dev -w @assay/server` listens here; in production the server serves the built app itself.
+const SERVER_ORIGIN = "http://127.0.0.1:8080";
+
+// Everything the server answers that is not a screen of the app. The Host header is kept so that
+// sign-in redirects and session cookies are issued for the dev origin the browser is on.
+const SERVER_PATHS = ["/v1", "/docs", "/healthz", "/readyz", "/auth", "/oidc"];
+
+const proxy: Record<string, ProxyOptions> = Object.fromEntries(
+  SERVER_PATHS.map((path) => [path, { target: SERVER_ORIGIN }]),
+);
+
+// Libraries change less often than the app: in their own chunks they stay cached across releases,
+// and no chunk grows past Vite's 500 kB warning. The first matching group wins.
+const VENDOR_CHUNKS = [
+  { name: "mui", test: /[\\/]node_modules[\\/](@mui|@emotion|stylis|react-transition-group)[\\/]/ },
+  { name: "react", test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
+  { name: "vendor", test: /[\\/]node_modules[\\/]/ },
+];
+
+export default defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    rolldownOptions: { output: { codeSplitting: { groups: VENDOR_CHUNKS } } },
+  },
+  server: { proxy },
+});

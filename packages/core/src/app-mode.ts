@@ -1,0 +1,13 @@
+/**
+ * How the web app is laid out. The server decides per request (host-based mode, spec section 1)
+ * and writes it into the served HTML as a meta tag, so the page knows before its first paint.
+ */
+export const APP_MODES = ["full", "data-harmonization"] as const;
+export type AppMode = (typeof APP_MODES)[number];
+
+/** Name of the meta tag in index.html that carries the mode. */
+export const APP_MODE_META = "assay-mode";
+
+export function parseAppMode(value: string | null | undefined): AppMode {
+  return value === "data-harmonization" ? "data-harmonization" : "full";
+}

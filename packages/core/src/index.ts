@@ -1,0 +1,5 @@
+export * from "./api.js";
+export * from "./app-mode.js";
+export * from "./catalog.js";
+export * from "./duration.js";
+export * from "./results.js";

@@ -1,0 +1,61 @@
+import { defineConfig } from "vitest/config";
+
+// One Vitest run, five projects: `npm test` runs the first four, then e2e on its own so that the
+// browser journeys start only after the unit and integration suites are green.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "core",
+          root: "packages/core",
+          include: ["src/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "server",
+          root: "apps/server",
+          include: ["src/**/*.test.ts"],
+          environment: "node",
+          globalSetup: ["test/global-setup.ts"],
+          // Each file gets its own database; two workers keep both cores busy without thrashing.
+          maxWorkers: 2,
+          testTimeout: 20_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: "cli",
+          root: "apps/cli",
+          include: ["src/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+        },
+      },
+      {
+        extends: "apps/web/vite.config.ts",
+        test: {
+          name: "web",
+          root: "apps/web",
+          include: ["src/**/*.test.tsx", "src/**/*.test.ts"],
+          environment: "jsdom",
+          setupFiles: ["src/test/setup.ts"],
+        },
+      },
+      {
+        test: {
+          name: "e2e",
+          root: "e2e",
+          include: ["**/*.e2e.ts"],
+          environment: "node",
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
