@@ -4,6 +4,9 @@ import { defineConfig } from "vitest/config";
 // browser journeys start only after the unit and integration suites are green.
 export default defineConfig({
   test: {
+    // Two workers keep both cores busy without thrashing; each server test file has its own
+    // database, so files run in parallel safely.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -20,8 +23,6 @@ export default defineConfig({
           include: ["src/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
-          // Each file gets its own database; two workers keep both cores busy without thrashing.
-          maxWorkers: 2,
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

@@ -9,8 +9,12 @@ const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface E2eServer {
   url: string;
+  /** ASSAY_DATA_DIR of the server, for CLI commands that share its database. */
+  dataDir: string;
   output: () => string;
   stop(): Promise<void>;
+  /** kill -9: what a crash looks like (PostgreSQL is left running, orphaned). */
+  kill(): Promise<void>;
 }
 
 async function freePort(): Promise<number> {
@@ -35,13 +39,23 @@ async function waitUntilReady(url: string, child: ChildProcess, output: () => st
   throw new Error(`the server did not become ready in 90 s:\n${output()}`);
 }
 
-/**
- * The real server as `npm start` runs it (the built CLI), on a temporary data folder with its
- * own embedded PostgreSQL, or on TEST_DATABASE_URL's server when that is set.
- */
-export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
+/** A data folder for servers a test starts; as root it must be enterable by the postgres user. */
+export async function makeDataDir(): Promise<string> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "assay-e2e-"));
   await chmod(dataDir, 0o711);
+  return dataDir;
+}
+
+/**
+ * The real server as `npm start` runs it (the built CLI), with its own embedded PostgreSQL in a
+ * temporary data folder (removed on stop), or in `dataDir` (kept: the caller owns it). Demo data
+ * is off unless `env` turns it on.
+ */
+export async function startE2eServer(
+  env: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<E2eServer> {
+  const dataDir = options.dataDir ?? (await makeDataDir());
   const port = await freePort();
   let log = "";
   const child = spawn(process.execPath, [path.join(repoRoot, "apps/cli/dist/main.js"), "start"], {
@@ -51,6 +65,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
       PORT: String(port),
       ASSAY_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ASSAY_DEMO: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -62,6 +77,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
   await waitUntilReady(url, child, output);
   return {
     url,
+    dataDir,
     output,
     stop: async () => {
       if (child.exitCode === null) {
@@ -69,7 +85,12 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
         child.kill("SIGTERM");
         await exited;
       }
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+    kill: async () => {
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 }

@@ -12,14 +12,25 @@ import {
 import type { Config } from "./config.js";
 import type { Db } from "./db/pool.js";
 import { registerErrorHandler } from "./errors.js";
+import multipart from "@fastify/multipart";
+import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
+import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
+import { liveRoutes } from "./modules/ingest/live.routes.js";
+import { requireToken } from "./modules/tokens/require-token.js";
 import { registerWebApp } from "./http/web-app.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { objectsRoutes } from "./modules/objects/objects.routes.js";
+import type { ObjectStore } from "./storage/index.js";
+import { historyRoutes } from "./modules/runs/history.routes.js";
+import { runsRoutes } from "./modules/runs/runs.routes.js";
 
 export interface AppDeps {
   config: Config;
   db: Db;
   logger: FastifyBaseLogger;
+  /** Screenshots and other attachments: a local folder or an S3 bucket. */
+  objects: ObjectStore;
   /** Folder of the built web app; tests point it elsewhere. */
   webDistDir?: string;
 }
@@ -86,6 +97,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
+  // Upload limits are per route (ingest); these bound everything else a multipart body carries.
+  await app.register(multipart, {
+    limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 100, files: 10_000, parts: 20_000 },
+    preservePath: true,
+  });
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     staticCSP: true,
@@ -94,6 +110,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes(db));
   await app.register(catalogRoutes(config.catalog));
+  await app.register(objectsRoutes(deps.objects));
+  const ingest = {
+    db,
+    attachments: objectStoreSink(deps.objects),
+    testIdPattern: config.catalog.testIdPattern,
+    authorize: requireToken(db.kysely, "ingest", config.ingestToken),
+    maxUploadBytes: config.maxUploadBytes,
+  };
+  await app.register(ingestRoutes(ingest));
+  await app.register(liveRoutes(ingest));
+  await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
+  await app.register(historyRoutes(db));
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,

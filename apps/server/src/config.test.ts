@@ -84,6 +84,100 @@ describe("loadConfig", () => {
     expect(problems[0]).toMatch(/^ASSAY_CONFIG: cannot read .*nowhere\.yaml/);
   });
 
+  it("keeps objects in <data dir>/objects unless told otherwise", () => {
+    expect(loadConfig({}, dir).objectStore).toEqual({
+      kind: "local",
+      dir: path.join(dir, "data", "objects"),
+    });
+  });
+
+  it("reads the S3 settings, with their defaults", () => {
+    expect(
+      loadConfig({ ASSAY_OBJECT_STORE: "s3", ASSAY_S3_BUCKET: "assay-objects" }, dir),
+    ).toMatchObject({
+      objectStore: {
+        kind: "s3",
+        bucket: "assay-objects",
+        region: "us-east-1",
+        endpoint: undefined,
+        forcePathStyle: false,
+        prefix: undefined,
+      },
+    });
+    const minio = loadConfig(
+      {
+        ASSAY_OBJECT_STORE: "s3",
+        ASSAY_S3_BUCKET: "assay",
+        ASSAY_S3_REGION: "eu-west-3",
+        ASSAY_S3_ENDPOINT: "http://minio:9000",
+        ASSAY_S3_FORCE_PATH_STYLE: "true",
+        ASSAY_S3_PREFIX: "team-a/assay/",
+      },
+      dir,
+    );
+    expect(minio.objectStore).toEqual({
+      kind: "s3",
+      bucket: "assay",
+      region: "eu-west-3",
+      endpoint: "http://minio:9000",
+      forcePathStyle: true,
+      prefix: "team-a/assay/",
+    });
+  });
+
+  it("stops when the S3 store has no bucket, naming ASSAY_S3_BUCKET", () => {
+    const problems = problemsOf(() => loadConfig({ ASSAY_OBJECT_STORE: "s3" }, dir));
+    expect(problems).toEqual([
+      "ASSAY_S3_BUCKET: required when ASSAY_OBJECT_STORE is s3; expected a bucket name such as assay-objects",
+    ]);
+  });
+
+  it("lists the missing bucket along with the other bad settings", () => {
+    const problems = problemsOf(() => loadConfig({ ASSAY_OBJECT_STORE: "s3", PORT: "0" }, dir));
+    expect(problems).toEqual([
+      'PORT: expected an integer from 1 to 65535, got "0"',
+      expect.stringMatching(/^ASSAY_S3_BUCKET: required when ASSAY_OBJECT_STORE is s3/),
+    ]);
+  });
+
+  it("names each bad object-store setting with the expected form", () => {
+    const problems = problemsOf(() =>
+      loadConfig(
+        {
+          ASSAY_OBJECT_STORE: "gcs",
+          ASSAY_S3_BUCKET: "Bad_Bucket",
+          ASSAY_S3_ENDPOINT: "ftp://minio",
+          ASSAY_S3_FORCE_PATH_STYLE: "yes",
+          ASSAY_S3_PREFIX: "../up",
+        },
+        dir,
+      ),
+    );
+    expect(problems).toEqual([
+      'ASSAY_OBJECT_STORE: expected local or s3, got "gcs"',
+      expect.stringMatching(
+        /^ASSAY_S3_BUCKET: expected a bucket name such as assay-objects .*got "Bad_Bucket"$/,
+      ),
+      expect.stringMatching(/^ASSAY_S3_ENDPOINT: expected an http\(s\) URL .*got "ftp:\/\/minio"$/),
+      'ASSAY_S3_FORCE_PATH_STYLE: expected true or false, got "yes"',
+      expect.stringMatching(
+        /^ASSAY_S3_PREFIX: expected a key prefix such as assay\/ .*got "..\/up"$/,
+      ),
+    ]);
+  });
+
+  it("refuses an S3 endpoint with credentials in it, without quoting them", () => {
+    const problems = problemsOf(() =>
+      loadConfig({ ASSAY_S3_ENDPOINT: "http://key:secret@minio:9000" }, dir),
+    );
+    expect(problems[0]).toMatch(
+      /^ASSAY_S3_ENDPOINT: expected an http\(s\) URL without credentials/,
+    );
+    // The error line goes to the log: the password in the rejected URL must not.
+    expect(problems[0]).toMatch(/got "http:\/\/\*\*\*@minio:9000"$/);
+    expect(problems[0]).not.toContain("secret");
+  });
+
   it("compiles the data-harmonization host pattern", () => {
     const config = loadConfig({ ASSAY_DATA_HARMONIZATION_HOSTS: "^data\\." }, dir);
     expect(config.dataHarmonizationHosts?.test("data.example.com")).toBe(true);

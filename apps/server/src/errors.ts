@@ -24,6 +24,11 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: "unsupported_media_type",
   FST_ERR_CTP_EMPTY_JSON_BODY: "bad_request",
   FST_ERR_CTP_INVALID_JSON_BODY: "invalid_json",
+  FST_REQ_FILE_TOO_LARGE: "payload_too_large",
+  FST_PARTS_LIMIT: "payload_too_large",
+  FST_FILES_LIMIT: "payload_too_large",
+  FST_FIELDS_LIMIT: "payload_too_large",
+  FST_INVALID_MULTIPART_CONTENT_TYPE: "unsupported_media_type",
 };
 
 /**

@@ -1,4 +1,12 @@
 // What the CLI (apps/cli) uses of the server.
 export { ConfigError, loadConfig, type Config } from "./config.js";
 export { createLogger } from "./logger.js";
-export { migrateDatabase, startServer, type RunningServer } from "./server.js";
+export { AppError } from "./errors.js";
+export { migrateDatabase, startServer, withDatabase, type RunningServer } from "./server.js";
+export {
+  createToken,
+  listTokens,
+  revokeToken,
+  TOKEN_SCOPES,
+  type TokenScope,
+} from "./modules/tokens/tokens.service.js";

@@ -1,4 +1,7 @@
+import { mkdtempSync } from "node:fs";
 import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildTestApp } from "../test/build-test-app.js";
@@ -12,6 +15,9 @@ afterEach(async () => {
   await database?.drop();
   database = undefined;
 });
+
+// startServer creates the objects folder under ASSAY_DATA_DIR: keep it out of the work tree.
+const dataDir = mkdtempSync(path.join(tmpdir(), "assay-server-test-"));
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, "127.0.0.1");
@@ -29,6 +35,7 @@ describe("startServer", () => {
       DATABASE_URL: database.url,
       PORT: String(port),
       ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+      ASSAY_DATA_DIR: dataDir,
     });
     const server = await startServer(config, log);
     try {
@@ -50,6 +57,7 @@ describe("startServer", () => {
       DATABASE_URL: database.url,
       PORT: String(port),
       ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+      ASSAY_DATA_DIR: dataDir,
     });
     const connections = async () => {
       const { rows } = await database!.db.pool.query(

@@ -1,21 +1,31 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { buildApp } from "../src/app.js";
 import { loadConfig, type Config, EXAMPLE_CONFIG_PATH } from "../src/config.js";
 import type { Db } from "../src/db/pool.js";
+import type { ObjectStore } from "../src/storage/index.js";
+import { LocalObjectStore } from "../src/storage/local-store.js";
 
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
   /** Every log line the app wrote, parsed, so tests can assert what is (not) logged. */
   logs: Record<string, unknown>[];
+  /** The app's object store: a local one in a temporary folder unless the test gave its own. */
+  objects: ObjectStore;
 }
 
-/** The real app on a test database, with the example catalogue and captured logs. */
+/**
+ * The real app on a test database, with the example catalogue and captured logs. Objects go to
+ * a temporary folder, removed when the app closes, unless `objects` is given.
+ */
 export async function buildTestApp(
   db: Db,
-  options: { env?: Record<string, string>; webDistDir?: string } = {},
+  options: { env?: Record<string, string>; webDistDir?: string; objects?: ObjectStore } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ...options.env });
   const logs: Record<string, unknown>[] = [];
@@ -28,6 +38,20 @@ export async function buildTestApp(
     },
   });
   const logger = pino({ level: "info" }, sink);
-  const app = await buildApp({ config, db, logger, webDistDir: options.webDistDir });
-  return { app, config, logs };
+  let objects = options.objects;
+  let objectsDir: string | undefined;
+  if (!objects) {
+    objectsDir = await mkdtemp(path.join(tmpdir(), "assay-test-objects-"));
+    const local = new LocalObjectStore(objectsDir);
+    await local.init();
+    objects = local;
+  }
+  const app = await buildApp({ config, db, logger, objects, webDistDir: options.webDistDir });
+  if (objectsDir) {
+    const dir = objectsDir;
+    app.addHook("onClose", async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+  }
+  return { app, config, logs, objects };
 }

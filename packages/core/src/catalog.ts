@@ -16,6 +16,9 @@ export const OTHER_OPTION_VALUE = "other";
 /** Ticket markers in failure messages, per the spec: "nxl-" followed by digits. */
 export const DEFAULT_TICKET_PATTERN = "nxl-\\d+";
 
+/** Stable test ids carried by reports: "TC123" in a tag or title (a bare numeric tag counts too). */
+export const DEFAULT_TEST_ID_PATTERN = "TC(\\d+)";
+
 const text = z.string().trim().min(1);
 const httpUrl = () => z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 // Consumers append a ticket key or file path; without the slash they would glue words together.
@@ -244,6 +247,16 @@ export const CatalogSchema = z
       .refine(isValidRegex, "ticketPattern must be a valid regular expression")
       .default(DEFAULT_TICKET_PATTERN)
       .describe("Regular expression (matched case-insensitively) for tickets in failures"),
+    testIdPattern: z
+      .string()
+      .min(1)
+      .refine(isValidRegex, "testIdPattern must be a valid regular expression")
+      .refine(
+        (source) => isValidRegex(source) && new RegExp(`${source}|`).exec("")!.length > 1,
+        "testIdPattern needs one capture group around the digits, e.g. TC(\\d+)",
+      )
+      .default(DEFAULT_TEST_ID_PATTERN)
+      .describe("Regular expression (case-insensitive) whose first group is a test's stable id"),
     issueTrackerUrl: baseUrl().describe("Base URL of ticket links; the ticket key is appended"),
     companyEmailDomain: z
       .string()

@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,9 +67,41 @@ describe("embedded PostgreSQL", () => {
     expect(rows).toEqual([{ x: 7 }]);
   });
 
+  it("uses the cluster of a running Assay process instead of starting another", async () => {
+    const pid = await postmasterPid();
+    const second = await startEmbeddedPostgres(dir, log);
+    expect(second.adminUrl).toBe(running?.adminUrl);
+    expect(await selectOne(second.adminUrl)).toBe(1);
+    await second.stop();
+    expect(isRunning(pid)).toBe(true);
+  });
+
   it("stops a PostgreSQL orphaned by a killed server and starts cleanly", async () => {
-    // What `kill -9` of the Node process leaves: PostgreSQL still running on the folder.
+    await running?.stop();
+    // What `kill -9` of the Node process leaves: PostgreSQL still running on the folder, its
+    // parent gone. The built launcher runs in a child process that is then killed.
+    const launcher = new URL("../../dist/db/embedded-postgres.js", import.meta.url).href;
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { startEmbeddedPostgres } from ${JSON.stringify(launcher)};
+        import { pino } from "pino";
+        await startEmbeddedPostgres(${JSON.stringify(dir)}, pino({ level: "silent" }));
+        process.stdout.write("up\\n");
+        setInterval(() => {}, 1000);`,
+      ],
+      {
+        cwd: fileURLToPath(new URL("../..", import.meta.url)),
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    await new Promise((resolve) => child.stdout?.once("data", resolve));
     const orphan = await postmasterPid();
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(isRunning(orphan)).toBe(true);
     running = await startEmbeddedPostgres(dir, log);
     expect(isRunning(orphan)).toBe(false);
     expect(await selectOne(running.adminUrl)).toBe(1);

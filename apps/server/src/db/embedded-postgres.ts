@@ -62,6 +62,33 @@ async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
   return condition();
 }
 
+function parentOf(pid: number): number {
+  try {
+    return Number(
+      execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8" }).trim(),
+    );
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * What postmaster.pid says about the folder: a PostgreSQL serving another Assay process (the
+ * server, while the CLI runs), an orphan whose Assay process was killed, or a stale lock file.
+ */
+async function runningServer(
+  pgdata: string,
+): Promise<{ pid: number; port: number; orphan: boolean } | undefined> {
+  const pidFile = path.join(pgdata, "postmaster.pid");
+  if (!existsSync(pidFile)) return undefined;
+  const lines = (await readFile(pidFile, "utf8")).split("\n");
+  const pid = Number.parseInt(lines[0] ?? "", 10);
+  if (!(pid > 0) || !isAlive(pid) || !commandLine(pid).includes(pgdata)) return undefined;
+  const parent = parentOf(pid);
+  const orphan = parent <= 1 || !isAlive(parent) || !commandLine(parent).includes("node");
+  return { pid, port: Number.parseInt(lines[3] ?? "", 10), orphan };
+}
+
 /**
  * A crash can leave postmaster.pid behind, or (when only Node was killed) a PostgreSQL still
  * running on our folder. Stop our own orphan; remove a lock file whose process is gone or is
@@ -70,8 +97,9 @@ async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
 async function clearStaleServer(pgdata: string, log: Logger): Promise<void> {
   const pidFile = path.join(pgdata, "postmaster.pid");
   if (!existsSync(pidFile)) return;
-  const pid = Number.parseInt((await readFile(pidFile, "utf8")).split("\n")[0] ?? "", 10);
-  if (Number.isInteger(pid) && pid > 0 && isAlive(pid) && commandLine(pid).includes(pgdata)) {
+  const running = await runningServer(pgdata);
+  if (running?.orphan) {
+    const { pid } = running;
     log.warn({ orphanPid: pid }, "stopping a PostgreSQL left running by an earlier Assay process");
     process.kill(pid, "SIGINT");
     if (await waitFor(() => !isAlive(pid), 30_000)) return;
@@ -109,6 +137,12 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
   // Folders made here may be entered (not listed) by others: the postgres user needs that as root.
   await mkdir(dir, { recursive: true, mode: 0o711 });
   const password = await clusterPassword(dir);
+  const shared = await runningServer(pgdata);
+  if (shared && !shared.orphan) {
+    // Another Assay process (the server) runs this cluster: use it, and leave it running.
+    log.debug({ port: shared.port }, "using the embedded PostgreSQL of the running Assay server");
+    return clusterAt(shared.port, password, async () => undefined);
+  }
   await clearStaleServer(pgdata, log);
   const port = await freePort();
   const EmbeddedPostgres = await importWithoutExitHooks();
@@ -136,13 +170,13 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
       { cause: error },
     );
   });
+  return clusterAt(port, password, () => pg.stop());
+}
+
+function clusterAt(port: number, password: string, stop: () => Promise<void>): EmbeddedDatabase {
   const urlFor = (database: string) =>
     `postgres://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
-  return {
-    adminUrl: urlFor("postgres"),
-    urlFor,
-    stop: () => pg.stop(),
-  };
+  return { adminUrl: urlFor("postgres"), urlFor, stop };
 }
 
 /**

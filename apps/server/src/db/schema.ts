@@ -1,6 +1,13 @@
-import type { Generated } from "kysely";
+import type { ColumnType, Generated, JSONColumnType } from "kysely";
 
 /** Table types for Kysely, one interface per table created by ../../migrations. */
+
+type Family = "frontend" | "backend" | "load";
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
+/** A timestamp with a database default: optional on insert, settable (tests, demo data). */
+type DefaultTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
 export interface SchemaMigrationsTable {
   version: number;
   name: string;
@@ -13,11 +20,188 @@ export interface SettingsTable {
   name: string;
   description: string;
   is_active: boolean;
-  created_at: Generated<Date>;
+  created_at: DefaultTimestamp;
   updated_at: Generated<Date>;
+}
+
+export interface TestsTable {
+  id: number;
+  family: Family;
+  title: string;
+  file: string | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface TestKeysTable {
+  family: Family;
+  identity: string;
+  test_id: number;
+}
+
+export interface RunsTable {
+  id: Generated<number>;
+  test_run_key: string;
+  family: Family;
+  test_run_name: string;
+  state: Defaulted<"open" | "finished">;
+  format: string | null;
+  nora_site: string | null;
+  env: string | null;
+  baseurl: string | null;
+  executor: string | null;
+  branch: string | null;
+  commit: string | null;
+  is_next_gen: Defaulted<boolean>;
+  is_china_region: Defaulted<boolean>;
+  host: string | null;
+  test_file: string | null;
+  users: number | null;
+  run_time: string | null;
+  spawn_rate: number | null;
+  load_region: string | null;
+  report_location: string | null;
+  total: Defaulted<number>;
+  passed: Defaulted<number>;
+  failed: Defaulted<number>;
+  pending: Defaulted<number>;
+  flaky: Defaulted<number>;
+  duration_ms: Defaulted<number>;
+  started_at: Timestamp | null;
+  finished_at: Timestamp | null;
+  created_at: DefaultTimestamp;
+}
+
+export interface StepRow {
+  action: string;
+  passed: boolean | null;
+  location?: string;
+  duration_ms?: number;
+}
+
+export interface ResultsTable {
+  id: Generated<number>;
+  run_id: number;
+  test_run_test_id: string;
+  test_id: number;
+  attempt: number;
+  is_final: boolean;
+  flaky: boolean;
+  status: "passed" | "failed" | "skipped";
+  failure_type: "failure" | "error" | null;
+  name: string;
+  suite_path: string[];
+  title: string | null;
+  scenario: string | null;
+  description: string | null;
+  file: string | null;
+  root_path: string | null;
+  body: string | null;
+  error_message: string | null;
+  error_name: string | null;
+  error_stack: string | null;
+  console_log: string | null;
+  console_errors: string | null;
+  request_errors: string | null;
+  tags: string[];
+  start_time: Timestamp | null;
+  end_time: Timestamp | null;
+  duration_ms: number;
+  nora_site: string | null;
+  version: string | null;
+  commit_hash: string | null;
+  chrome_version: string | null;
+  platform: string | null;
+  executor: string | null;
+  branch: string | null;
+  baseurl: string | null;
+  properties: JSONColumnType<Record<string, string>> | null;
+  json_steps: JSONColumnType<StepRow[]>;
+  json_before_steps: JSONColumnType<StepRow[]>;
+}
+
+export interface AttachmentsTable {
+  id: Generated<number>;
+  result_id: number;
+  name: string;
+  content_type: string;
+  description: string | null;
+  step_index: number | null;
+  taken_at: Timestamp | null;
+  object_key: string;
+  size: number;
+}
+
+export interface ApiRequestsTable {
+  id: Generated<number>;
+  run_id: number;
+  result_id: number;
+  method: string;
+  url: string;
+  status: number;
+  response_time_ms: number;
+}
+
+export interface LoadStatsTable {
+  id: Generated<number>;
+  run_id: number;
+  method: string;
+  name: string;
+  requests: number;
+  failures: number;
+  median_ms: number | null;
+  p95_ms: number | null;
+  p99_ms: number | null;
+  average_ms: number | null;
+  min_ms: number | null;
+  max_ms: number | null;
+  requests_per_s: number;
+  failures_per_s: number;
+  aggregated: boolean;
+}
+
+export interface TagsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface TaggedTestsTable {
+  id: Generated<number>;
+  tag_id: number;
+  test_id: number;
+  test_name: Defaulted<string>;
+}
+
+export interface ServiceTokensTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  scopes: string[];
+  created_at: DefaultTimestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface IdempotencyKeysTable {
+  key: string;
+  fingerprint: string;
+  status_code: number;
+  response: JSONColumnType<object>;
+  created_at: DefaultTimestamp;
 }
 
 export interface Database {
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
+  tests: TestsTable;
+  test_keys: TestKeysTable;
+  runs: RunsTable;
+  results: ResultsTable;
+  attachments: AttachmentsTable;
+  api_requests: ApiRequestsTable;
+  load_stats: LoadStatsTable;
+  tags: TagsTable;
+  tagged_tests: TaggedTestsTable;
+  service_tokens: ServiceTokensTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -1,0 +1,188 @@
+import { randomUUID } from "node:crypto";
+import { createReadStream, statSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import type { IngestResponse } from "@assay/core";
+import FormData from "form-data";
+import { glob, isDynamicPattern } from "tinyglobby";
+import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
+import { KnownError } from "../errors.js";
+
+export const uploadUsage = `Usage: assay upload PATH... [options]
+
+Uploads test reports (and the screenshots they refer to) to Assay. PATH may be a file, a folder
+(an Allure results folder is sent whole) or a glob such as "reports/**/*.xml".
+
+Options:
+  --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust
+  --family FAMILY      frontend (default), backend or load
+  --run-key KEY        merge into this run (sharded jobs use one key); default: a new run
+  --name NAME          run name (default: the upload time)
+  --site SITE          site the UI tests ran against (nora_site)
+  --env ENV            environment of an API or load run
+  --baseurl URL        base URL of an API run
+  --branch BRANCH      --commit SHA      --executor NAME
+  --next-gen           NextGen platform run       --china-region   China-region run
+  --server URL         Assay server (default: $ASSAY_URL or http://localhost:8080)
+  --token TOKEN        service token (default: $ASSAY_TOKEN)
+
+Exit codes: 0 uploaded, 1 a known problem (bad token, no report, the server's 4xx message),
+2 anything unexpected.
+
+Examples:
+  npx assay upload junit.xml --site stage.example.com --branch main
+  npx assay upload allure-results --format allure --run-key nightly-42
+  ASSAY_TOKEN=assay_... npx assay upload "reports/**/*.json" --family backend --env dev`;
+
+const options = {
+  format: { type: "string" },
+  family: { type: "string" },
+  "run-key": { type: "string" },
+  name: { type: "string" },
+  site: { type: "string" },
+  env: { type: "string" },
+  baseurl: { type: "string" },
+  branch: { type: "string" },
+  commit: { type: "string" },
+  executor: { type: "string" },
+  "next-gen": { type: "boolean" },
+  "china-region": { type: "boolean" },
+  server: { type: "string" },
+  token: { type: "string" },
+} as const;
+
+interface LocalFile {
+  /** Name sent to the server: relative, so reports can refer to their screenshots. */
+  name: string;
+  path: string;
+  size: number;
+}
+
+/** Files, folders (recursively) and globs, each file once. */
+export async function expandPaths(
+  args: readonly string[],
+  cwd = process.cwd(),
+): Promise<LocalFile[]> {
+  const files = new Map<string, LocalFile>();
+  const add = (file: string, name: string) => {
+    if (!files.has(file))
+      files.set(file, {
+        name: name.split(path.sep).join("/"),
+        path: file,
+        size: statSync(file).size,
+      });
+  };
+  for (const arg of args) {
+    if (isDynamicPattern(arg)) {
+      const matches = await glob(arg, { cwd, absolute: true, onlyFiles: true });
+      if (matches.length === 0) throw new KnownError(`no file matches "${arg}".`);
+      for (const match of matches.sort()) add(match, path.relative(cwd, match));
+      continue;
+    }
+    const full = path.resolve(cwd, arg);
+    const stat = statSync(full, { throwIfNoEntry: false });
+    if (!stat) throw new KnownError(`no such file or folder: ${arg}`);
+    if (stat.isFile()) add(full, path.basename(full));
+    else {
+      const inside = await glob("**/*", { cwd: full, absolute: true, onlyFiles: true, dot: false });
+      if (inside.length === 0) throw new KnownError(`the folder ${arg} is empty: no report found.`);
+      for (const file of inside.sort()) add(file, path.relative(path.dirname(full), file));
+    }
+  }
+  return [...files.values()];
+}
+
+function formFor(
+  values: Record<string, string | boolean | undefined>,
+  files: readonly LocalFile[],
+) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined && value !== false) form.append(name, String(value));
+  }
+  for (const file of files) {
+    form.append("file", createReadStream(file.path), {
+      filename: file.name,
+      knownLength: file.size,
+    });
+  }
+  return form;
+}
+
+function progressPrinter(total: number) {
+  // Only large uploads on a terminal get a progress line; CI logs stay clean.
+  if (total < 5 * 1024 * 1024 || !process.stderr.isTTY) return undefined;
+  let last = -1;
+  return (sent: number) => {
+    const percent = Math.floor((sent / total) * 100);
+    if (percent === last) return;
+    last = percent;
+    process.stderr.write(
+      `\ruploading ${(sent / 1048576).toFixed(1)} / ${(total / 1048576).toFixed(1)} MiB (${percent}%)`,
+    );
+    if (sent >= total) process.stderr.write("\n");
+  };
+}
+
+export async function upload(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options,
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length === 0)
+    throw new KnownError(`give at least one file, folder or glob.\n\n${uploadUsage}`);
+  const target = serverTarget(values.server, values.token);
+  const files = await expandPaths(positionals);
+  const fields = {
+    format: values.format,
+    family: values.family,
+    run_key: values["run-key"],
+    test_run_name: values.name,
+    nora_site: values.site,
+    env: values.env,
+    baseurl: values.baseurl,
+    branch: values.branch,
+    commit: values.commit,
+    executor: values.executor,
+    is_next_gen: values["next-gen"] ? "true" : undefined,
+    is_china_region: values["china-region"] ? "true" : undefined,
+  };
+  // One key for every attempt: a retry after a dropped connection cannot store the run twice.
+  const idempotencyKey = randomUUID();
+  let answer: ApiAnswer | undefined;
+  for (let attempt = 1; !answer; attempt++) {
+    const form = formFor(fields, files);
+    const total = form.getLengthSync();
+    try {
+      answer = await sendStream(
+        target,
+        "/v1/ingest/reports",
+        form,
+        { ...form.getHeaders(), "content-length": total, "idempotency-key": idempotencyKey },
+        progressPrinter(total),
+      );
+    } catch (error) {
+      if (!(error instanceof KnownError) || attempt >= 3) throw error;
+      await new Promise((r) => setTimeout(r, 1000 * attempt));
+    }
+  }
+  if (answer.status === 401)
+    throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
+  if (answer.status >= 400) throw new KnownError(errorMessage(answer));
+  const body = answer.body as IngestResponse;
+  const c = body.counts;
+  console.log(
+    `Run ${body.test_run_key}: ${body.inserted} results stored${body.duplicates ? `, ${body.duplicates} already there` : ""}.`,
+  );
+  console.log(
+    `Total ${c.total}, passed ${c.passed}, failed ${c.failed}, skipped ${c.pending}${c.flaky ? `, flaky ${c.flaky}` : ""}.`,
+  );
+  if (body.missing_attachments.length > 0) {
+    console.log(
+      `Attachments not found in the upload: ${body.missing_attachments.slice(0, 5).join(", ")}`,
+    );
+  }
+  console.log(new URL(body.url, target.url).toString());
+}

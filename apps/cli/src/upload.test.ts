@@ -1,0 +1,135 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startE2eServer, type E2eServer } from "../../../e2e/support/server.js";
+
+// `npx assay upload` and `npx assay tokens` against a real server started like `npm start`.
+const bin = fileURLToPath(new URL("../bin/assay.js", import.meta.url));
+const fixtures = fileURLToPath(new URL("../../server/test/fixtures/", import.meta.url));
+const INGEST_TOKEN = "cli-test-ingest-token-0123456789abcdef";
+let server: E2eServer;
+
+function assay(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [bin, ...args], {
+    cwd: mkdtempSync(path.join(tmpdir(), "assay-cli-cwd-")),
+    env: {
+      PATH: process.env.PATH ?? "",
+      ASSAY_URL: server.url,
+      ASSAY_DATA_DIR: server.dataDir,
+      ...env,
+    },
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+beforeAll(async () => {
+  server = await startE2eServer({ ASSAY_INGEST_TOKEN: INGEST_TOKEN });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe("assay upload", () => {
+  it("uploads a report and prints the run key, the counts and the run's URL", () => {
+    const { code, stdout, stderr } = assay(
+      [
+        "upload",
+        path.join(fixtures, "cucumber/cucumber-report.json"),
+        "--site",
+        "stage.example.com",
+        "--run-key",
+        "cli-run-1",
+      ],
+      { ASSAY_TOKEN: INGEST_TOKEN },
+    );
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain("Run cli-run-1: 6 results stored.");
+    expect(stdout).toContain("Total 6, passed 3, failed 2, skipped 1.");
+    expect(stdout).toContain(`${server.url}/test_runs/cli-run-1`);
+  });
+
+  it("sends an Allure results folder whole", () => {
+    const { code, stdout } = assay([
+      "upload",
+      path.join(fixtures, "allure/results"),
+      "--token",
+      INGEST_TOKEN,
+    ]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/Total 6, passed 2, failed 3, skipped 1, flaky 1\./);
+  });
+
+  it("exits 1 with one line for a refused token", () => {
+    const { code, stderr } = assay([
+      "upload",
+      path.join(fixtures, "mocha/mocha-report.json"),
+      "--token",
+      "assay_wrong",
+    ]);
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toContain("assay: the server refused the token");
+  });
+
+  it("exits 1 with the server's message for a file that is no report", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "assay-cli-notes-"));
+    writeFileSync(path.join(dir, "notes.txt"), "hello");
+    const { code, stderr } = assay([
+      "upload",
+      path.join(dir, "notes.txt"),
+      "--token",
+      INGEST_TOKEN,
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toContain("No test report found among the uploaded files (notes.txt)");
+  });
+
+  it("exits 1 when a path does not exist, or a glob matches nothing", () => {
+    expect(assay(["upload", "missing.xml"]).stderr).toContain(
+      "assay: no such file or folder: missing.xml",
+    );
+    expect(assay(["upload", "reports/**/*.xml"]).stderr).toContain(
+      'assay: no file matches "reports/**/*.xml".',
+    );
+  });
+
+  it("exits 1 when the server cannot be reached", () => {
+    const { code, stderr } = assay(["upload", path.join(fixtures, "mocha/mocha-report.json")], {
+      ASSAY_URL: "http://127.0.0.1:9",
+    });
+    expect(code).toBe(1);
+    expect(stderr).toContain("cannot reach the Assay server at http://127.0.0.1:9");
+  });
+});
+
+describe("assay tokens", () => {
+  it("creates a token that uploads work with, lists it, and revokes it", () => {
+    const created = assay(["tokens", "create", "--name", "nightly-ci"]);
+    expect(created.code).toBe(0);
+    const token = created.stdout.trim().split("\n").at(-1) ?? "";
+    expect(token).toMatch(/^assay_[A-Za-z0-9_-]{43}$/);
+
+    const report = path.join(fixtures, "mocha/mocha-report.json");
+    expect(assay(["upload", report, "--token", token]).code).toBe(0);
+
+    const listed = assay(["tokens", "list"]);
+    expect(listed.stdout).toMatch(/^nightly-ci\tingest\tactive\tlast used /m);
+    expect(listed.stdout).not.toContain(token);
+
+    expect(assay(["tokens", "revoke", "--name", "nightly-ci"]).code).toBe(0);
+    expect(assay(["upload", report, "--token", token]).code).toBe(1);
+  });
+
+  it("refuses a second token with the same name", () => {
+    assay(["tokens", "create", "--name", "twice"]);
+    const again = assay(["tokens", "create", "--name", "twice"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('A token named "twice" already exists');
+  });
+});

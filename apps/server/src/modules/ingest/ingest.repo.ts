@@ -1,0 +1,188 @@
+import type { LoadEndpointStat, RunMetadata } from "@assay/core";
+import type pg from "pg";
+import { copyRows } from "./copy.js";
+
+export interface RunRow {
+  id: number;
+  test_run_key: string;
+  family: RunMetadata["family"];
+  state: "open" | "finished";
+}
+
+/** Creates the run if the key is new (sharded jobs race here), then locks it for this upload. */
+export async function openRunForUpdate(
+  client: pg.PoolClient,
+  key: string,
+  name: string,
+  meta: RunMetadata,
+  state: "open" | "finished",
+): Promise<RunRow> {
+  await client.query(
+    `INSERT INTO runs (test_run_key, family, test_run_name, state, nora_site, env, baseurl, executor,
+       branch, commit, is_next_gen, is_china_region, host, test_file, users, run_time, spawn_rate,
+       load_region)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+     ON CONFLICT (test_run_key) DO NOTHING`,
+    [
+      key,
+      meta.family,
+      name,
+      state,
+      meta.nora_site ?? null,
+      meta.env ?? null,
+      meta.baseurl ?? null,
+      meta.executor ?? null,
+      meta.branch ?? null,
+      meta.commit ?? null,
+      meta.is_next_gen,
+      meta.is_china_region,
+      meta.host ?? null,
+      meta.test_file ?? null,
+      meta.users ?? null,
+      meta.run_time ?? null,
+      meta.spawn_rate ?? null,
+      meta.load_region ?? null,
+    ],
+  );
+  const { rows } = await client.query<RunRow & { id: string }>(
+    "SELECT id, test_run_key, family, state FROM runs WHERE test_run_key = $1 FOR UPDATE",
+    [key],
+  );
+  const row = rows[0]!;
+  return { ...row, id: Number(row.id) };
+}
+
+export async function findRunForUpdate(
+  client: pg.PoolClient,
+  key: string,
+): Promise<RunRow | undefined> {
+  const { rows } = await client.query<RunRow & { id: string }>(
+    "SELECT id, test_run_key, family, state FROM runs WHERE test_run_key = $1 FOR UPDATE",
+    [key],
+  );
+  const row = rows[0];
+  return row ? { ...row, id: Number(row.id) } : undefined;
+}
+
+export async function existingTestRunTestIds(
+  client: pg.PoolClient,
+  runId: number,
+): Promise<Set<string>> {
+  const { rows } = await client.query<{ test_run_test_id: string }>(
+    "SELECT test_run_test_id FROM results WHERE run_id = $1",
+    [runId],
+  );
+  return new Set(rows.map((r) => r.test_run_test_id));
+}
+
+export async function setRunState(
+  client: pg.PoolClient,
+  runId: number,
+  state: "open" | "finished",
+) {
+  await client.query(
+    `UPDATE runs SET state = $2,
+       finished_at = CASE WHEN $2 = 'finished' THEN coalesce(finished_at, now()) ELSE finished_at END
+     WHERE id = $1`,
+    [runId, state],
+  );
+}
+
+export async function setReportLocation(client: pg.PoolClient, runId: number, location: string) {
+  await client.query("UPDATE runs SET report_location = $2 WHERE id = $1", [runId, location]);
+}
+
+/** A load report replaces the run's statistics: uploading the same CSV twice changes nothing. */
+export async function replaceLoadStats(
+  client: pg.PoolClient,
+  runId: number,
+  stats: readonly LoadEndpointStat[],
+) {
+  await client.query("DELETE FROM load_stats WHERE run_id = $1", [runId]);
+  await copyRows(
+    client,
+    "load_stats",
+    [
+      "run_id",
+      "method",
+      "name",
+      "requests",
+      "failures",
+      "median_ms",
+      "p95_ms",
+      "p99_ms",
+      "average_ms",
+      "min_ms",
+      "max_ms",
+      "requests_per_s",
+      "failures_per_s",
+      "aggregated",
+    ],
+    stats.map((s) => [
+      runId,
+      s.method,
+      s.name,
+      s.requests,
+      s.failures,
+      s.median_ms,
+      s.p95_ms,
+      s.p99_ms,
+      s.average_ms,
+      s.min_ms,
+      s.max_ms,
+      s.requests_per_s,
+      s.failures_per_s,
+      s.aggregated,
+    ]),
+  );
+  const total = stats.find((s) => s.aggregated);
+  if (total) {
+    await client.query(
+      "UPDATE runs SET total = $2::int, passed = $2::int - $3::int, failed = $3::int WHERE id = $1",
+      [runId, total.requests, total.failures],
+    );
+  }
+}
+
+export async function runCounts(client: pg.PoolClient, runId: number) {
+  const { rows } = await client.query<{
+    total: number;
+    passed: number;
+    failed: number;
+    pending: number;
+    flaky: number;
+  }>("SELECT total, passed, failed, pending, flaky FROM runs WHERE id = $1", [runId]);
+  return rows[0]!;
+}
+
+/** Idempotency-Key: a stored answer, or none. */
+export async function findIdempotentAnswer(client: pg.PoolClient, key: string) {
+  const { rows } = await client.query<{
+    fingerprint: string;
+    status_code: number;
+    response: unknown;
+  }>("SELECT fingerprint, status_code, response FROM idempotency_keys WHERE key = $1", [key]);
+  return rows[0];
+}
+
+export async function saveIdempotentAnswer(
+  client: pg.PoolClient,
+  key: string,
+  fingerprint: string,
+  statusCode: number,
+  response: object,
+) {
+  await client.query(
+    "INSERT INTO idempotency_keys (key, fingerprint, status_code, response) VALUES ($1, $2, $3, $4)",
+    [key, fingerprint, statusCode, JSON.stringify(response)],
+  );
+}
+
+/** Holds the key for this transaction; false when another upload with the key is under way. */
+export async function tryLockIdempotencyKey(client: pg.PoolClient, key: string): Promise<boolean> {
+  const { rows } = await client.query<{ locked: boolean }>(
+    "SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1, 0)) AS locked",
+    [key],
+  );
+  return rows[0]?.locked ?? false;
+}

@@ -1,0 +1,125 @@
+import { ErrorBodySchema, IngestResponseSchema, UploadFieldsSchema } from "@assay/core";
+// Brings request.parts() and isMultipart() into the request type.
+import type {} from "@fastify/multipart";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../errors.js";
+import { ingestUpload, type IngestDeps } from "./ingest.service.js";
+import { Spool } from "./spool.js";
+
+export interface IngestRouteOptions extends IngestDeps {
+  /** onRequest hook admitting only callers allowed to ingest. */
+  authorize: (request: never, reply: never) => Promise<void>;
+  maxUploadBytes: number;
+}
+
+const IdempotencyHeaders = z.object({
+  "idempotency-key": z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Makes a retried upload return the first answer instead of storing it twice"),
+});
+
+/** Fields arrive as text; the last value of a repeated field wins. */
+function collectField(fields: Record<string, string>, name: string, value: unknown) {
+  if (typeof value === "string") fields[name] = value;
+}
+
+/** POST /v1/ingest/reports: report files (multipart) plus the run's metadata. */
+export const ingestRoutes =
+  (options: IngestRouteOptions): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.post(
+      "/v1/ingest/reports",
+      {
+        onRequest: options.authorize as never,
+        schema: {
+          tags: ["ingest"],
+          summary: "Upload report files (multipart/form-data) into a new run or into run_key",
+          description:
+            "Parts: one or more files (JUnit XML, Cucumber JSON, Allure results or zip, CTRF, " +
+            "Playwright JSON, Mocha JSON, Locust CSV + HTML, and the screenshots they refer to), " +
+            "and text fields: " +
+            Object.keys(UploadFieldsSchema.shape).join(", ") +
+            ". format=auto detects each file's format from its content.",
+          consumes: ["multipart/form-data"],
+          headers: IdempotencyHeaders,
+          response: {
+            200: IngestResponseSchema,
+            201: IngestResponseSchema,
+            400: ErrorBodySchema,
+            401: ErrorBodySchema,
+            409: ErrorBodySchema,
+            413: ErrorBodySchema,
+            422: ErrorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart()) {
+          throw new AppError(
+            415,
+            "unsupported_media_type",
+            "Send the reports as multipart/form-data.",
+          );
+        }
+        const spool = await Spool.create();
+        try {
+          const raw: Record<string, string> = {};
+          let total = 0;
+          for await (const part of request.parts({
+            limits: { fileSize: options.maxUploadBytes },
+          })) {
+            if (part.type === "field") {
+              collectField(raw, part.fieldname, part.value);
+              continue;
+            }
+            const file = await spool.add(part.filename || part.fieldname, part.file);
+            if (part.file.truncated) throw tooLarge(options.maxUploadBytes);
+            total += file.size;
+            if (total > options.maxUploadBytes) throw tooLarge(options.maxUploadBytes);
+          }
+          const fields = UploadFieldsSchema.safeParse(raw);
+          if (!fields.success) {
+            const details = fields.error.issues.map((i) => ({
+              field: i.path.join("."),
+              message: i.message,
+            }));
+            const summary = details.map((d) => `${d.field}: ${d.message}`).join("; ");
+            throw new AppError(
+              400,
+              "invalid_request",
+              `Invalid upload fields: ${summary}`,
+              details,
+            );
+          }
+          if (spool.all().length === 0) {
+            throw new AppError(
+              400,
+              "no_report",
+              "The upload has no files: attach at least one report file.",
+            );
+          }
+          const outcome = await ingestUpload(
+            options,
+            fields.data,
+            spool,
+            request.headers["idempotency-key"],
+          );
+          return reply.status(outcome.statusCode === 201 ? 201 : 200).send(outcome.body);
+        } finally {
+          await spool.dispose();
+        }
+      },
+    );
+  };
+
+function tooLarge(limit: number) {
+  return new AppError(
+    413,
+    "payload_too_large",
+    `The upload is larger than the limit of ${Math.round(limit / 1024 / 1024)} MiB (ASSAY_MAX_UPLOAD_MB).`,
+  );
+}

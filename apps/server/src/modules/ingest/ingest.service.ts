@@ -1,0 +1,212 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { IngestResponse, ReportFormat, RunMetadata, UploadFields } from "@assay/core";
+import type pg from "pg";
+import type { Db } from "../../db/pool.js";
+import { AppError } from "../../errors.js";
+import { finalizeRun } from "./finalize-run.js";
+import * as repo from "./ingest.repo.js";
+import { classifyUpload } from "./parsers/index.js";
+import { ReportError } from "./parsers/types.js";
+import { ResultsWriter, type AttachmentSink } from "./results-writer.js";
+import type { Spool } from "./spool.js";
+
+export interface IngestDeps {
+  db: Db;
+  attachments: AttachmentSink;
+  /** Regular expression source; its first group is a test's stable id. */
+  testIdPattern: string;
+}
+
+/** A new run's key: its family and creation time, plus randomness so two at once differ. */
+export function newRunKey(family: string, now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
+  return `${family}-${stamp}-${randomBytes(3).toString("hex")}`;
+}
+
+/** Spec: test_run_name is timestamp-formatted. */
+export function defaultRunName(now = new Date()): string {
+  return now
+    .toISOString()
+    .replace("T", " ")
+    .replace(/\.\d+Z$/, " UTC");
+}
+
+export function runUrl(family: RunMetadata["family"], key: string): string {
+  const path = `/test_runs/${encodeURIComponent(key)}`;
+  if (family === "backend") return `${path}?be=1`;
+  return family === "load" ? `/test_runs?tab=load&run=${encodeURIComponent(key)}` : path;
+}
+
+/** Turns a parser's complaint into the 400 the client sees, naming file and position. */
+export function reportErrorToAppError(error: unknown): unknown {
+  if (!(error instanceof ReportError)) return error;
+  return new AppError(400, "invalid_report", error.message, {
+    file: error.file,
+    ...error.location,
+  });
+}
+
+export async function withTransaction<T>(
+  db: Db,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function fingerprintOf(fields: UploadFields, spool: Spool): string {
+  const hash = createHash("sha256").update(JSON.stringify(fields));
+  for (const file of spool.all()) hash.update(`\u0000${file.name}\u0000${file.sha256}`);
+  return hash.digest("hex");
+}
+
+export interface IngestOutcome {
+  statusCode: number;
+  body: IngestResponse;
+}
+
+/**
+ * Stores one upload in one transaction: the run (new, or the one named by run_key), every result
+ * of every report file, attachments and statistics. The answer is sent only after COMMIT, so an
+ * acknowledged upload survives a crash and a failed one leaves nothing behind.
+ */
+export async function ingestUpload(
+  deps: IngestDeps,
+  fields: UploadFields,
+  spool: Spool,
+  idempotencyKey: string | undefined,
+): Promise<IngestOutcome> {
+  const plan = await classifyUpload(spool, fields.format).catch((e: unknown) => {
+    throw reportErrorToAppError(e);
+  });
+  const family = plan.formats.includes("locust") ? "load" : fields.family;
+  if (plan.formats.includes("locust") && plan.formats.length > 1) {
+    throw new AppError(
+      400,
+      "mixed_families",
+      "Upload a Locust load report on its own, not with test results.",
+    );
+  }
+  if (family === "load" && !plan.formats.includes("locust")) {
+    throw new AppError(
+      400,
+      "family_mismatch",
+      "A load run takes a Locust report (stats CSV); these files are test results.",
+    );
+  }
+  const fingerprint = fingerprintOf(fields, spool);
+  return withTransaction(deps.db, async (client) => {
+    if (idempotencyKey) {
+      if (!(await repo.tryLockIdempotencyKey(client, idempotencyKey))) {
+        throw new AppError(
+          409,
+          "idempotency_in_progress",
+          "An upload with this Idempotency-Key is still in progress; retry later.",
+        );
+      }
+      const earlier = await repo.findIdempotentAnswer(client, idempotencyKey);
+      if (earlier && earlier.fingerprint !== fingerprint) {
+        throw new AppError(
+          422,
+          "idempotency_key_reused",
+          "This Idempotency-Key was used for a different upload; use a new key.",
+        );
+      }
+      if (earlier)
+        return { statusCode: earlier.status_code, body: earlier.response as IngestResponse };
+    }
+    const outcome = await storeUpload(client, deps, { ...fields, family }, plan, spool);
+    if (idempotencyKey) {
+      await repo.saveIdempotentAnswer(
+        client,
+        idempotencyKey,
+        fingerprint,
+        outcome.statusCode,
+        outcome.body,
+      );
+    }
+    return outcome;
+  }).catch((error: unknown) => {
+    throw reportErrorToAppError(error);
+  });
+}
+
+async function storeUpload(
+  client: pg.PoolClient,
+  deps: IngestDeps,
+  fields: UploadFields,
+  plan: Awaited<ReturnType<typeof classifyUpload>>,
+  spool: Spool,
+): Promise<IngestOutcome> {
+  const now = new Date();
+  const key = fields.run_key ?? newRunKey(fields.family, now);
+  const run = await repo.openRunForUpdate(
+    client,
+    key,
+    fields.test_run_name ?? defaultRunName(now),
+    fields,
+    "finished",
+  );
+  if (run.family !== fields.family) {
+    throw new AppError(
+      409,
+      "family_mismatch",
+      `Run ${key} is a ${run.family} run; this upload is ${fields.family}.`,
+    );
+  }
+  const writer = new ResultsWriter(client, {
+    runId: run.id,
+    family: fields.family,
+    testIdPattern: new RegExp(deps.testIdPattern, "i"),
+    files: spool,
+    attachments: deps.attachments,
+    existing: await repo.existingTestRunTestIds(client, run.id),
+  });
+  for await (const report of plan.reports()) {
+    for await (const result of report.results) await writer.add(result, report.files);
+  }
+  await writer.flush();
+  if (plan.load) {
+    const load = await plan.load();
+    await repo.replaceLoadStats(client, run.id, load.stats);
+    if (load.htmlReport) {
+      const stored = await deps.attachments.store(
+        load.htmlReport.open(),
+        "text/html",
+        load.htmlReport.name,
+      );
+      await repo.setReportLocation(client, run.id, `/v1/objects/${stored.key}`);
+    }
+  } else {
+    await finalizeRun(client, run.id);
+  }
+  const counts = await repo.runCounts(client, run.id);
+  const created = writer.summary.inserted > 0 || !fields.run_key;
+  return {
+    statusCode: created ? 201 : 200,
+    body: {
+      test_run_key: key,
+      family: fields.family,
+      formats: plan.formats as ReportFormat[],
+      counts,
+      inserted: writer.summary.inserted,
+      duplicates: writer.summary.duplicates,
+      attachments: writer.summary.attachments,
+      missing_attachments: writer.summary.missingAttachments,
+      url: runUrl(fields.family, key),
+    },
+  };
+}

@@ -1,0 +1,157 @@
+import {
+  AppendResultsResponseSchema,
+  AttachmentCreatedSchema,
+  ErrorBodySchema,
+  FinishRunResponseSchema,
+  LiveRunSchema,
+  OpenRunBodySchema,
+  ResultInputSchema,
+  RunKeySchema,
+} from "@assay/core";
+import type {} from "@fastify/multipart";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { AppError } from "../../errors.js";
+import type { IngestRouteOptions } from "./ingest.routes.js";
+import {
+  appendResults,
+  attachToResult,
+  finishLiveRun,
+  openLiveRun,
+  parseNdjson,
+} from "./live.service.js";
+
+const KeyParams = z.object({ key: RunKeySchema });
+const errors = {
+  400: ErrorBodySchema,
+  401: ErrorBodySchema,
+  404: ErrorBodySchema,
+  409: ErrorBodySchema,
+};
+// A batch of results can be large; everything else keeps Fastify's 1 MiB default.
+const BATCH_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * The live API: a reporter opens a run, appends batches of results while tests run (readable at
+ * once), attaches files to a result and step, and finishes the run.
+ */
+export const liveRoutes =
+  (options: IngestRouteOptions): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.addContentTypeParser(
+      "application/x-ndjson",
+      { parseAs: "string", bodyLimit: BATCH_LIMIT },
+      (_req, body, done) => done(null, body),
+    );
+    // onRequest: the token is checked before the body is read or validated.
+    const onRequest = options.authorize as never;
+
+    app.post(
+      "/v1/ingest/runs",
+      {
+        onRequest,
+        schema: {
+          tags: ["ingest"],
+          summary: "Open a run for live results",
+          body: OpenRunBodySchema,
+          response: { 201: LiveRunSchema, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const { run_key, ...meta } = request.body;
+        return reply.status(201).send(await openLiveRun(options, meta, run_key));
+      },
+    );
+
+    app.post(
+      "/v1/ingest/runs/:key/results",
+      {
+        onRequest,
+        bodyLimit: BATCH_LIMIT,
+        schema: {
+          tags: ["ingest"],
+          summary:
+            "Append results: a JSON array of results, or NDJSON (application/x-ndjson, one per line)",
+          params: KeyParams,
+          body: z.union([z.array(ResultInputSchema).max(50_000), z.string()]),
+          response: { 200: AppendResultsResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        const results = typeof request.body === "string" ? parseNdjson(request.body) : request.body;
+        return appendResults(options, request.params.key, results);
+      },
+    );
+
+    app.post(
+      "/v1/ingest/runs/:key/results/:test_run_test_id/attachments",
+      {
+        onRequest,
+        schema: {
+          tags: ["ingest"],
+          summary:
+            "Attach a file (multipart: file, and optional fields description, step_index, timestamp)",
+          consumes: ["multipart/form-data"],
+          params: KeyParams.extend({ test_run_test_id: z.string().min(1).max(200) }),
+          response: { 201: AttachmentCreatedSchema, ...errors, 413: ErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        if (!request.isMultipart())
+          throw new AppError(
+            415,
+            "unsupported_media_type",
+            "Send the file as multipart/form-data.",
+          );
+        const part = await request.file({ limits: { fileSize: options.maxUploadBytes } });
+        if (!part) throw new AppError(400, "no_file", "The request has no file part.");
+        const fields = AttachmentFieldsSchema.safeParse(
+          Object.fromEntries(
+            Object.entries(part.fields).flatMap(([name, field]) =>
+              field && !Array.isArray(field) && field.type === "field"
+                ? [[name, String(field.value)]]
+                : [],
+            ),
+          ),
+        );
+        if (!fields.success) {
+          part.file.resume();
+          throw new AppError(
+            400,
+            "invalid_request",
+            `Invalid attachment fields: ${fields.error.issues[0]!.message}`,
+          );
+        }
+        const created = await attachToResult(
+          options,
+          request.params.key,
+          request.params.test_run_test_id,
+          { body: part.file, contentType: part.mimetype, name: part.filename || "attachment" },
+          fields.data,
+        );
+        if (part.file.truncated)
+          throw new AppError(413, "payload_too_large", "The file is larger than the upload limit.");
+        return reply.status(201).send(created);
+      },
+    );
+
+    app.post(
+      "/v1/ingest/runs/:key/finish",
+      {
+        onRequest,
+        schema: {
+          tags: ["ingest"],
+          summary: "Finish a live run",
+          params: KeyParams,
+          response: { 200: FinishRunResponseSchema, ...errors },
+        },
+      },
+      async (request) => finishLiveRun(options, request.params.key),
+    );
+  };
+
+const AttachmentFieldsSchema = z.object({
+  description: z.string().max(2000).optional(),
+  step_index: z.coerce.number().int().nonnegative().optional(),
+  timestamp: z.iso.datetime({ offset: true }).optional(),
+});

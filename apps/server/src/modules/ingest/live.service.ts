@@ -1,0 +1,182 @@
+import type { Readable } from "node:stream";
+import { ResultInputSchema, type ResultInput, type RunMetadata } from "@assay/core";
+import { AppError } from "../../errors.js";
+import { finalizeRun } from "./finalize-run.js";
+import * as repo from "./ingest.repo.js";
+import {
+  defaultRunName,
+  newRunKey,
+  runUrl,
+  withTransaction,
+  type IngestDeps,
+} from "./ingest.service.js";
+import { ResultsWriter } from "./results-writer.js";
+import type { UploadFiles } from "./parsers/types.js";
+
+/** Live reporters attach files through their own route, not by reference. */
+const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
+
+/** Opens a run that live reporters append to; it reads as "open" until finished. */
+export async function openLiveRun(deps: IngestDeps, meta: RunMetadata, runKey: string | undefined) {
+  const now = new Date();
+  const key = runKey ?? newRunKey(meta.family, now);
+  return withTransaction(deps.db, async (client) => {
+    const run = await repo.openRunForUpdate(
+      client,
+      key,
+      meta.test_run_name ?? defaultRunName(now),
+      meta,
+      "open",
+    );
+    if (run.family !== meta.family) {
+      throw new AppError(
+        409,
+        "family_mismatch",
+        `Run ${key} is a ${run.family} run, not ${meta.family}.`,
+      );
+    }
+    return { test_run_key: key, state: run.state, url: runUrl(meta.family, key) };
+  });
+}
+
+async function lockRun(client: Parameters<typeof repo.findRunForUpdate>[0], key: string) {
+  const run = await repo.findRunForUpdate(client, key);
+  if (!run)
+    throw new AppError(
+      404,
+      "not_found",
+      `No test run with key ${key}. Open it first with POST /v1/ingest/runs.`,
+    );
+  return run;
+}
+
+/**
+ * Appends a batch of results to a run and commits, so they are readable at once. A result sent
+ * again (same test_run_test_id) is left as it was.
+ */
+export async function appendResults(
+  deps: IngestDeps,
+  key: string,
+  results: readonly ResultInput[],
+) {
+  return withTransaction(deps.db, async (client) => {
+    const run = await lockRun(client, key);
+    if (run.family === "load") {
+      throw new AppError(
+        400,
+        "family_mismatch",
+        `Run ${key} is a load run: upload its Locust report instead.`,
+      );
+    }
+    const writer = new ResultsWriter(client, {
+      runId: run.id,
+      family: run.family,
+      testIdPattern: new RegExp(deps.testIdPattern, "i"),
+      files: NO_FILES,
+      attachments: deps.attachments,
+      existing: await repo.existingTestRunTestIds(client, run.id),
+    });
+    for (const result of results) await writer.add(result);
+    await writer.flush();
+    await finalizeRun(client, run.id);
+    return {
+      test_run_key: key,
+      inserted: writer.summary.inserted,
+      duplicates: writer.summary.duplicates,
+      counts: await repo.runCounts(client, run.id),
+    };
+  });
+}
+
+/** Parses an NDJSON body: one result per line; blank lines are allowed. */
+export function parseNdjson(text: string): ResultInput[] {
+  const results: ResultInput[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      throw new AppError(
+        400,
+        "invalid_ndjson",
+        `Line ${index + 1} is not valid JSON: ${(error as Error).message}`,
+      );
+    }
+    const parsed = ResultInputSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new AppError(
+        400,
+        "invalid_result",
+        `Line ${index + 1}, ${issue.path.join(".") || "(result)"}: ${issue.message}`,
+      );
+    }
+    results.push(value as ResultInput);
+  });
+  return results;
+}
+
+/** Marks the run finished; its counts stay as the last batch left them. */
+export async function finishLiveRun(deps: IngestDeps, key: string) {
+  return withTransaction(deps.db, async (client) => {
+    const run = await lockRun(client, key);
+    await repo.setRunState(client, run.id, "finished");
+    if (run.family !== "load") await finalizeRun(client, run.id);
+    return {
+      test_run_key: key,
+      state: "finished" as const,
+      counts: await repo.runCounts(client, run.id),
+    };
+  });
+}
+
+export interface AttachmentFields {
+  description?: string;
+  step_index?: number;
+  timestamp?: string;
+}
+
+/** Stores a file for one result of a run (a screenshot after a step, say). */
+export async function attachToResult(
+  deps: IngestDeps,
+  key: string,
+  testRunTestId: string,
+  file: { body: Readable; contentType: string; name: string },
+  fields: AttachmentFields,
+) {
+  // Look the result up first, so a wrong id stores no orphan object.
+  const { rows } = await deps.db.pool.query<{ id: string }>(
+    `SELECT r.id FROM results r JOIN runs ON runs.id = r.run_id
+     WHERE runs.test_run_key = $1 AND r.test_run_test_id = $2`,
+    [key, testRunTestId],
+  );
+  const resultId = rows[0]?.id;
+  if (!resultId) {
+    file.body.resume();
+    throw new AppError(404, "not_found", `No result ${testRunTestId} in run ${key}.`);
+  }
+  const stored = await deps.attachments.store(file.body, file.contentType, file.name);
+  return withTransaction(deps.db, async (client) => {
+    const { rows: made } = await client.query<{ id: string }>(
+      `INSERT INTO attachments (result_id, name, content_type, description, step_index, taken_at, object_key, size)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+      [
+        resultId,
+        file.name,
+        file.contentType,
+        fields.description ?? null,
+        fields.step_index ?? null,
+        fields.timestamp ?? null,
+        stored.key,
+        stored.size,
+      ],
+    );
+    return {
+      id: Number(made[0]!.id),
+      object_key: stored.key,
+      size: stored.size,
+      content_type: file.contentType,
+    };
+  });
+}

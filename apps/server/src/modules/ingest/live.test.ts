@@ -1,0 +1,162 @@
+import type { FastifyInstance } from "fastify";
+import FormData from "form-data";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp } from "../../../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { TEST_INGEST_TOKEN } from "../../../test/upload.js";
+
+let database: TestDatabase;
+let app: FastifyInstance;
+const auth = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
+// The smallest valid PNG: what a reporter's screenshot looks like on the wire.
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
+});
+afterAll(async () => {
+  await app.close();
+  await database.drop();
+});
+
+const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+  app.inject({ method: "POST", url, headers: { ...auth, ...headers }, payload: payload as string });
+
+async function runState(key: string) {
+  const { rows } = await database.db.pool.query(
+    "SELECT state, total, passed, failed, pending FROM runs WHERE test_run_key = $1",
+    [key],
+  );
+  return rows[0];
+}
+
+describe("live reporting", () => {
+  it("opens a run, appends JSON and NDJSON batches readable at once, attaches a file and finishes", async () => {
+    const opened = await post("/v1/ingest/runs", {
+      family: "frontend",
+      nora_site: "stage.example.com",
+      run_key: "live-1",
+    });
+    expect(opened.statusCode).toBe(201);
+    expect(opened.json()).toEqual({
+      test_run_key: "live-1",
+      state: "open",
+      url: "/test_runs/live-1",
+    });
+
+    const first = await post("/v1/ingest/runs/live-1/results", [
+      {
+        test_run_test_id: "login-1",
+        name: "logs in @TC501",
+        status: "passed",
+        steps: [{ action: "Given the login page", passed: true }],
+      },
+      {
+        test_run_test_id: "cart-1",
+        name: "adds to cart",
+        status: "failed",
+        error_message: "Known bug NXL-12",
+      },
+    ]);
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toMatchObject({
+      inserted: 2,
+      duplicates: 0,
+      counts: { total: 2, passed: 1, failed: 1 },
+    });
+    expect(await runState("live-1")).toMatchObject({ state: "open", total: 2 });
+
+    const ndjson = [
+      JSON.stringify({
+        test_run_test_id: "pending-1",
+        name: "waits",
+        status: "failed",
+        error_message: "Pending reason == env down",
+      }),
+      "",
+      JSON.stringify({ test_run_test_id: "login-1", name: "logs in @TC501", status: "passed" }),
+    ].join("\n");
+    const second = await post("/v1/ingest/runs/live-1/results", ndjson, {
+      "content-type": "application/x-ndjson",
+    });
+    expect(second.json()).toMatchObject({
+      inserted: 1,
+      duplicates: 1,
+      counts: { total: 3, pending: 1, failed: 1 },
+    });
+
+    const form = new FormData();
+    form.append("description", "after login");
+    form.append("step_index", "0");
+    form.append("file", PNG, { filename: "login.png", contentType: "image/png" });
+    const attached = await app.inject({
+      method: "POST",
+      url: "/v1/ingest/runs/live-1/results/login-1/attachments",
+      headers: { ...auth, ...form.getHeaders() },
+      payload: form.getBuffer(),
+    });
+    expect(attached.statusCode).toBe(201);
+    const object = await app.inject({
+      method: "GET",
+      url: `/v1/objects/${attached.json().object_key}`,
+    });
+    expect(object.statusCode).toBe(200);
+    expect(object.headers["content-type"]).toBe("image/png");
+    expect(object.rawPayload.equals(PNG)).toBe(true);
+
+    const finished = await post("/v1/ingest/runs/live-1/finish", undefined);
+    expect(finished.statusCode).toBe(200);
+    expect(finished.json()).toMatchObject({ state: "finished", counts: { total: 3 } });
+    expect(await runState("live-1")).toMatchObject({ state: "finished" });
+
+    const { rows } = await database.db.pool.query(
+      "SELECT test_id::int FROM results WHERE test_run_test_id = 'login-1'",
+    );
+    expect(rows).toEqual([{ test_id: 501 }]);
+  });
+
+  it("names the line of a bad NDJSON result and stores nothing of the batch", async () => {
+    await post("/v1/ingest/runs", { run_key: "live-2" });
+    const body = `${JSON.stringify({ name: "ok", status: "passed" })}\n{"name": "no status"}`;
+    const res = await post("/v1/ingest/runs/live-2/results", body, {
+      "content-type": "application/x-ndjson",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toMatch(/^Line 2, status: /);
+    expect(await runState("live-2")).toMatchObject({ total: 0 });
+  });
+
+  it("answers 404 for results sent to a run that was never opened", async () => {
+    const res = await post("/v1/ingest/runs/nope-1/results", [{ name: "x", status: "passed" }]);
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error.message).toContain("Open it first with POST /v1/ingest/runs");
+  });
+
+  it("answers 404 for a file attached to an unknown result, storing no object", async () => {
+    await post("/v1/ingest/runs", { run_key: "live-3" });
+    const form = new FormData();
+    form.append("file", PNG, { filename: "x.png", contentType: "image/png" });
+    const res = await app.inject({
+      method: "POST",
+      url: "/v1/ingest/runs/live-3/results/missing/attachments",
+      headers: { ...auth, ...form.getHeaders() },
+      payload: form.getBuffer(),
+    });
+    expect(res.statusCode).toBe(404);
+  });
+
+  it("refuses every live route without a token", async () => {
+    for (const url of [
+      "/v1/ingest/runs",
+      "/v1/ingest/runs/live-1/results",
+      "/v1/ingest/runs/live-1/finish",
+    ]) {
+      const res = await app.inject({ method: "POST", url, payload: {} });
+      expect(res.statusCode, url).toBe(401);
+    }
+  });
+});

@@ -1,0 +1,151 @@
+import type { ResultInput } from "@assay/core";
+import { ContainerIndex } from "./allure-containers.js";
+import { toAllureResult } from "./allure-model.js";
+import { toResultInput } from "./allure-result.js";
+import { sourceResolver } from "./allure-steps.js";
+import { openZip, ZIP_MAGIC, type ZipLimits } from "./allure-zip.js";
+import { readJson } from "./json.js";
+import { ReportError, type ReportFile, type UploadFiles } from "./types.js";
+
+export { openZip, ZIP_LIMITS, type ZipLimits } from "./allure-zip.js";
+
+const RESULT_FILE = /(?:^|\/)[^/]+-result\.json$/i;
+const CONTAINER_FILE = /(?:^|\/)[^/]+-container\.json$/i;
+/** Names an allure-results folder holds; the first local header of its zip names one of them. */
+const ALLURE_ZIP_HEAD =
+  /allure|-(?:result|container)\.json|-attachment\.|environment\.properties|categories\.json|executor\.json/i;
+const EXPECTED =
+  "an Allure results folder (*-result.json files with their *-container.json and attachment files), or a zip of one";
+
+/**
+ * True for an Allure 2 `*-result.json` (by name, or by its `uuid` and `historyId` keys), and for a
+ * zip whose name or first entry looks like an allure-results folder. The parser verifies.
+ */
+export function detectAllure(head: string, fileName: string): boolean {
+  if (head.startsWith(ZIP_MAGIC))
+    return ALLURE_ZIP_HEAD.test(fileName) || ALLURE_ZIP_HEAD.test(head);
+  const json = head.replace(/^\uFEFF/, "").trimStart();
+  if (!json.startsWith("{")) return false;
+  if (RESULT_FILE.test(fileName.replace(/\\/g, "/"))) return true;
+  return /"historyId"\s*:/.test(json) && /"uuid"\s*:/.test(json);
+}
+
+/**
+ * The Allure parser for the ingest layer. Given a zip, it reads the allure-results folder inside
+ * it (see {@link openZip}; attachment paths are then paths inside the zip, so open the same zip
+ * with openZip to store them, or call {@link parseAllureZip}). Given any other file, it parses
+ * the whole upload as a loose results folder: call it once per upload, not once per file.
+ */
+export async function* parseAllure(
+  file: ReportFile,
+  files: UploadFiles,
+): AsyncGenerator<ResultInput> {
+  if (await isZip(file)) yield* parseAllureFiles(await openZip(file), file.name);
+  else yield* parseAllureFiles(files);
+}
+
+/**
+ * A zipped allure-results folder: the zip's files (to resolve attachment paths) and its results.
+ * The results are read lazily, when iterated.
+ */
+export async function parseAllureZip(
+  file: ReportFile,
+  limits: Partial<ZipLimits> = {},
+): Promise<{ files: UploadFiles; results: AsyncIterable<ResultInput> }> {
+  const files = await openZip(file, limits);
+  return { files, results: parseAllureFiles(files, file.name) };
+}
+
+/**
+ * An allure-results folder uploaded file by file (or the files of a zip): every `*-result.json`
+ * is one attempt; results sharing a historyId are retries of one test, numbered 0..n by start
+ * time, so the latest decides. Container fixtures become before steps of their children, and
+ * attachment `source`s become `path`s of files in the same upload. Files are read twice (once to
+ * order the attempts, once to convert) so memory stays flat however many results there are.
+ * `uploadName` names the upload in the error for an upload without results (e.g. the zip).
+ */
+export async function* parseAllureFiles(
+  files: UploadFiles,
+  uploadName?: string,
+): AsyncGenerator<ResultInput> {
+  const all = files.all();
+  const resultFiles = all.filter((f) => RESULT_FILE.test(f.name));
+  if (resultFiles.length === 0) {
+    throw new ReportError(
+      uploadName ?? all[0]?.name ?? "upload",
+      `no *-result.json file found; expected ${EXPECTED}`,
+    );
+  }
+  const has = (name: string) => files.get(name) !== undefined;
+  const containers = await ContainerIndex.read(
+    all.filter((f) => CONTAINER_FILE.test(f.name)),
+    (name) => sourceResolver(name, has),
+  );
+  for (const { file, attempt } of await planAttempts(resultFiles)) {
+    const result = toAllureResult(file.name, await readJson(file));
+    yield toResultInput(result, {
+      fileName: file.name,
+      attempt,
+      containers,
+      resolve: sourceResolver(file.name, has),
+    });
+  }
+}
+
+interface Planned {
+  file: ReportFile;
+  start: number;
+  stop: number;
+  attempt: number;
+}
+
+/** Numbers the attempts of each historyId by start (then stop, then file name) and orders all. */
+async function planAttempts(files: readonly ReportFile[]): Promise<Planned[]> {
+  const groups = new Map<string, Planned[]>();
+  const uuids = new Map<string, string>();
+  for (const file of files) {
+    const result = toAllureResult(file.name, await readJson(file));
+    if (result.uuid) {
+      const other = uuids.get(result.uuid);
+      if (other) {
+        throw new ReportError(
+          file.name,
+          `uuid ${result.uuid} is also used by ${other}; each result must have its own`,
+          { path: "$.uuid" },
+        );
+      }
+      uuids.set(result.uuid, file.name);
+    }
+    const start = result.start ?? result.stop ?? 0;
+    const planned = { file, start, stop: result.stop ?? start, attempt: 0 };
+    // Without a historyId a result cannot be matched with others: it is a test of its own.
+    const key = result.historyId ? `history:${result.historyId}` : `file:${file.name}`;
+    const group = groups.get(key);
+    if (group) group.push(planned);
+    else groups.set(key, [planned]);
+  }
+  const ordered: Planned[] = [];
+  for (const group of groups.values()) {
+    group.sort(byTime).forEach((planned, attempt) => ordered.push({ ...planned, attempt }));
+  }
+  return ordered.sort(byTime);
+}
+
+function byTime(a: Planned, b: Planned): number {
+  if (a.start !== b.start) return a.start - b.start;
+  if (a.stop !== b.stop) return a.stop - b.stop;
+  return a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0;
+}
+
+async function isZip(file: ReportFile): Promise<boolean> {
+  if (/\.zip$/i.test(file.name)) return true;
+  const stream = file.open();
+  try {
+    for await (const chunk of stream) {
+      return (chunk as Buffer).subarray(0, 4).toString("latin1") === ZIP_MAGIC;
+    }
+    return false;
+  } finally {
+    stream.destroy();
+  }
+}

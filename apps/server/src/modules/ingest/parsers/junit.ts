@@ -1,0 +1,75 @@
+import type { ResultInput } from "@assay/core";
+import { SaxesParser } from "saxes";
+import { JunitBuilder } from "./junit-builder.js";
+import { XmlInput, scanProlog } from "./junit-input.js";
+import { ReportError, type ReportFile, type ResultParser } from "./types.js";
+
+/*
+ * JUnit XML (Ant, Maven Surefire, jest-junit, mocha-junit-reporter, node:test, WebdriverIO,
+ * pytest, ...), read as a stream with a SAX parser: no document tree is built, and results leave
+ * as their testcases (and suites) close. DTDs are refused before parsing (junit-input.ts); saxes
+ * expands only the five predefined entities and character references, and reports any other
+ * entity as undefined.
+ */
+
+const ROOTS = new Set(["testsuites", "testsuite"]);
+
+/**
+ * True when the first element of the file (after the XML declaration, comments and processing
+ * instructions) is <testsuites> or <testsuite>, or a DOCTYPE names one of them (so that the
+ * parser, not format detection, explains why the file is refused).
+ */
+export function detectJunit(head: string, _fileName: string): boolean {
+  // UTF-16 text read as UTF-8 has a NUL after each ASCII character and a mangled byte-order mark.
+  const text = head.replace(/\0/g, "").replace(/^[\uFEFF\uFFFE\uFFFD]+/, "");
+  const scan = scanProlog(text, true);
+  if (scan.kind === "root" || scan.kind === "doctype") return ROOTS.has(scan.name);
+  return false;
+}
+
+/** Strips saxes' "line:column: " prefix and final period: the location is given separately. */
+function saxesMessage(error: Error): string {
+  return error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, "");
+}
+
+async function* parse(file: ReportFile): AsyncGenerator<ResultInput> {
+  const ready: ResultInput[] = [];
+  const sax = new SaxesParser({ xmlns: false, position: true });
+  const where = () => ({ line: sax.line, column: sax.column });
+  const builder = new JunitBuilder(file.name, where, (result) => ready.push(result));
+  sax.on("error", (error) => {
+    throw new ReportError(file.name, `malformed XML: ${saxesMessage(error)}`, where());
+  });
+  // Unreachable while XmlInput refuses every prolog with a DOCTYPE; kept as a second lock.
+  sax.on("doctype", () => {
+    throw new ReportError(file.name, "DOCTYPE declarations are not allowed", where());
+  });
+  sax.on("opentag", (tag) => builder.open(tag.name, tag.attributes));
+  sax.on("closetag", () => builder.close());
+  sax.on("text", (text) => builder.text(text));
+  sax.on("cdata", (text) => builder.text(text));
+
+  const input = new XmlInput(file.name);
+  let empty = true;
+  for await (const chunk of file.open()) {
+    const text = input.push(chunk as Buffer);
+    empty &&= !text.trim();
+    sax.write(text);
+    yield* ready.splice(0);
+  }
+  const rest = input.end();
+  if (empty && !rest.trim()) throw new ReportError(file.name, "the file is empty");
+  sax.write(rest);
+  sax.close();
+  yield* ready.splice(0);
+}
+
+/**
+ * Parses a JUnit XML report into one result per attempt: suite_path from the nested <testsuite>
+ * names (plus the classname where it adds a level), failure vs error kept in failure_type,
+ * Surefire's flaky and rerun elements as earlier attempts, properties and output conventions
+ * (`[[ATTACHMENT|path]]`) read. Totals in attributes are ignored: results are counted from the
+ * testcases. Malformed XML, a DOCTYPE or a root other than <testsuites>/<testsuite> is a
+ * ReportError with the line and column.
+ */
+export const parseJunit: ResultParser = (file) => parse(file);

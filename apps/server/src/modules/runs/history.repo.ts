@@ -1,0 +1,81 @@
+import { sql } from "kysely";
+import type { Db } from "../../db/pool.js";
+
+/** Reads across runs: one test's history and the most failing tests. */
+
+export async function testExists(db: Db, testId: number): Promise<boolean> {
+  const row = await db.kysely
+    .selectFrom("tests")
+    .select("id")
+    .where("id", "=", testId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export interface HistoryFilter {
+  isNextGen?: boolean;
+  noraSite?: string;
+  limit: number;
+}
+
+/**
+ * Final results of one test, newest first (results_history_idx), with the key of their run.
+ * Results without a start time come last.
+ */
+export async function listTestHistory(db: Db, testId: number, filter: HistoryFilter) {
+  let query = db.kysely
+    .selectFrom("results")
+    .innerJoin("runs", "runs.id", "results.run_id")
+    .select([
+      "results.id",
+      "results.test_id",
+      "results.test_run_test_id",
+      "results.status",
+      "results.error_message",
+      "results.start_time",
+      "runs.test_run_key",
+    ])
+    .where("results.test_id", "=", testId)
+    .where("results.is_final", "=", true);
+  if (filter.isNextGen !== undefined)
+    query = query.where("runs.is_next_gen", "=", filter.isNextGen);
+  if (filter.noraSite !== undefined) query = query.where("runs.nora_site", "=", filter.noraSite);
+  const rows = await query
+    .orderBy(sql`results.start_time desc nulls last`)
+    .orderBy("results.id", "desc")
+    .limit(filter.limit)
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), test_id: Number(row.test_id) }));
+}
+export type HistoryRow = Awaited<ReturnType<typeof listTestHistory>>[number];
+
+/**
+ * Tests with the most final failures since `months` months ago, most first, ties by test id.
+ * Counted on the results_failed_time_idx index alone; titles are joined for the top rows only.
+ */
+export async function listTopFails(db: Db, months: number, limit: number) {
+  const rows = await db.kysely
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("results")
+        .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
+        .where("is_final", "=", true)
+        .where("status", "=", "failed")
+        .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
+        .groupBy("test_id")
+        .orderBy("fail_count", "desc")
+        .orderBy("test_id")
+        .limit(limit)
+        .as("fails"),
+    )
+    .innerJoin("tests", "tests.id", "fails.test_id")
+    .select(["fails.test_id", "tests.title", "fails.fail_count"])
+    .orderBy("fails.fail_count", "desc")
+    .orderBy("fails.test_id")
+    .execute();
+  return rows.map((row) => ({
+    id: Number(row.test_id),
+    title: row.title,
+    fail_count: Number(row.fail_count),
+  }));
+}

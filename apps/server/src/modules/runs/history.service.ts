@@ -1,0 +1,60 @@
+import {
+  deriveStatus,
+  TOP_FAILS_WINDOW_MONTHS,
+  type FailsQuery,
+  type HistoryEntry,
+  type HistoryQuery,
+  type HistoryStatus,
+  type TopFail,
+} from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { notFound } from "../../errors.js";
+import * as repo from "./history.repo.js";
+import { iso } from "./runs.mappers.js";
+
+const NOT_UNSTABLE: ReadonlySet<number> = new Set();
+
+/** The spec's three history statuses: skipped and pending results are "other". */
+function historyStatus(row: repo.HistoryRow): HistoryStatus {
+  const status = deriveStatus(row, NOT_UNSTABLE);
+  return status === "skipped" ? "other" : status === "passed" ? "passed" : "failed";
+}
+
+/** The screen route of a result, as the history list links to it. */
+function resultUrl(runKey: string, testRunTestId: string): string {
+  return `/test_runs/${encodeURIComponent(runKey)}/${encodeURIComponent(testRunTestId)}`;
+}
+
+/**
+ * A test's final results, newest first: passed, failed or other, with a link to each. The
+ * NextGen screen passes isNextGen=true and its site to see only NextGen runs of that site.
+ */
+export async function getTestHistory(
+  db: Db,
+  testId: number,
+  query: HistoryQuery,
+): Promise<HistoryEntry[]> {
+  if (!(await repo.testExists(db, testId))) throw notFound(`No test with id ${testId}.`);
+  const rows = await repo.listTestHistory(db, testId, query);
+  return rows.map((row) => {
+    const startTime = iso(row.start_time);
+    return {
+      testId: row.test_id,
+      url: resultUrl(row.test_run_key, row.test_run_test_id),
+      status: historyStatus(row),
+      date: startTime?.slice(0, 10) ?? null,
+      passed: row.status === "passed",
+      start_time: startTime,
+      test_run_key: row.test_run_key,
+      test_run_test_id: row.test_run_test_id,
+    };
+  });
+}
+
+/**
+ * Top Fails: tests with the most failed final results in the last two months, most first,
+ * ties by test id, each with its catalogue title.
+ */
+export async function getTopFails(db: Db, query: FailsQuery): Promise<TopFail[]> {
+  return repo.listTopFails(db, TOP_FAILS_WINDOW_MONTHS, query.limit);
+}

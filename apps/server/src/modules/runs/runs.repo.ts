@@ -1,0 +1,291 @@
+import type { Db } from "../../db/pool.js";
+
+/**
+ * Reads of runs and what hangs off them: results, attachments, API requests and load
+ * statistics. Every query here follows an index of migrations/0002_results.sql.
+ *
+ * node-postgres returns bigint columns as strings, so ids are turned into numbers here, once.
+ */
+
+export type Family = "frontend" | "backend" | "load";
+
+const RUN_COLUMNS = [
+  "id",
+  "test_run_key",
+  "family",
+  "test_run_name",
+  "state",
+  "nora_site",
+  "env",
+  "baseurl",
+  "executor",
+  "branch",
+  "commit",
+  "is_next_gen",
+  "is_china_region",
+  "host",
+  "test_file",
+  "users",
+  "run_time",
+  "spawn_rate",
+  "load_region",
+  "report_location",
+  "total",
+  "passed",
+  "failed",
+  "pending",
+  "flaky",
+  "duration_ms",
+  "started_at",
+  "finished_at",
+  "created_at",
+] as const;
+
+/** Columns of a result shared by the frontend and backend lists (no steps, no attachments). */
+const RESULT_COLUMNS = [
+  "id",
+  "test_run_test_id",
+  "test_id",
+  "attempt",
+  "is_final",
+  "flaky",
+  "status",
+  "name",
+  "title",
+  "scenario",
+  "file",
+  "error_message",
+  "tags",
+  "start_time",
+  "end_time",
+  "duration_ms",
+  "branch",
+] as const;
+
+const FRONTEND_RESULT_COLUMNS = [
+  ...RESULT_COLUMNS,
+  "nora_site",
+  "version",
+  "commit_hash",
+  "chrome_version",
+  "platform",
+  "executor",
+] as const;
+
+const BACKEND_RESULT_COLUMNS = [
+  ...RESULT_COLUMNS,
+  "baseurl",
+  "error_name",
+  "error_stack",
+  "console_log",
+  "body",
+] as const;
+
+// In place: rows are fresh from the driver, and copying big result lists costs time.
+function withIds<T extends { id: number }>(row: T): T {
+  row.id = Number(row.id);
+  return row;
+}
+function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
+  row.id = Number(row.id);
+  row.test_id = Number(row.test_id);
+  return row;
+}
+
+/** One page of a family's runs, newest first (runs_family_created_idx). */
+export async function listRuns(db: Db, family: Family, limit: number, offset: number) {
+  const rows = await db.kysely
+    .selectFrom("runs")
+    .select(RUN_COLUMNS)
+    .where("family", "=", family)
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map(withIds);
+}
+export type RunRow = Awaited<ReturnType<typeof listRuns>>[number];
+
+export async function countRuns(db: Db, family: Family): Promise<number> {
+  const row = await db.kysely
+    .selectFrom("runs")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("family", "=", family)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function findRun(db: Db, family: Family, key: string): Promise<RunRow | undefined> {
+  const row = await db.kysely
+    .selectFrom("runs")
+    .select(RUN_COLUMNS)
+    .where("test_run_key", "=", key)
+    .where("family", "=", family)
+    .executeTakeFirst();
+  return row && withIds(row);
+}
+
+/** Ids of the tests in a dynamic tag (the '@unstable' tag, for the status rules). */
+export async function listTaggedTestIds(db: Db, tagName: string): Promise<number[]> {
+  const rows = await db.kysely
+    .selectFrom("tagged_tests")
+    .innerJoin("tags", "tags.id", "tagged_tests.tag_id")
+    .select("tagged_tests.test_id")
+    .where("tags.name", "=", tagName)
+    .execute();
+  return rows.map((row) => Number(row.test_id));
+}
+
+/**
+ * Final failed results of the given runs whose test is in a tag: the candidates for "unstable"
+ * in the run lists. Only tagged tests are read, so this stays small however big the runs are.
+ */
+export async function listTaggedFailures(db: Db, runIds: readonly number[], tagName: string) {
+  if (runIds.length === 0) return [];
+  const rows = await db.kysely
+    .selectFrom("results")
+    .select(["run_id", "test_id", "status", "error_message"])
+    .where("run_id", "in", runIds)
+    .where("is_final", "=", true)
+    .where("status", "=", "failed")
+    .where("test_id", "in", (eb) =>
+      eb
+        .selectFrom("tagged_tests")
+        .innerJoin("tags", "tags.id", "tagged_tests.tag_id")
+        .select("tagged_tests.test_id")
+        .where("tags.name", "=", tagName),
+    )
+    .execute();
+  return rows.map((row) => ({ ...row, run_id: Number(row.run_id), test_id: Number(row.test_id) }));
+}
+
+/**
+ * A frontend run's results, every attempt, in report order (results_run_idx), each with the
+ * object key of its last image attachment: a lateral probe of attachments_result_idx per result,
+ * so the attachments table is never scanned whatever its size.
+ */
+export async function listFrontendResults(db: Db, runId: number) {
+  const rows = await db.kysely
+    .selectFrom("results")
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("attachments")
+          .select("attachments.object_key")
+          .whereRef("attachments.result_id", "=", "results.id")
+          .where("attachments.content_type", "like", "image/%")
+          .orderBy("attachments.id", "desc")
+          .limit(1)
+          .as("shot"),
+      (join) => join.onTrue(),
+    )
+    .select(FRONTEND_RESULT_COLUMNS.map((column) => `results.${column}` as const))
+    .select("shot.object_key as screenshot")
+    .where("results.run_id", "=", runId)
+    .orderBy("results.id")
+    .execute();
+  return rows.map(withResultIds);
+}
+export type FrontendResultRow = Awaited<ReturnType<typeof listFrontendResults>>[number];
+
+/** One result with everything stored about it (steps, script, logs). */
+export async function findResult(db: Db, runId: number, testRunTestId: string) {
+  const row = await db.kysely
+    .selectFrom("results")
+    .selectAll()
+    .where("run_id", "=", runId)
+    .where("test_run_test_id", "=", testRunTestId)
+    .executeTakeFirst();
+  return row && withResultIds(row);
+}
+export type FullResultRow = NonNullable<Awaited<ReturnType<typeof findResult>>>;
+
+/** Image attachments of a result, in the order they were recorded. */
+export async function listScreenshots(db: Db, resultId: number) {
+  const rows = await db.kysely
+    .selectFrom("attachments")
+    .select(["id", "description", "object_key", "taken_at", "step_index", "content_type"])
+    .where("result_id", "=", resultId)
+    .where("content_type", "like", "image/%")
+    .orderBy("id")
+    .execute();
+  return rows.map(withIds);
+}
+export type ScreenshotRow = Awaited<ReturnType<typeof listScreenshots>>[number];
+
+/** A backend run's results, every attempt, in report order (results_run_idx). */
+export async function listBackendResults(db: Db, runId: number) {
+  const rows = await db.kysely
+    .selectFrom("results")
+    .select(BACKEND_RESULT_COLUMNS)
+    .where("run_id", "=", runId)
+    .orderBy("id")
+    .execute();
+  return rows.map(withResultIds);
+}
+export type BackendResultRow = Awaited<ReturnType<typeof listBackendResults>>[number];
+
+const API_REQUEST_COLUMNS = ["id", "method", "url", "status", "response_time_ms"] as const;
+
+/** The API requests one result made, in order (api_requests_result_idx). */
+export async function listResultApiRequests(db: Db, resultId: number) {
+  const rows = await db.kysely
+    .selectFrom("api_requests")
+    .select(API_REQUEST_COLUMNS)
+    .where("result_id", "=", resultId)
+    .orderBy("id")
+    .execute();
+  return rows.map(withIds);
+}
+export type ApiRequestRow = Awaited<ReturnType<typeof listResultApiRequests>>[number];
+
+/** One page of a run's API requests, in order (api_requests_run_idx). */
+export async function listRunApiRequests(db: Db, runId: number, limit: number, offset: number) {
+  const rows = await db.kysely
+    .selectFrom("api_requests")
+    .select(API_REQUEST_COLUMNS)
+    .where("run_id", "=", runId)
+    .orderBy("id")
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map(withIds);
+}
+
+export async function countRunApiRequests(db: Db, runId: number): Promise<number> {
+  const row = await db.kysely
+    .selectFrom("api_requests")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("run_id", "=", runId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** A load run's per-endpoint statistics, the aggregated row last (load_stats_run_idx). */
+export async function listLoadStats(db: Db, runId: number) {
+  const rows = await db.kysely
+    .selectFrom("load_stats")
+    .select([
+      "id",
+      "method",
+      "name",
+      "requests",
+      "failures",
+      "median_ms",
+      "p95_ms",
+      "p99_ms",
+      "average_ms",
+      "min_ms",
+      "max_ms",
+      "requests_per_s",
+      "failures_per_s",
+      "aggregated",
+    ])
+    .where("run_id", "=", runId)
+    .orderBy("aggregated")
+    .orderBy("id")
+    .execute();
+  return rows.map(withIds);
+}
+export type LoadStatRow = Awaited<ReturnType<typeof listLoadStats>>[number];

@@ -1,0 +1,136 @@
+import {
+  deriveStatus,
+  UNSTABLE_TAG,
+  type ApiLogPage,
+  type ApiLogQuery,
+  type BackendRunDetail,
+  type BackendRunPage,
+  type FrontendRunDetail,
+  type FrontendRunPage,
+  type LoadRunDetail,
+  type LoadRunPage,
+  type RunListQuery,
+} from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { notFound } from "../../errors.js";
+import {
+  toApiRequest,
+  toBackendResult,
+  toBackendRun,
+  toFrontendResult,
+  toFrontendRun,
+  toLoadRun,
+  toLoadStat,
+} from "./runs.mappers.js";
+import * as repo from "./runs.repo.js";
+
+/** What the runs services need: the database and the catalogue's ticket pattern. */
+export interface RunsContext {
+  db: Db;
+  ticketPattern: string;
+}
+
+const FAMILY_LABEL: Record<repo.Family, string> = {
+  frontend: "test run",
+  backend: "API test run",
+  load: "load test run",
+};
+
+/** The run of a family with this key, or a 404 naming the key. */
+export async function requireRun(db: Db, family: repo.Family, key: string): Promise<repo.RunRow> {
+  const run = await repo.findRun(db, family, key);
+  if (!run) throw notFound(`No ${FAMILY_LABEL[family]} with key ${key}.`);
+  return run;
+}
+
+/** Ids of the tests in the '@unstable' tag: their failures show as unstable. */
+export async function unstableTestIds(db: Db): Promise<Set<number>> {
+  return new Set(await repo.listTaggedTestIds(db, UNSTABLE_TAG));
+}
+
+async function pageOfRuns(db: Db, family: repo.Family, query: RunListQuery) {
+  const offset = (query.page - 1) * query.page_size;
+  const [rows, total] = await Promise.all([
+    repo.listRuns(db, family, query.page_size, offset),
+    repo.countRuns(db, family),
+  ]);
+  return { rows, total, page: query.page, page_size: query.page_size };
+}
+
+/**
+ * One page of frontend runs, newest first. Each run's unstable count is computed now (the tag
+ * changes after ingestion): final failures of '@unstable' tests, taken out of failed.
+ * `force` is accepted for the spec's clients; there is no cache to bypass yet.
+ */
+export async function listFrontendRuns(ctx: RunsContext, query: RunListQuery) {
+  const { rows, ...paging } = await pageOfRuns(ctx.db, "frontend", query);
+  const runIds = rows.map((row) => row.id);
+  const [failures, unstableIds] = await Promise.all([
+    repo.listTaggedFailures(ctx.db, runIds, UNSTABLE_TAG),
+    unstableTestIds(ctx.db),
+  ]);
+  const unstableByRun = new Map<number, number>();
+  for (const failure of failures) {
+    if (deriveStatus(failure, unstableIds) !== "unstable") continue;
+    unstableByRun.set(failure.run_id, (unstableByRun.get(failure.run_id) ?? 0) + 1);
+  }
+  const items = rows.map((row) => toFrontendRun(row, unstableByRun.get(row.id) ?? 0));
+  return { items, ...paging } satisfies FrontendRunPage;
+}
+
+/** One page of backend (API) runs, newest first. */
+export async function listBackendRuns(ctx: RunsContext, query: RunListQuery) {
+  const { rows, ...paging } = await pageOfRuns(ctx.db, "backend", query);
+  return { items: rows.map(toBackendRun), ...paging } satisfies BackendRunPage;
+}
+
+/** One page of load runs, newest first. */
+export async function listLoadRuns(ctx: RunsContext, query: RunListQuery) {
+  const { rows, ...paging } = await pageOfRuns(ctx.db, "load", query);
+  return { items: rows.map(toLoadRun), ...paging } satisfies LoadRunPage;
+}
+
+/**
+ * A frontend run and all its results (every attempt; is_final marks the ones that count), with
+ * derived statuses, tickets and each result's last screenshot, read in one indexed query.
+ */
+export async function getFrontendRun(ctx: RunsContext, key: string): Promise<FrontendRunDetail> {
+  const run = await requireRun(ctx.db, "frontend", key);
+  const [rows, unstableIds] = await Promise.all([
+    repo.listFrontendResults(ctx.db, run.id),
+    unstableTestIds(ctx.db),
+  ]);
+  const rules = { unstableTestIds: unstableIds, ticketPattern: ctx.ticketPattern };
+  const results = rows.map((row) => toFrontendResult(row, key, rules, row.screenshot));
+  const unstable = results.filter((r) => r.is_final && r.derived_status === "unstable").length;
+  return { run: toFrontendRun(run, unstable), results };
+}
+
+/** A backend run and all its results, with their errors, console logs and scripts. */
+export async function getBackendRun(ctx: RunsContext, key: string): Promise<BackendRunDetail> {
+  const run = await requireRun(ctx.db, "backend", key);
+  const rows = await repo.listBackendResults(ctx.db, run.id);
+  return { run: toBackendRun(run), results: rows.map((row) => toBackendResult(row, key)) };
+}
+
+/** A load run and its per-endpoint statistics, the aggregated row last. */
+export async function getLoadRun(ctx: RunsContext, key: string): Promise<LoadRunDetail> {
+  const run = await requireRun(ctx.db, "load", key);
+  const stats = await repo.listLoadStats(ctx.db, run.id);
+  return { run: toLoadRun(run), load_stats: stats.map(toLoadStat) };
+}
+
+/** One page of a backend run's API requests, in the order they were recorded. */
+export async function getApiLog(
+  ctx: RunsContext,
+  key: string,
+  query: ApiLogQuery,
+): Promise<ApiLogPage> {
+  const run = await requireRun(ctx.db, "backend", key);
+  const offset = (query.page - 1) * query.page_size;
+  const [rows, total] = await Promise.all([
+    repo.listRunApiRequests(ctx.db, run.id, query.page_size, offset),
+    repo.countRunApiRequests(ctx.db, run.id),
+  ]);
+  return { items: rows.map(toApiRequest), total, page: query.page, page_size: query.page_size };
+}

@@ -1,0 +1,177 @@
+import { createHash, randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { AppError } from "../errors.js";
+import {
+  safeContentType,
+  validateKey,
+  type ObjectStore,
+  type PutResult,
+  type StoredObject,
+} from "./object-store.js";
+
+/** What the sidecar next to each object holds. */
+interface Meta {
+  contentType: string;
+  etag: string;
+}
+
+const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
+const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
+
+/**
+ * Objects as files under one folder (by default `<ASSAY_DATA_DIR>/objects`), for a single
+ * machine. The key is the relative path. Hidden files next to an object hold its metadata
+ * (`.<name>.meta.json`) and its half-written data (`.<name>.<uuid>.tmp`); keys cannot name
+ * them, since no key segment may start with a dot.
+ */
+export class LocalObjectStore implements ObjectStore {
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  /** Creates the root folder, so that an unwritable data folder stops the start, not an upload. */
+  async init(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+  }
+
+  /** The object's file; a key that resolves outside the root is refused as well as validated. */
+  private fileOf(key: string): string {
+    validateKey(key);
+    const file = path.resolve(this.root, ...key.split("/"));
+    if (!file.startsWith(this.root + path.sep)) {
+      throw new AppError(400, "invalid_object_key", "Invalid object key: it leaves the store.");
+    }
+    return file;
+  }
+
+  private static metaOf(file: string): string {
+    return path.join(path.dirname(file), `.${path.basename(file)}.meta.json`);
+  }
+
+  async put(
+    key: string,
+    body: Readable | Buffer,
+    options: { contentType: string },
+  ): Promise<PutResult> {
+    const file = this.fileOf(key);
+    const metaFile = LocalObjectStore.metaOf(file);
+    const dir = path.dirname(file);
+    const temp = path.join(dir, `.${path.basename(file)}.${randomUUID()}.tmp`);
+    const metaTemp = `${temp}.meta`;
+    const hash = createHash("md5");
+    let size = 0;
+    try {
+      await mkdir(dir, { recursive: true });
+      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+      await pipeline(
+        source,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            size += chunk.length;
+            yield chunk;
+          }
+        },
+        createWriteStream(temp, { flags: "wx" }),
+      );
+      await syncFile(temp);
+      const meta: Meta = {
+        contentType: safeContentType(options.contentType),
+        etag: `"${hash.digest("hex")}"`,
+      };
+      await writeFile(metaTemp, JSON.stringify(meta), { flag: "wx" });
+      // Metadata first: a visible object file then always has its metadata beside it.
+      await rename(metaTemp, metaFile);
+      await rename(temp, file);
+      await syncDir(dir);
+      return { key, size, etag: meta.etag };
+    } catch (error) {
+      // A body not yet read (the folder could not be made) must not hold its request open.
+      if (!Buffer.isBuffer(body)) body.destroy();
+      await Promise.all([temp, metaTemp].map((f) => unlink(f).catch(() => undefined)));
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code && DISK_FULL.has(code)) {
+        throw new AppError(507, "storage_full", "The object store is out of space; try later.");
+      }
+      throw error;
+    }
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    const file = this.fileOf(key);
+    let handle;
+    try {
+      // Opened before reading the metadata, so a delete in between cannot serve half an object.
+      handle = await open(file, "r");
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+    try {
+      const stat = await handle.stat();
+      if (!stat.isFile()) {
+        await handle.close();
+        return undefined;
+      }
+      const meta = await readMeta(LocalObjectStore.metaOf(file));
+      return {
+        body: handle.createReadStream(),
+        size: stat.size,
+        contentType: meta?.contentType ?? "application/octet-stream",
+        etag: meta?.etag ?? `"${stat.size.toString(16)}-${stat.mtimeMs.toString(16)}"`,
+        lastModified: stat.mtime,
+      };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.fileOf(key);
+    for (const f of [file, LocalObjectStore.metaOf(file)]) {
+      await unlink(f).catch((error: unknown) => {
+        if (!isMissing(error)) throw error;
+      });
+    }
+  }
+}
+
+async function readMeta(file: string): Promise<Meta | undefined> {
+  try {
+    return JSON.parse(await readFile(file, "utf8")) as Meta;
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Flushes the file to disk: an object acknowledged to a client must survive a power cut. */
+async function syncFile(file: string): Promise<void> {
+  const handle = await open(file, "r+");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Makes the rename durable; some platforms cannot sync a folder, which is then skipped. */
+async function syncDir(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Windows refuses to open a folder for sync; the rename itself has happened.
+  }
+}
