@@ -16,7 +16,8 @@ import multipart from "@fastify/multipart";
 import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
 import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
 import { liveRoutes } from "./modules/ingest/live.routes.js";
-import { requireToken } from "./modules/tokens/require-token.js";
+import { registerAccessControl, type PrincipalResolver } from "./modules/auth/access.js";
+import { serviceTokenResolver } from "./modules/auth/bearer.js";
 import { registerWebApp } from "./http/web-app.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
@@ -31,6 +32,8 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** Screenshots and other attachments: a local folder or an S3 bucket. */
   objects: ObjectStore;
+  /** Who a request comes from; tests replace it to act as a signed-in user. */
+  resolvePrincipal?: PrincipalResolver;
   /** Folder of the built web app; tests point it elsewhere. */
   webDistDir?: string;
 }
@@ -56,6 +59,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Before any route is added: the onRoute check refuses routes without an access rule.
+  registerAccessControl(app, {
+    resolvePrincipal: deps.resolvePrincipal ?? serviceTokenResolver(db.kysely, config.ingestToken),
+    readAccess: "public",
+  });
 
   // While stopping, answers close their connection, so a keep-alive client cannot hold the
   // shutdown open after its last request finished.
@@ -115,7 +123,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     attachments: objectStoreSink(deps.objects),
     testIdPattern: config.catalog.testIdPattern,
-    authorize: requireToken(db.kysely, "ingest", config.ingestToken),
     maxUploadBytes: config.maxUploadBytes,
   };
   await app.register(ingestRoutes(ingest));

@@ -38,6 +38,7 @@ const FASTIFY_CODES: Record<string, string> = {
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
+      if (error.statusCode === 401) reply.header("www-authenticate", 'Bearer realm="assay"');
       return reply.status(error.statusCode).send({
         error: { code: error.code, message: error.message, details: error.details },
       });

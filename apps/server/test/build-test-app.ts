@@ -5,6 +5,7 @@ import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { buildApp } from "../src/app.js";
+import type { PrincipalResolver } from "../src/modules/auth/access.js";
 import { loadConfig, type Config, EXAMPLE_CONFIG_PATH } from "../src/config.js";
 import type { Db } from "../src/db/pool.js";
 import type { ObjectStore } from "../src/storage/index.js";
@@ -25,7 +26,13 @@ export interface TestApp {
  */
 export async function buildTestApp(
   db: Db,
-  options: { env?: Record<string, string>; webDistDir?: string; objects?: ObjectStore } = {},
+  options: {
+    env?: Record<string, string>;
+    webDistDir?: string;
+    objects?: ObjectStore;
+    /** Replaces sign-in: e.g. `async () => TEST_USER` to act as a signed-in user. */
+    resolvePrincipal?: PrincipalResolver;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ...options.env });
   const logs: Record<string, unknown>[] = [];
@@ -46,7 +53,14 @@ export async function buildTestApp(
     await local.init();
     objects = local;
   }
-  const app = await buildApp({ config, db, logger, objects, webDistDir: options.webDistDir });
+  const app = await buildApp({
+    config,
+    db,
+    logger,
+    objects,
+    webDistDir: options.webDistDir,
+    resolvePrincipal: options.resolvePrincipal,
+  });
   if (objectsDir) {
     const dir = objectsDir;
     app.addHook("onClose", async () => {

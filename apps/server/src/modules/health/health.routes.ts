@@ -11,6 +11,7 @@ export const healthRoutes =
     app.get(
       "/healthz",
       {
+        config: { access: "open" },
         schema: {
           tags: ["health"],
           summary: "The process is up",
@@ -23,6 +24,7 @@ export const healthRoutes =
     app.get(
       "/readyz",
       {
+        config: { access: "open" },
         schema: {
           tags: ["health"],
           summary: "The database is reachable and fully migrated",

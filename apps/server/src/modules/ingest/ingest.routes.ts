@@ -8,8 +8,6 @@ import { ingestUpload, type IngestDeps } from "./ingest.service.js";
 import { Spool } from "./spool.js";
 
 export interface IngestRouteOptions extends IngestDeps {
-  /** onRequest hook admitting only callers allowed to ingest. */
-  authorize: (request: never, reply: never) => Promise<void>;
   maxUploadBytes: number;
 }
 
@@ -34,7 +32,7 @@ export const ingestRoutes =
     app.post(
       "/v1/ingest/reports",
       {
-        onRequest: options.authorize as never,
+        config: { access: "ingest" },
         schema: {
           tags: ["ingest"],
           summary: "Upload report files (multipart/form-data) into a new run or into run_key",

@@ -43,13 +43,11 @@ export const liveRoutes =
       { parseAs: "string", bodyLimit: BATCH_LIMIT },
       (_req, body, done) => done(null, body),
     );
-    // onRequest: the token is checked before the body is read or validated.
-    const onRequest = options.authorize as never;
 
     app.post(
       "/v1/ingest/runs",
       {
-        onRequest,
+        config: { access: "ingest" },
         schema: {
           tags: ["ingest"],
           summary: "Open a run for live results",
@@ -66,7 +64,7 @@ export const liveRoutes =
     app.post(
       "/v1/ingest/runs/:key/results",
       {
-        onRequest,
+        config: { access: "ingest" },
         bodyLimit: BATCH_LIMIT,
         schema: {
           tags: ["ingest"],
@@ -86,7 +84,7 @@ export const liveRoutes =
     app.post(
       "/v1/ingest/runs/:key/results/:test_run_test_id/attachments",
       {
-        onRequest,
+        config: { access: "ingest" },
         schema: {
           tags: ["ingest"],
           summary:
@@ -138,7 +136,7 @@ export const liveRoutes =
     app.post(
       "/v1/ingest/runs/:key/finish",
       {
-        onRequest,
+        config: { access: "ingest" },
         schema: {
           tags: ["ingest"],
           summary: "Finish a live run",
