@@ -63,6 +63,8 @@ export async function startE2eServer(
     env: {
       PATH: process.env.PATH ?? "",
       PORT: String(port),
+      // Sign-in redirects to this origin; the tests open the server at 127.0.0.1.
+      ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
       ASSAY_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       ASSAY_DEMO: "0",

@@ -3,6 +3,7 @@ import { migrateCommand, migrateUsage } from "./commands/migrate.js";
 import { start, startUsage } from "./commands/start.js";
 import { tokens, tokensUsage } from "./commands/tokens.js";
 import { upload, uploadUsage } from "./commands/upload.js";
+import { users, usersUsage } from "./commands/users.js";
 import { KnownError } from "./errors.js";
 
 const commands: Record<string, { run: (argv: string[]) => Promise<void>; usage: string }> = {
@@ -10,6 +11,7 @@ const commands: Record<string, { run: (argv: string[]) => Promise<void>; usage: 
   migrate: { run: migrateCommand, usage: migrateUsage },
   upload: { run: upload, usage: uploadUsage },
   tokens: { run: tokens, usage: tokensUsage },
+  users: { run: users, usage: usersUsage },
 };
 
 const usage = `Usage: assay <command>
@@ -19,6 +21,7 @@ Commands:
   migrate   apply pending database migrations and exit
   upload    send test reports to a server
   tokens    create, list or revoke service tokens
+  users     add, list, disable users of Assay's own sign-in, or reset their passwords
 
 Run "assay <command> --help" for a command's options and examples.`;
 

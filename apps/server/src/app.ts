@@ -17,14 +17,21 @@ import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
 import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
 import { liveRoutes } from "./modules/ingest/live.routes.js";
 import { registerAccessControl, type PrincipalResolver } from "./modules/auth/access.js";
-import { serviceTokenResolver } from "./modules/auth/bearer.js";
+import cookie from "@fastify/cookie";
+import { createAuth } from "./modules/auth/auth.setup.js";
+import { profileRoutes } from "./modules/profile/profile.routes.js";
+import { profileKey } from "./modules/profile/profile.service.js";
+import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
+import { createEmbeddedIdentity } from "./modules/identity/identity.routes.js";
 import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
+import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
+import { tagsRoutes } from "./modules/tags/tags.routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -47,6 +54,10 @@ const withoutUpgrade = (csp: string) => csp.replace(/\s*upgrade-insecure-request
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
+  // The embedded identity provider at /oidc, unless sign-in goes to an external issuer.
+  const identity = config.oidcIssuer
+    ? undefined
+    : createEmbeddedIdentity({ config, db: db.kysely, log: deps.logger });
   const app = Fastify({
     loggerInstance: deps.logger,
     // Bounded so a slow client cannot hold a connection forever (no reverse proxy assumed).
@@ -59,10 +70,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // Sign-in: session cookie, service tokens and the issuer's access tokens (modules/auth).
+  const secret = loadSecretKey(config);
+  const auth = createAuth({ app, config, db, secret, log: deps.logger });
+  // Cookies are parsed before the access check below reads the session cookie.
+  await app.register(cookie, { secret: auth.cookieSecret });
   // Before any route is added: the onRoute check refuses routes without an access rule.
   registerAccessControl(app, {
-    resolvePrincipal: deps.resolvePrincipal ?? serviceTokenResolver(db.kysely, config.ingestToken),
-    readAccess: "public",
+    resolvePrincipal: deps.resolvePrincipal ?? auth.resolvePrincipal,
+    readAccess: config.readAccess,
   });
 
   // While stopping, answers close their connection, so a keep-alive client cannot hold the
@@ -116,6 +132,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transformStaticCSP: withoutUpgrade,
   });
 
+  if (identity) await app.register(identity.routes);
+  await app.register(auth.routes);
+  await app.register(
+    profileRoutes({ db: db.kysely, key: profileKey(secret), objects: deps.objects }),
+  );
   await app.register(healthRoutes(db));
   await app.register(catalogRoutes(config.catalog));
   await app.register(objectsRoutes(deps.objects));
@@ -129,6 +150,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(liveRoutes(ingest));
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
+  await app.register(tagsRoutes(db));
+  await app.register(instanceRoutes(db));
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,

@@ -4,6 +4,15 @@ import { fileURLToPath } from "node:url";
 import { CatalogSchema, type Catalog } from "@assay/core";
 import { parseDocument } from "yaml";
 import { z } from "zod";
+import {
+  BUCKET_REQUIRED,
+  crossFieldProblems,
+  decodeSecretKey,
+  EnvSchema,
+  LOG_LEVELS,
+  SECRET_SETTINGS,
+  shown,
+} from "./config-env.js";
 
 /**
  * The only reader of process.env and assay.config.yaml. Everything is parsed once, here; a bad
@@ -15,113 +24,7 @@ export const EXAMPLE_CONFIG_PATH = fileURLToPath(
   new URL("../../../assay.config.example.yaml", import.meta.url),
 );
 
-const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-
-function isRegex(source: string): boolean {
-  try {
-    new RegExp(source);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const url = new URL(text);
-    // No user:password@: credentials come from the SDK's chain, and the endpoint is logged.
-    return ["http:", "https:"].includes(url.protocol) && !url.username && !url.password;
-  } catch {
-    return false;
-  }
-}
-
-const PortSchema = z.coerce
-  .number({ error: "expected an integer from 1 to 65535" })
-  .int("expected an integer from 1 to 65535")
-  .min(1, "expected an integer from 1 to 65535")
-  .max(65535, "expected an integer from 1 to 65535");
-
-export const EnvSchema = z.object({
-  PORT: PortSchema.default(8080),
-  HOST: z.string().min(1, "expected a host name or IP address").default("127.0.0.1"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\/\S+$/, "expected a URL such as postgres://user:pass@host:5432/db")
-    .optional(),
-  ASSAY_DATA_DIR: z.string().min(1, "expected a folder path").default("data"),
-  ASSAY_CONFIG: z.string().min(1, "expected a path to a YAML file").optional(),
-  ASSAY_DATA_HARMONIZATION_HOSTS: z
-    .string()
-    .refine(isRegex, "expected a regular expression such as ^data\\.example\\.com$")
-    .optional(),
-  ASSAY_DB_POOL_SIZE: z.coerce
-    .number({ error: "expected an integer from 1 to 100" })
-    .int("expected an integer from 1 to 100")
-    .min(1, "expected an integer from 1 to 100")
-    .max(100, "expected an integer from 1 to 100")
-    .default(10),
-  ASSAY_INGEST_TOKEN: z
-    .string()
-    .min(24, "expected a random secret of at least 24 characters")
-    .optional(),
-  ASSAY_MAX_UPLOAD_MB: z.coerce
-    .number({ error: "expected a whole number of MiB from 1 to 102400" })
-    .int("expected a whole number of MiB from 1 to 102400")
-    .min(1, "expected a whole number of MiB from 1 to 102400")
-    .max(102400, "expected a whole number of MiB from 1 to 102400")
-    .default(1024),
-  LOG_LEVEL: z
-    .enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(", ")}` })
-    .default("info"),
-  ASSAY_OBJECT_STORE: z.enum(["local", "s3"], { error: "expected local or s3" }).default("local"),
-  ASSAY_S3_BUCKET: z
-    .string()
-    .regex(
-      /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
-      "expected a bucket name such as assay-objects (3-63 lower-case letters, digits, . and -)",
-    )
-    .optional(),
-  ASSAY_S3_REGION: z
-    .string()
-    .regex(/^[a-z0-9-]+$/, "expected a region such as us-east-1")
-    .default("us-east-1"),
-  ASSAY_S3_ENDPOINT: z
-    .string()
-    .refine(isHttpUrl, "expected an http(s) URL without credentials, such as http://minio:9000")
-    .optional(),
-  ASSAY_S3_FORCE_PATH_STYLE: z
-    .enum(["true", "false"], { error: "expected true or false" })
-    .default("false")
-    .transform((v) => v === "true"),
-  ASSAY_S3_PREFIX: z
-    .string()
-    .regex(
-      /^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*\/?$/,
-      "expected a key prefix such as assay/ (letters, digits, _ . - separated by /)",
-    )
-    .optional(),
-});
-
-const BUCKET_REQUIRED =
-  "ASSAY_S3_BUCKET: required when ASSAY_OBJECT_STORE is s3; expected a bucket name such as assay-objects";
-
-/** A value as quoted in an error line, with a URL's user:password@ masked: it goes to the log. */
-function shown(value: string | undefined): string {
-  return JSON.stringify(value?.replace(/\/\/[^/@\s]*@/, "//***@"));
-}
-
-/**
- * Settings that only make sense together. Checked on the raw environment, so that they are
- * listed along with every other bad setting rather than after it is fixed.
- */
-function crossFieldProblems(env: NodeJS.ProcessEnv): string[] {
-  const problems: string[] = [];
-  if (env.ASSAY_OBJECT_STORE === "s3" && env.ASSAY_S3_BUCKET === undefined) {
-    problems.push(BUCKET_REQUIRED);
-  }
-  return problems;
-}
+export { decodeSecretKey, EnvSchema };
 
 /** assay.config.yaml: unknown top-level keys are errors, so a typo never goes unnoticed. */
 export const FileConfigSchema = z.strictObject({
@@ -155,6 +58,33 @@ export interface Config {
   /** A service token accepted for ingestion besides stored ones (CI, tests). */
   ingestToken: string | undefined;
   maxUploadBytes: number;
+  /** Load demo data at start when the embedded database has no runs yet (ASSAY_DEMO). */
+  demo: boolean;
+  /**
+   * The origin users open (ASSAY_PUBLIC_URL), without a trailing slash. The issuer and the
+   * redirect URIs are built on it, never on a request's Host header.
+   */
+  publicUrl: string;
+  /** ASSAY_SECRET_KEY decoded; undefined means secret-key.ts keeps one in the data folder. */
+  secretKey: Buffer | undefined;
+  /** The first admin of the embedded identity provider, made when it has no users. */
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  /** An external OpenID issuer; undefined means the embedded provider at /oidc. */
+  oidcIssuer: string | undefined;
+  /** The client registered at OIDC_ISSUER; both set whenever oidcIssuer is. */
+  oidcClientId: string | undefined;
+  oidcClientSecret: string | undefined;
+  /** Scopes asked of OIDC_ISSUER (the embedded provider's are fixed). */
+  oidcScopes: string;
+  /** The aud of OIDC_ISSUER's access tokens for Assay; undefined means the client id. */
+  oidcAudience: string | undefined;
+  /** public: signed-out visitors read lists and results; signed-in: everything needs sign-in. */
+  readAccess: "public" | "signed-in";
+  /** A session ends after this long without a request (ASSAY_SESSION_IDLE_MINUTES). */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in, however active (ASSAY_SESSION_MAX_HOURS). */
+  sessionMaxMs: number;
   catalog: Catalog;
 }
 
@@ -188,7 +118,7 @@ function readFileConfig(file: string): { catalog: Catalog } {
       doc.errors.map((e) => {
         const at = e.linePos?.[0];
         const where = at ? `line ${at.line}, column ${at.col}` : "";
-        return `${name}${where ? ` ${where}` : ""}: ${e.message.split("\n")[0]}`;
+        return `${name}${where ? ` ${where}` : ""}: ${e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`;
       }),
     );
   }
@@ -229,7 +159,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError([
       ...issues.map((i) => {
         const key = String(i.path[0]);
-        return `${key}: ${i.message}, got ${shown(env[key])}`;
+        const got = SECRET_SETTINGS.has(key) ? "a value that is not shown" : shown(env[key]);
+        return `${key}: ${i.message}, got ${got}`;
       }),
       ...crossField,
     ]);
@@ -257,6 +188,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     objectStore: objectStoreConfig(e, dataDir),
     ingestToken: e.ASSAY_INGEST_TOKEN,
     maxUploadBytes: e.ASSAY_MAX_UPLOAD_MB * 1024 * 1024,
+    demo: e.ASSAY_DEMO,
+    publicUrl: e.ASSAY_PUBLIC_URL
+      ? new URL(e.ASSAY_PUBLIC_URL).origin
+      : `http://localhost:${e.PORT}`,
+    secretKey: e.ASSAY_SECRET_KEY ? decodeSecretKey(e.ASSAY_SECRET_KEY) : undefined,
+    adminEmail: e.ASSAY_ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.ASSAY_ADMIN_PASSWORD,
+    oidcIssuer: e.OIDC_ISSUER,
+    oidcClientId: e.OIDC_CLIENT_ID,
+    oidcClientSecret: e.OIDC_CLIENT_SECRET,
+    oidcScopes: e.OIDC_SCOPES,
+    oidcAudience: e.OIDC_AUDIENCE,
+    readAccess: e.ASSAY_READ_ACCESS,
+    sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     catalog: file.catalog,
   };
 }

@@ -10,3 +10,13 @@ export {
   TOKEN_SCOPES,
   type TokenScope,
 } from "./modules/tokens/tokens.service.js";
+export {
+  createUser,
+  disableUser,
+  DEFAULT_ADMIN_EMAIL,
+  listUsers,
+  resetPassword,
+  type FirstAdmin,
+  type UserRow,
+} from "./modules/users/users.service.js";
+export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "./modules/users/password.js";

@@ -5,13 +5,22 @@ import type { Config } from "./config.js";
 import { assertDurable, openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import type { Db } from "./db/pool.js";
-import { createObjectStore } from "./storage/index.js";
+import { shouldLoadDemo, startDemoLoad } from "./demo/demo-startup.js";
+import { createObjectStore, type ObjectStore } from "./storage/index.js";
+import { ensureFirstAdmin, type FirstAdmin } from "./modules/users/users.service.js";
+import { loadSigningKeys } from "./modules/identity/keys.js";
+import { loadSecretKey } from "./secret-key.js";
 
 export interface RunningServer {
   app: FastifyInstance;
   url: string;
   /** Which database it uses, for the start-up line. */
   database: string;
+  /**
+   * The admin made on this start because the embedded provider had no users; the CLI prints it
+   * (with a generated password, once) to stdout, never to the log.
+   */
+  firstAdmin: FirstAdmin | undefined;
   /** Stops taking connections, finishes in-flight requests, then closes the database. */
   close(): Promise<void>;
 }
@@ -24,13 +33,19 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const database = await openDatabase(config, log);
   let app: FastifyInstance | undefined;
+  let objects: ObjectStore;
+  let firstAdmin: FirstAdmin | undefined;
   try {
     await assertDurable(database.db.pool);
     const applied = await migrate(database.db.pool);
     if (applied.length > 0) log.info({ applied }, "applied database migrations");
-    const objects = await createObjectStore(config, log);
+    // The embedded provider's keys: made on the first start; another secret key stops here.
+    if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, loadSecretKey(config));
+    objects = await createObjectStore(config, log);
     app = await buildApp({ config, db: database.db, logger: log, objects });
     await app.listen({ port: config.port, host: config.host });
+    // After listen: a start that fails earlier must not make an admin whose password nobody saw.
+    if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await database.close().catch(() => undefined);
@@ -40,11 +55,17 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     ? "localhost"
     : config.host;
   const running = app;
+  // In the background, after listen: the start-up line does not wait for the demo data.
+  const demo = shouldLoadDemo(config)
+    ? startDemoLoad({ config, db: database.db, objects, log })
+    : undefined;
   return {
     app: running,
     url: `http://${shownHost}:${config.port}`,
     database: database.description,
+    firstAdmin,
     close: async () => {
+      await demo?.stop();
       await running.close();
       await database.close();
     },

@@ -11,6 +11,9 @@ import type { Db } from "../src/db/pool.js";
 import type { ObjectStore } from "../src/storage/index.js";
 import { LocalObjectStore } from "../src/storage/local-store.js";
 
+/** The secret key of test apps (ASSAY_SECRET_KEY), so tests never write one to the data folder. */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString("base64");
+
 export interface TestApp {
   app: FastifyInstance;
   config: Config;
@@ -34,7 +37,11 @@ export async function buildTestApp(
     resolvePrincipal?: PrincipalResolver;
   } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ...options.env });
+  const config = loadConfig({
+    ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+    ASSAY_SECRET_KEY: TEST_SECRET_KEY,
+    ...options.env,
+  });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -21,12 +21,7 @@ const SIDEBAR: [label: string, href: string][] = [
 const TITLES: [path: string, title: string][] = [
   ["/dashboard", "Dashboard"],
   ["/builds", "Builds"],
-  ["/test_runs", "Test Reports"],
-  ["/test_runs/run-1/7", "Test Reports"],
   ["/traceability-matrix", "NextGen UI Automation Coverage"],
-  ["/top_fails", "Top Failed Tests in the last 2 months"],
-  ["/history/42", "Test History"],
-  ["/dtags", "Dynamic Tags"],
   ["/data", "Data Harmonization"],
   ["/settings", "Daily Run Scheduler"],
 ];
@@ -63,9 +58,8 @@ describe("sidebar", () => {
     ["/settings", "Setting"],
   ])("highlights the entry of %s (%s) and no other", async (path, label) => {
     renderApp(path);
-    await screen.findByText(/not built yet in this version/);
 
-    expect(highlighted()).toEqual([label]);
+    await waitFor(() => expect(highlighted()).toEqual([label]));
     const link = within(screensNav()).getByRole("link", { name: label });
     expect(link).toHaveClass("Mui-selected");
   });
@@ -77,10 +71,11 @@ describe("sidebar", () => {
     await userEvent.click(within(screensNav()).getByRole("link", { name: "Top Fails" }));
 
     expect(
-      await screen.findByRole("heading", {
-        level: 1,
-        name: "Top Failed Tests in the last 2 months",
-      }),
+      await screen.findByRole(
+        "heading",
+        { level: 1, name: "Top Failed Tests in the last 2 months" },
+        { timeout: 5000 },
+      ),
     ).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/top_fails");
     expect(highlighted()).toEqual(["Top Fails"]);
@@ -105,18 +100,47 @@ describe("routes", () => {
     expect(document.title).toBe(`${title} · Assay`);
   });
 
-  it.each(["/print", "/print/run-1", "/print/run-1/7"])(
-    "renders %s on its own, without the sidebar layout",
-    async (path) => {
-      renderApp(path);
+  // Only the catalogue is mocked, so the run list and the run answer 404.
+  it.each([
+    ["/test_runs", "Error retrieving run list. Please try again and refresh."],
+    ["/test_runs/run-1/7", "Error occurred fetching results"],
+  ])("%s shows the title Test Reports over its screen", async (path, message) => {
+    renderApp(path);
 
-      expect(await screen.findByRole("heading", { level: 1, name: "Test Detail" })).toBeVisible();
-      expect(await screen.findByText(/not built yet in this version/)).toBeInTheDocument();
-      expect(screen.queryByRole("navigation")).not.toBeInTheDocument();
-      expect(screen.queryByRole("banner")).not.toBeInTheDocument();
-      expect(screen.queryByRole("contentinfo")).not.toBeInTheDocument();
-    },
-  );
+    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1, hidden: true })).toHaveTextContent(
+      "Test Reports",
+    );
+    expect(document.title).toBe("Test Reports · Assay");
+  });
+
+  // Only the catalogue is mocked, so each screen's own call answers 404 and it says so.
+  it.each([
+    ["/top_fails", "Top Failed Tests in the last 2 months", /Could not load the top failed tests/],
+    ["/history/42", "Test History", /No test TC42 in Assay/],
+    ["/dtags", "Dynamic Tags", /Could not load the dynamic tags/],
+  ])("%s shows the title %s over its screen", async (path, title, message) => {
+    renderApp(path);
+
+    expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(title);
+    expect(document.title).toBe(`${title} · Assay`);
+  });
+
+  // Only the catalogue is mocked, so the detail of /print/run-1/7 answers 404.
+  it.each([
+    ["/print", "Nothing Found!"],
+    ["/print/run-1", "Nothing Found!"],
+    ["/print/run-1/7", "An error occurred fetching results"],
+  ])("renders %s on its own, without the sidebar layout", async (path, message) => {
+    renderApp(path);
+
+    expect(await screen.findByRole("heading", { level: 1, name: "Test Detail" })).toBeVisible();
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.queryByRole("navigation")).not.toBeInTheDocument();
+    expect(screen.queryByRole("banner")).not.toBeInTheDocument();
+    expect(screen.queryByRole("contentinfo")).not.toBeInTheDocument();
+  });
 
   it("matches /print exactly: a deeper path is an unknown page", async () => {
     renderApp("/print/run-1/7/extra");

@@ -114,6 +114,7 @@ export const ErrorDetailSchema = z.object({
 export const BackendResultSchema = z.object({
   ...ResultIdentityShape,
   baseurl: nullableText("Base URL the test called"),
+  file: nullableText("Test file, relative to the repository root: source links use it"),
   error_message: ErrorDetailSchema.nullable().describe("The failure; null when there is none"),
   consoleLog: nullableText("Console output of the test"),
   body: nullableText("The test's script"),

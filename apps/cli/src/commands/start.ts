@@ -1,4 +1,4 @@
-import { createLogger, loadConfig, startServer } from "@assay/server";
+import { createLogger, loadConfig, startServer, type FirstAdmin } from "@assay/server";
 import { explainStartError, KnownError } from "../errors.js";
 
 export const startUsage = `Usage: assay start
@@ -10,6 +10,21 @@ Examples:
   npm start                                   (from the repository root)
   PORT=9000 npx assay start
   DATABASE_URL=postgres://postgres@127.0.0.1:5432/assay npx assay start`;
+
+/** The admin made on the first start: on stdout, once, and never through the logger. */
+function printFirstAdmin(admin: FirstAdmin): void {
+  console.log("");
+  console.log(`No users yet, so Assay made an admin to sign in with: ${admin.email}`);
+  if (admin.generatedPassword) {
+    console.log(`Password (shown this once; keep it somewhere safe): ${admin.generatedPassword}`);
+    console.log(
+      `A new one: npx assay users reset-password --email ${admin.email}. More users: npx assay users add.`,
+    );
+  } else {
+    console.log("Its password is the one in ASSAY_ADMIN_PASSWORD.");
+  }
+  console.log("");
+}
 
 /** Runs until SIGINT or SIGTERM, then shuts down in order: HTTP, pool, PostgreSQL. */
 export async function start(): Promise<void> {
@@ -24,7 +39,11 @@ export async function start(): Promise<void> {
     throw error;
   }
   console.log(`Assay is listening on ${server.url} (${server.database}).`);
+  if (config.publicUrl !== server.url) {
+    console.log(`Open it at ${config.publicUrl} (ASSAY_PUBLIC_URL): sign-in returns there.`);
+  }
   console.log(`Catalogue from ${config.configPath}. Press Ctrl-C to stop.`);
+  if (server.firstAdmin) printFirstAdmin(server.firstAdmin);
 
   const running = server;
   let stopping = false;

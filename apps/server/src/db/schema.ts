@@ -190,6 +190,64 @@ export interface IdempotencyKeysTable {
   created_at: DefaultTimestamp;
 }
 
+export interface UsersTable {
+  id: Generated<number>;
+  /** Lower case; unique. */
+  email: string;
+  name: string;
+  picture: string | null;
+  /** scrypt$N$r$p$salt$hash (see modules/users/password.ts); null: no password sign-in. */
+  password_hash: string | null;
+  is_admin: Defaulted<boolean>;
+  disabled_at: Timestamp | null;
+  spira_user: string | null;
+  /** AES-256-GCM, key derived from ASSAY_SECRET_KEY; never returned by the API. */
+  spira_secret_encrypted: Buffer | null;
+  /** An external issuer's user: its issuer and sub (migration 0005); null for embedded users. */
+  issuer: Defaulted<string | null>;
+  subject: Defaulted<string | null>;
+  created_at: DefaultTimestamp;
+}
+
+export interface SignInAttemptsTable {
+  id: Generated<string>;
+  email: string;
+  ip: string;
+  created_at: DefaultTimestamp;
+}
+
+export interface OidcModelsTable {
+  model: string;
+  id: string;
+  payload: JSONColumnType<Record<string, unknown>>;
+  expires_at: Timestamp | null;
+  uid: string | null;
+  grant_id: string | null;
+  user_code: string | null;
+  consumed_at: Timestamp | null;
+}
+
+export interface OidcSigningKeysTable {
+  kid: string;
+  alg: string;
+  jwk_encrypted: Buffer;
+  created_at: DefaultTimestamp;
+}
+
+/** A browser session (migration 0005); found by the SHA-256 of the cookie's random id. */
+export interface SessionsTable {
+  id_hash: Buffer;
+  user_id: number;
+  /** AES-256-GCM of the provider's tokens (JSON), bound to id_hash. */
+  tokens_encrypted: Buffer;
+  access_expires_at: Timestamp | null;
+  refreshing_until: Timestamp | null;
+  csrf_token: string;
+  created_at: DefaultTimestamp;
+  last_seen_at: DefaultTimestamp;
+  expires_at: Timestamp;
+}
+
 export interface Database {
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
@@ -204,4 +262,9 @@ export interface Database {
   tagged_tests: TaggedTestsTable;
   service_tokens: ServiceTokensTable;
   idempotency_keys: IdempotencyKeysTable;
+  users: UsersTable;
+  sign_in_attempts: SignInAttemptsTable;
+  oidc_models: OidcModelsTable;
+  oidc_signing_keys: OidcSigningKeysTable;
+  sessions: SessionsTable;
 }

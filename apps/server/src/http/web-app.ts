@@ -10,7 +10,23 @@ import { notFound } from "../errors.js";
 export const WEB_DIST_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
 
 /** Paths that belong to the server; an unknown one is a JSON 404, never the React app. */
-const SERVER_PREFIXES = ["/v1/", "/docs", "/auth/", "/oidc", "/healthz", "/readyz"];
+const SERVER_PREFIXES = [
+  "/v1/",
+  "/docs",
+  "/auth/",
+  "/oidc",
+  "/.well-known/",
+  "/healthz",
+  "/readyz",
+];
+
+/** A path the web app answers (a screen), not the server's API, sign-in or build files. */
+export function isPagePath(pathname: string): boolean {
+  return (
+    !SERVER_PREFIXES.some((prefix) => pathname.startsWith(prefix)) &&
+    !pathname.startsWith("/assets/")
+  );
+}
 
 const NOT_BUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Assay</title>
 <p>The web app is not built. Run <code>npm run build</code> in the repository root, then restart.</p>`;
@@ -39,17 +55,28 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const metaPattern = new RegExp(`(<meta name="${APP_MODE_META}" content=")[^"]*(")`);
 
   if (indexHtml) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      index: false,
-      wildcard: true,
-      // index.html is only ever sent by sendPage, with the app mode filled in.
-      allowedPath: (pathName) => pathName !== "/index.html",
-      // Vite puts a content hash in every asset name, so a file never changes under its URL.
-      setHeaders: (res, filePath) => {
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
-        res.header("cache-control", immutable ? "public, max-age=31536000, immutable" : "no-cache");
-      },
+    // The build's files are the same for every install and hold no data, so they are open even
+    // in signed-in mode (the login page uses the favicon). One route per file (no wildcard), so
+    // that any other path reaches the not-found handler and is a page, guarded as one.
+    await app.register(async (files) => {
+      files.addHook("onRoute", (route) => {
+        route.config = { ...route.config, access: "open" };
+      });
+      await files.register(fastifyStatic, {
+        root: distDir,
+        index: false,
+        wildcard: false,
+        // index.html is only ever sent by sendPage, with the app mode filled in.
+        globIgnore: ["index.html"],
+        // Vite puts a content hash in every asset name, so a file never changes under its URL.
+        setHeaders: (res, filePath) => {
+          const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+          res.header(
+            "cache-control",
+            immutable ? "public, max-age=31536000, immutable" : "no-cache",
+          );
+        },
+      });
     });
   }
 
@@ -60,15 +87,11 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     return reply.send(indexHtml.replace(metaPattern, `$1${mode}$2`));
   };
 
-  // The static plugin refuses a bare folder ("/") instead of falling through to the pages.
-  app.get("/", { schema: { hide: true } }, sendPage);
+  app.get("/", { config: { access: "page" }, schema: { hide: true } }, sendPage);
 
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split("?")[0] ?? "/";
-    const isPage =
-      (request.method === "GET" || request.method === "HEAD") &&
-      !SERVER_PREFIXES.some((prefix) => pathname.startsWith(prefix)) &&
-      !pathname.startsWith("/assets/");
+    const isPage = (request.method === "GET" || request.method === "HEAD") && isPagePath(pathname);
     if (isPage) return sendPage(request, reply);
     throw notFound(`No route ${request.method} ${pathname}. The API is described at /docs.`);
   });

@@ -46,6 +46,94 @@ export async function getJson<T>(
   }
 }
 
+// The signed-in session's CSRF token: changes made with the session cookie must carry it in
+// x-csrf-token (the server's Origin + synchronizer-token check). Read from GET /v1/me.
+let csrfToken: string | null = null;
+
+/** Remembers the CSRF token GET /v1/me returned (null: forget it, e.g. after signing out). */
+export function rememberCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+async function currentCsrfToken(): Promise<string | null> {
+  if (csrfToken !== null) return csrfToken;
+  const response = await send("/v1/me", {
+    method: "GET",
+    headers: { Accept: "application/json" },
+    signal: withTimeout(undefined),
+  });
+  // Signed out: the change goes without a token and the server answers 401, which is the truth.
+  if (!response.ok) return null;
+  const body = (await readJson(response)) as { csrf_token?: unknown } | undefined;
+  csrfToken = typeof body?.csrf_token === "string" ? body.csrf_token : null;
+  return csrfToken;
+}
+
+async function sendChange(method: string, path: string, body: unknown): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  // No Content-Type without a body: the server refuses an empty body declared as JSON.
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const token = await currentCsrfToken();
+  if (token !== null) headers["X-CSRF-Token"] = token;
+  return send(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: withTimeout(undefined),
+  });
+}
+
+/**
+ * Sends a change (POST, PUT, DELETE) to the Assay server with an optional JSON body and parses
+ * the JSON answer; every failure becomes an ApiError carrying the server's code and message.
+ * The session's CSRF token goes with it; a token refused as stale (signed in again in another
+ * tab) is read afresh and the change sent once more.
+ */
+export async function sendJson<T>(
+  method: "POST" | "PUT" | "DELETE",
+  path: string,
+  body: unknown,
+  parser: ResponseParser<T>,
+): Promise<T> {
+  let response = await sendChange(method, path, body);
+  let answer = await readJson(response);
+  if (response.status === 403 && toApiError(response, answer).code === "csrf_refused") {
+    csrfToken = null;
+    response = await sendChange(method, path, body);
+    answer = await readJson(response);
+  }
+  if (!response.ok) throw toApiError(response, answer);
+  try {
+    return parser.parse(answer);
+  } catch (cause) {
+    throw new ApiError(
+      response.status,
+      "invalid_response",
+      `The server's answer to ${method} ${path} is not in the expected shape.`,
+      { cause },
+    );
+  }
+}
+
+/**
+ * PUTs a file as the request body (its own Content-Type, no JSON), such as a profile picture,
+ * with the session's CSRF token, and parses the JSON answer.
+ */
+export async function putFile<T>(path: string, file: Blob, parser: ResponseParser<T>): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", "Content-Type": file.type };
+  const token = await currentCsrfToken();
+  if (token !== null) headers["X-CSRF-Token"] = token;
+  const response = await send(path, {
+    method: "PUT",
+    headers,
+    body: file,
+    signal: withTimeout(undefined),
+  });
+  const answer = await readJson(response);
+  if (!response.ok) throw toApiError(response, answer);
+  return parser.parse(answer);
+}
+
 async function send(path: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(path, init);

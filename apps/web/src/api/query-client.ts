@@ -1,9 +1,24 @@
-import { QueryClient } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, type QueryKey } from "@tanstack/react-query";
 import { ApiError } from "./client";
+import { queryKeys } from "./query-keys";
+import { goToSignIn } from "./sign-in";
 
-/** The app's QueryClient: transient failures are retried, answers the server gave are not. */
-export function createQueryClient(): QueryClient {
-  return new QueryClient({ defaultOptions: { queries: { retry: shouldRetry } } });
+/**
+ * The app's QueryClient: transient failures are retried, answers the server gave are not. A 401
+ * means the session is gone (or this Assay needs sign-in to read): the user is sent to sign in
+ * and brought back. GET /v1/me is the exception: its 401 just means signed out.
+ */
+export function createQueryClient(onUnauthorized: () => void = goToSignIn): QueryClient {
+  const handle = (error: Error, key?: QueryKey) => {
+    if (!(error instanceof ApiError) || error.status !== 401) return;
+    if (key?.[0] === queryKeys.me[0]) return;
+    onUnauthorized();
+  };
+  return new QueryClient({
+    defaultOptions: { queries: { retry: shouldRetry } },
+    queryCache: new QueryCache({ onError: (error, query) => handle(error, query.queryKey) }),
+    mutationCache: new MutationCache({ onError: (error) => handle(error) }),
+  });
 }
 
 function shouldRetry(failureCount: number, error: Error): boolean {

@@ -1,4 +1,20 @@
 /** Every query key in one place, so that invalidations and prefetches cannot drift from the hooks. */
 export const queryKeys = {
   catalog: ["catalog"] as const,
+  /** Who is signed in (GET /v1/me); every sign-in dependent query hangs under it. */
+  me: ["me"] as const,
+  instance: ["instance"] as const,
+  tags: ["tags"] as const,
+  testHistory: (testId: number) => ["test-history", testId] as const,
+  topFails: ["top-fails"] as const,
+  runList: (family: string, page: number, pageSize: number) =>
+    ["run-list", family, page, pageSize] as const,
+  frontendRun: (key: string) => ["frontend-run", key] as const,
+  runHistory: (key: string) => ["run-history", key] as const,
+  backendRun: (key: string) => ["backend-run", key] as const,
+  backendResult: (key: string, id: string) => ["backend-result", key, id] as const,
+  apiLog: (key: string, page: number, pageSize: number) =>
+    ["api-log", key, page, pageSize] as const,
+  loadRun: (key: string) => ["load-run", key] as const,
+  testDetail: (key: string, id: string) => ["test-detail", key, id] as const,
 };

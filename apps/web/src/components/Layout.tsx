@@ -2,6 +2,7 @@ import Box from "@mui/material/Box";
 import { Outlet } from "react-router";
 import { AppFooter } from "./AppFooter";
 import { AppHeader } from "./AppHeader";
+import { DemoBanner } from "./DemoBanner";
 import { useRouteHandle } from "./route-handle";
 import { Sidebar, type NavEntry } from "./Sidebar";
 
@@ -15,6 +16,7 @@ export function Layout({ nav }: { nav: readonly NavEntry[] }) {
       <Sidebar entries={nav} activeId={handle?.navId} />
       <Box sx={{ display: "flex", flexDirection: "column", flexGrow: 1, minWidth: 0 }}>
         <AppHeader title={title} />
+        <DemoBanner />
         <Box component="main" sx={{ flexGrow: 1, p: 2 }}>
           <Outlet />
         </Box>

@@ -1,11 +1,18 @@
 import { vi } from "vitest";
 import type { Catalog } from "@assay/core";
 
-type Handler = () => Response | Promise<Response>;
+/**
+ * Answers one path; it gets the whole URL, for handlers that look at the query, and the request
+ * init, for handlers that look at the method or body of a change.
+ */
+type Handler = (url: URL, init?: RequestInit) => Response | Promise<Response>;
+
+function urlOf(input: RequestInfo | URL): URL {
+  return new URL(input instanceof Request ? input.url : String(input), "http://assay.test");
+}
 
 function pathOf(input: RequestInfo | URL): string {
-  return new URL(input instanceof Request ? input.url : String(input), "http://assay.test")
-    .pathname;
+  return urlOf(input).pathname;
 }
 
 export function jsonResponse(body: unknown, status = 200): Response {
@@ -24,11 +31,11 @@ export function errorResponse(status: number, code: string, message: string): Re
  * way the real server does, so a test notices a request it did not expect.
  */
 export function mockApi(handlers: Record<string, Handler>) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, _init?: RequestInit) => {
-    const path = pathOf(input);
-    const handler = handlers[path];
-    if (!handler) return errorResponse(404, "not_found", `No mock for ${path}`);
-    return handler();
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = urlOf(input);
+    const handler = handlers[url.pathname];
+    if (!handler) return errorResponse(404, "not_found", `No mock for ${url.pathname}`);
+    return handler(url, init);
   });
   vi.stubGlobal("fetch", fetchMock);
   return fetchMock;

@@ -18,6 +18,9 @@ function outcome(access: Access, principal: Principal | undefined, mode: "public
 describe("checkAccess", () => {
   it.each([
     ["open", undefined, "signed-in", 200],
+    ["page", undefined, "public", 200],
+    ["page", undefined, "signed-in", 401],
+    ["page", user, "signed-in", 200],
     ["read", undefined, "public", 200],
     ["read", undefined, "signed-in", 401],
     ["read", ingestToken, "signed-in", 200],

@@ -1,18 +1,28 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../errors.js";
+import { isPagePath } from "../../http/web-app.js";
 import type { TokenScope } from "../tokens/tokens.service.js";
 
 /**
  * Who may call a route. Every route declares one in `config.access`; GET routes without one are
  * "read", and any other route without one stops the server at start, so no mutation can be left
  * open by accident.
- * - open: anyone (health checks, the web app's files);
+ * - open: anyone (health checks, sign-in, the web app's build files);
+ * - page: the web app's HTML: anyone in public read mode; in signed-in mode a visitor without a
+ *   session is redirected to sign-in (a browser should land on the login page, not on a 401);
  * - read: lists and results: anyone in public read mode, a signed-in caller in signed-in mode;
  * - ingest: a service token with the ingest scope, or a signed-in user;
  * - user: a signed-in user (builds, reruns, tags, settings, profile);
  * - admin: a user or service token with the admin scope.
  */
-export type Access = "open" | "read" | "ingest" | "user" | "admin";
+export type Access = "open" | "page" | "read" | "ingest" | "user" | "admin";
+
+/** One route of the server and the rule it declared (or was given), for the route-table test. */
+export interface RouteRule {
+  method: string;
+  url: string;
+  access: Access;
+}
 
 export type Principal =
   | { kind: "user"; id: number; email: string; name: string; admin: boolean }
@@ -29,6 +39,10 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     principal?: Principal;
+  }
+  interface FastifyInstance {
+    /** Every route registered so far with its access rule (one entry per method). */
+    accessTable: RouteRule[];
   }
 }
 
@@ -50,7 +64,7 @@ export function checkAccess(
   readAccess: ReadAccess,
 ): void {
   if (access === "open") return;
-  if (access === "read") {
+  if (access === "read" || access === "page") {
     if (readAccess === "public" || principal) return;
     throw unauthorized("This Assay requires sign-in to read results. " + SIGN_IN);
   }
@@ -78,13 +92,33 @@ export function routeAccess(
 }
 
 /**
- * Installs the access rules: refuses to register a mutation without an access rule, and checks
- * every request before its body is read.
+ * The rule of a request. Requests no route matched are pages of the web app when they ask for
+ * a page path (the not-found handler serves index.html for them), else what their method implies.
+ */
+function requestAccess(request: FastifyRequest): Access {
+  if (request.is404) {
+    const pathname = request.url.split("?")[0] ?? "/";
+    const read = request.method === "GET" || request.method === "HEAD";
+    return read && isPagePath(pathname) ? "page" : read ? "read" : "user";
+  }
+  return routeAccess(request.method, request.routeOptions.config?.access) ?? "user";
+}
+
+/** Where a signed-out visitor of a page goes in signed-in mode: sign-in, then back here. */
+export function signInRedirect(url: string): string {
+  return `/auth/login?return_to=${encodeURIComponent(url)}`;
+}
+
+/**
+ * Installs the access rules: refuses to register a mutation without an access rule, records
+ * every route's rule in `app.accessTable`, and checks every request before its body is read.
  */
 export function registerAccessControl(
   app: FastifyInstance,
   options: { resolvePrincipal: PrincipalResolver; readAccess: ReadAccess },
 ): void {
+  const table: RouteRule[] = [];
+  app.decorate("accessTable", table);
   app.addHook("onRoute", (route) => {
     const access = routeAccess(route.method, route.config?.access);
     if (!access) {
@@ -92,11 +126,26 @@ export function registerAccessControl(
         `route ${String(route.method)} ${route.url} declares no access rule (config.access)`,
       );
     }
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      // Read when asked: a plugin's own onRoute hook (after this one) may still set the rule.
+      table.push({
+        method,
+        url: route.url,
+        get access() {
+          return routeAccess(route.method, route.config?.access) ?? access;
+        },
+      });
+    }
   });
-  app.addHook("onRequest", async (request) => {
-    const access = routeAccess(request.method, request.routeOptions.config?.access) ?? "user";
+  app.addHook("onRequest", async (request, reply) => {
+    const access = requestAccess(request);
     if (access === "open") return;
+    if (access === "page" && options.readAccess === "public") return;
     request.principal = await options.resolvePrincipal(request);
+    if (access === "page" && !request.principal) {
+      return reply.header("cache-control", "no-store").redirect(signInRedirect(request.url), 302);
+    }
     checkAccess(access, request.principal, options.readAccess);
   });
 }

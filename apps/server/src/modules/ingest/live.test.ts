@@ -119,6 +119,17 @@ describe("live reporting", () => {
     expect(rows).toEqual([{ test_id: 501 }]);
   });
 
+  it("uses a result's test_id as its stable id", async () => {
+    await post("/v1/ingest/runs", { run_key: "live-ids" });
+    await post("/v1/ingest/runs/live-ids/results", [
+      { test_id: 777, name: "plain name", status: "passed" },
+    ]);
+    const { rows } = await database.db.pool.query(
+      "SELECT r.test_id::int FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = 'live-ids'",
+    );
+    expect(rows).toEqual([{ test_id: 777 }]);
+  });
+
   it("names the line of a bad NDJSON result and stores nothing of the batch", async () => {
     await post("/v1/ingest/runs", { run_key: "live-2" });
     const body = `${JSON.stringify({ name: "ok", status: "passed" })}\n{"name": "no status"}`;

@@ -79,7 +79,10 @@ export class ResultsWriter {
     const batch = queued.map((q) => q.result);
     const { family, testIdPattern, runId } = this.options;
     const identities = batch.map((r) => ({
-      explicitId: explicitTestId({ tags: r.tags ?? [], texts: [r.title, r.name] }, testIdPattern),
+      // An id the result states outright wins over one read from its tags or title.
+      explicitId:
+        r.test_id ??
+        explicitTestId({ tags: r.tags ?? [], texts: [r.title, r.name] }, testIdPattern),
       identity: identityOf(family, r.file, r.suite_path ?? [], r.name),
       title: r.title ?? r.name,
       file: r.file,

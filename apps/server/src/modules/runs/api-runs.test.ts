@@ -36,6 +36,7 @@ beforeAll(async () => {
     title: "GET /patients",
     scenario: "patients",
     baseurl: "https://api.stage.example.com/",
+    file: "test/patients.spec.ts",
     status: "failed",
     error_name: "AssertionError",
     error_message: "expected 200, got 500",
@@ -82,6 +83,7 @@ describe("GET /v1/api-test-run/{key}", () => {
         title: "GET /patients",
         scenario: "patients",
         baseurl: "https://api.stage.example.com/",
+        file: "test/patients.spec.ts",
         status: "failed",
         passed: false,
         error_message: {

@@ -3,14 +3,21 @@ import {
   FailsQuerySchema,
   HistoryQuerySchema,
   HistorySchema,
+  RunHistoryQuerySchema,
+  RunHistorySchema,
+  RunKeyParamsSchema,
   TestIdParamsSchema,
   TopFailsSchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { getTestHistory, getTopFails } from "./history.service.js";
+import { getRunHistory } from "./run-history.service.js";
 
-/** Reads across runs (spec section 7): a test's history and the Top Fails list. */
+/**
+ * Reads across runs (spec section 7): a test's history, the Top Fails list, and the recent
+ * history of every test of a run (the results dialog's history icons and failure filters).
+ */
 export const historyRoutes =
   (db: Db): FastifyPluginAsyncZod =>
   async (app) => {
@@ -39,5 +46,19 @@ export const historyRoutes =
         },
       },
       async (request) => getTopFails(db, request.query),
+    );
+
+    app.get(
+      "/v1/test-runs/:key/history",
+      {
+        schema: {
+          tags: ["history"],
+          summary: "Recent history of every test of a frontend run, by test id, in one call",
+          params: RunKeyParamsSchema,
+          querystring: RunHistoryQuerySchema,
+          response: { 200: RunHistorySchema, 400: ErrorBodySchema, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => getRunHistory(db, request.params.key, request.query),
     );
   };

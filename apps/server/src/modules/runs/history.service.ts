@@ -5,6 +5,7 @@ import {
   type HistoryEntry,
   type HistoryQuery,
   type HistoryStatus,
+  type StatusInput,
   type TopFail,
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
@@ -15,7 +16,7 @@ import { iso } from "./runs.mappers.js";
 const NOT_UNSTABLE: ReadonlySet<number> = new Set();
 
 /** The spec's three history statuses: skipped and pending results are "other". */
-function historyStatus(row: repo.HistoryRow): HistoryStatus {
+export function historyStatus(row: StatusInput): HistoryStatus {
   const status = deriveStatus(row, NOT_UNSTABLE);
   return status === "skipped" ? "other" : status === "passed" ? "passed" : "failed";
 }

@@ -175,6 +175,7 @@ export function toBackendResult(row: BackendResultRow, runKey: string): BackendR
     title: row.title,
     scenario: row.scenario,
     baseurl: row.baseurl,
+    file: row.file,
     status: row.status,
     passed: row.status === "passed",
     error_message: hasError

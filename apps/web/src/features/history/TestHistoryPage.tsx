@@ -1,7 +1,102 @@
-import { NotBuiltYet } from "../../components/NotBuiltYet";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Paper from "@mui/material/Paper";
+import Typography from "@mui/material/Typography";
+import type { ReactNode } from "react";
+import { useNavigate, useParams } from "react-router";
+import { ApiError } from "../../api/client";
+import { HistoryTable } from "./HistoryTable";
+import { PassFailBar } from "./PassFailBar";
+import { TestIdForm } from "./TestIdForm";
+import { useTestHistory } from "./use-test-history";
 
-export function TestHistoryPage() {
+const TEST_ID = /^\d{1,15}$/;
+
+function Notice({ children }: { children: ReactNode }) {
   return (
-    <NotBuiltYet willShow="It will look up a test by its numeric ID and list its past results, with a bar of its passed and failed share." />
+    <Paper variant="outlined" sx={{ p: 4, textAlign: "center" }}>
+      <Typography color="text.secondary">{children}</Typography>
+    </Paper>
+  );
+}
+
+function HistoryResults({ testId }: { testId: number }) {
+  const history = useTestHistory(testId);
+  if (history.isPending) return null;
+  if (history.isError) {
+    if (history.error instanceof ApiError && history.error.status === 404) {
+      return (
+        <Alert severity="warning">
+          No test TC{testId} in Assay: check the id, or upload a report that contains it.
+        </Alert>
+      );
+    }
+    return (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" onClick={() => void history.refetch()}>
+            Retry
+          </Button>
+        }
+      >
+        Could not load the history of TC{testId}: {history.error.message}
+      </Alert>
+    );
+  }
+  const entries = history.data;
+  if (entries.length === 0) return <Notice>TC{testId} has no recorded results yet.</Notice>;
+  const passed = entries.filter((entry) => entry.status === "passed").length;
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
+      <Box sx={{ display: "flex", alignItems: "baseline", gap: 1 }}>
+        <Typography variant="h2" component="h2">
+          TC{testId}
+        </Typography>
+        <Typography color="text.secondary" sx={{ fontVariantNumeric: "tabular-nums" }}>
+          {entries.length === 1 ? "1 result" : `${entries.length} results`}, newest first
+        </Typography>
+      </Box>
+      <PassFailBar passed={passed} total={entries.length} />
+      <HistoryTable entries={entries} />
+    </Box>
+  );
+}
+
+/**
+ * Test History (/history/:id?): a test's past results, looked up by its numeric id. The id in
+ * the URL is fetched on open; looking up another id puts it in the URL, so the page can be shared.
+ */
+export function TestHistoryPage() {
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const testId = id !== undefined && TEST_ID.test(id) ? Number(id) : undefined;
+  const history = useTestHistory(testId);
+
+  const retrieve = (value: string) => {
+    if (value === id) void history.refetch();
+    else void navigate(`/history/${value}`);
+  };
+
+  return (
+    <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
+      {/* Keyed by the URL's id: following a link to another test starts the field afresh. */}
+      <TestIdForm
+        key={id ?? ""}
+        initial={testId !== undefined ? String(testId) : ""}
+        fetching={history.isFetching}
+        onRetrieve={retrieve}
+      />
+      {id !== undefined && testId === undefined ? (
+        <Alert severity="warning">
+          “{id}” is not a test id: a test id is a number, e.g. 1234 for TC1234.
+        </Alert>
+      ) : testId === undefined ? (
+        <Notice>Enter a test id to see its past results and pass rate.</Notice>
+      ) : (
+        <HistoryResults testId={testId} />
+      )}
+    </Box>
   );
 }

@@ -1,0 +1,257 @@
+import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import type { IngestResponse } from "@assay/core";
+import { writeAllureResults, type AllureFile } from "./allure-gen.js";
+import { withTimeout, type Cleanup } from "./cleanup.js";
+import { measureCopy, type CopyRates } from "./copy-baseline.js";
+import { serverVersion, withClient, type BenchCluster } from "./databases.js";
+import {
+  profilePhases,
+  profileUpload,
+  type PhaseProfile,
+  type UploadProfile,
+} from "./ingest-profile.js";
+import { errorText, IngestServer, type Measured, type ServerSetup } from "./ingest-server.js";
+import { writeJunitReport } from "./junit-gen.js";
+import { count, mib, rate, seconds, step } from "./output.js";
+import type { LocalFile } from "./upload.js";
+
+export interface IngestRow {
+  label: string;
+  input: string;
+  results: number;
+  ms: number;
+  peakRss: number;
+  idleRss: number;
+  serverCpuMs: number;
+  postgresCpuMs: number | undefined;
+  copy?: CopyRates;
+  runKey: string;
+}
+
+export interface IngestReport {
+  rows: IngestRow[];
+  /** The 100k-test JUnit upload of new tests: the row the targets apply to. */
+  target: IngestRow | undefined;
+  /** runs.total/passed/failed/... match a count of the run's final results. */
+  countsStored: boolean;
+  /** What the server answered to the 10k-test Allure folder sent in one upload. */
+  allureSingle?: { status: number; message: string; files: number; ms: number };
+  phases?: PhaseProfile;
+  profiles: UploadProfile[];
+  postgres: string;
+}
+
+export interface IngestContext {
+  tmp: string;
+  quick: boolean;
+  forceProfile: boolean;
+  /** An external PostgreSQL for scratch databases; absent: the server's embedded one. */
+  external: BenchCluster | undefined;
+  cleanup: Cleanup;
+  maxLifetimeMs: number;
+}
+
+const TARGET_MS = 2_000;
+const TARGET_RSS = 256 * 1024 * 1024;
+/** The server's multipart limit of files per upload (app.ts), and of entries per zip. */
+const FILES_PER_UPLOAD = 10_000;
+
+function rowOf(label: string, input: string, m: Measured): IngestRow {
+  if (m.answer.status !== 201 && m.answer.status !== 200) {
+    throw new Error(`${label}: the server answered ${m.answer.status} (${errorText(m.answer)})`);
+  }
+  const body = m.answer.body as IngestResponse;
+  const row: IngestRow = {
+    label,
+    input,
+    results: body.inserted,
+    ms: m.answer.ms,
+    peakRss: m.peakRss,
+    idleRss: m.idleRss,
+    serverCpuMs: m.serverCpuMs,
+    postgresCpuMs: m.postgresCpuMs,
+    runKey: body.test_run_key,
+  };
+  step(
+    `${label}: ${count(row.results)} results in ${seconds(row.ms)} = ${count(rate(row.results, row.ms))} results/s, peak RSS ${mib(row.peakRss)}`,
+  );
+  return row;
+}
+
+/** runs' stored counts against a count of the run's final results. */
+async function countsMatch(dbUrl: string, runKey: string): Promise<boolean> {
+  return withClient(dbUrl, async (c) => {
+    const { rows } = await c.query<{ ok: boolean }>(
+      `SELECT (r.total, r.passed, r.failed + r.pending, r.flaky) =
+              (c.total, c.passed, c.failed + c.skipped, c.flaky) AS ok
+       FROM runs r,
+       LATERAL (SELECT count(*)::int AS total,
+                       count(*) FILTER (WHERE status = 'passed')::int AS passed,
+                       count(*) FILTER (WHERE status = 'failed')::int AS failed,
+                       count(*) FILTER (WHERE status = 'skipped')::int AS skipped,
+                       count(*) FILTER (WHERE flaky)::int AS flaky
+                FROM results WHERE run_id = r.id AND is_final) c
+       WHERE r.test_run_key = $1`,
+      [runKey],
+    );
+    return rows[0]?.ok === true;
+  });
+}
+
+/** Splits an Allure folder by suite into uploads under the server's file limit. */
+function shards(files: readonly AllureFile[]): AllureFile[][] {
+  const n = Math.ceil(files.length / (FILES_PER_UPLOAD * 0.9));
+  const suites = Math.max(...files.map((f) => f.suite)) + 1;
+  return Array.from({ length: n }, (_, i) =>
+    files.filter((f) => Math.floor((f.suite * n) / suites) === i),
+  );
+}
+
+function sum(rows: readonly IngestRow[], label: string, input: string, runKey: string): IngestRow {
+  const total = (f: (r: IngestRow) => number) => rows.reduce((s, r) => s + f(r), 0);
+  return {
+    label,
+    input,
+    results: total((r) => r.results),
+    ms: total((r) => r.ms),
+    peakRss: Math.max(...rows.map((r) => r.peakRss)),
+    idleRss: rows[0]!.idleRss,
+    serverCpuMs: total((r) => r.serverCpuMs),
+    postgresCpuMs: rows.every((r) => r.postgresCpuMs !== undefined)
+      ? total((r) => r.postgresCpuMs!)
+      : undefined,
+    runKey,
+  };
+}
+
+/**
+ * The Allure folder as `assay upload allure-results` sends it (one upload); when the server
+ * refuses that, in shards of whole suites into one run, as sharded CI jobs upload. Returns the
+ * first shard, to profile.
+ */
+async function benchAllure(
+  target: IngestServer,
+  inputs: string,
+  report: IngestReport,
+): Promise<AllureFile[]> {
+  step("generating the Allure results folder");
+  const allure = await writeAllureResults(path.join(inputs, "allure"), 10_000, 3);
+  const bytes = allure.files.reduce((s, f) => s + f.size, 0);
+  const input = `${count(allure.files.length)} files, ${mib(bytes)}`;
+  step(`Allure 10k: the whole folder in one upload (${input})`);
+  const single = await target.upload(allure.files, { format: "allure" });
+  if (single.answer.status === 201) {
+    report.rows.push(rowOf("Allure 10k", input, single));
+    return allure.files;
+  }
+  report.allureSingle = {
+    status: single.answer.status,
+    message: errorText(single.answer),
+    files: allure.files.length,
+    ms: single.answer.ms,
+  };
+  step(
+    `Allure 10k: refused with ${single.answer.status} (${report.allureSingle.message}); sending it by suites into one run`,
+  );
+  const runKey = `bench-allure-${randomBytes(4).toString("hex")}`;
+  const parts = shards(allure.files);
+  const rows: IngestRow[] = [];
+  for (const [i, files] of parts.entries()) {
+    const fields = { format: "allure", run_key: runKey };
+    rows.push(
+      rowOf(
+        `Allure 10k part ${i + 1}/${parts.length}`,
+        `${files.length} files`,
+        await target.upload(files, fields),
+      ),
+    );
+  }
+  report.rows.push(sum(rows, `Allure 10k (${parts.length} uploads, one run)`, input, runKey));
+  return parts[0]!;
+}
+
+/**
+ * Ingest throughput end to end: generated reports POSTed to a real server process, its peak RSS,
+ * the raw COPY rate of the same rows, and (when the 100k target is missed, or on --profile)
+ * where the time goes.
+ */
+export async function benchIngest(ctx: IngestContext): Promise<IngestReport> {
+  const inputs = path.join(ctx.tmp, "inputs");
+  await mkdir(inputs, { recursive: true });
+  step("generating JUnit reports");
+  const warmup = await writeJunitReport(path.join(inputs, "warmup.xml"), 1_000, 7);
+  const junit10k = await writeJunitReport(path.join(inputs, "junit-10k.xml"), 10_000, 1);
+  const junit100k = ctx.quick
+    ? undefined
+    : await writeJunitReport(path.join(inputs, "junit-100k.xml"), 100_000, 2);
+  const setup: ServerSetup = {
+    dataDir: path.join(ctx.tmp, "ingest-server"),
+    databaseUrl: ctx.external
+      ? await ctx.external.createDatabase(`assay_bench_ingest_${randomBytes(3).toString("hex")}`)
+      : undefined,
+    cleanup: ctx.cleanup,
+    maxLifetimeMs: ctx.maxLifetimeMs,
+  };
+  step(
+    `starting the server (data in ${setup.dataDir}${setup.databaseUrl ? ", external database" : ", embedded PostgreSQL"})`,
+  );
+  const target = await IngestServer.start(setup);
+  const report: IngestReport = {
+    rows: [],
+    target: undefined,
+    countsStored: false,
+    profiles: [],
+    postgres: await serverVersion(target.dbUrl),
+  };
+  await target.upload([warmup], {});
+  step("warm-up upload done (1,000 tests, not counted)");
+
+  const fileInput = (f: LocalFile) => `1 file, ${mib(f.size)}`;
+  report.rows.push(rowOf("JUnit 10k", fileInput(junit10k), await target.upload([junit10k], {})));
+  let allureShard: AllureFile[] | undefined;
+  if (junit100k) {
+    report.target = rowOf(
+      "JUnit 100k (new tests)",
+      fileInput(junit100k),
+      await target.upload([junit100k], {}),
+    );
+    report.rows.push(report.target);
+    report.rows.push(
+      rowOf("JUnit 100k (known tests)", fileInput(junit100k), await target.upload([junit100k], {})),
+    );
+    allureShard = await benchAllure(target, inputs, report);
+  }
+  report.countsStored = await countsMatch(target.dbUrl, report.rows[0]!.runKey);
+  for (const row of report.rows) {
+    step(`raw COPY of the ${count(row.results)} rows of "${row.label}"`);
+    row.copy = await withTimeout(
+      "a COPY baseline",
+      300_000,
+      measureCopy(target.dbUrl, row.runKey, ctx.tmp),
+    );
+  }
+  const missed =
+    report.target && (report.target.ms > TARGET_MS || report.target.peakRss >= TARGET_RSS);
+  if (!missed && !ctx.forceProfile) {
+    await target.stop();
+    return report;
+  }
+  const junit = junit100k ?? junit10k;
+  report.phases = await profilePhases(ctx.tmp, target.dbUrl, junit);
+  await target.stop();
+  report.profiles.push(
+    await profileUpload(setup, ctx.tmp, `JUnit ${junit100k ? "100k" : "10k"}`, [junit], {}),
+  );
+  if (allureShard) {
+    const fields = {
+      format: "allure",
+      run_key: `bench-allure-profile-${randomBytes(4).toString("hex")}`,
+    };
+    report.profiles.push(
+      await profileUpload(setup, ctx.tmp, "Allure 10k part 1", allureShard, fields),
+    );
+  }
+  return report;
+}

@@ -1,0 +1,151 @@
+import { createReadStream } from "node:fs";
+import { performance } from "node:perf_hooks";
+import type { ResultInput } from "@assay/core";
+import pg from "pg";
+import { encodeCopyRow } from "../modules/ingest/copy.js";
+import { finalizeRun } from "../modules/ingest/finalize-run.js";
+import { parseJunit } from "../modules/ingest/parsers/junit.js";
+import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js";
+import { derivedTestRunTestId, resultRow } from "../modules/ingest/result-rows.js";
+import { ResultsWriter } from "../modules/ingest/results-writer.js";
+import { explicitTestId, identityOf } from "../modules/ingest/test-ids.js";
+import type { LocalFile } from "./upload.js";
+
+/*
+ * The ingest pipeline of one JUnit file, timed phase by phase inside the bench process with the
+ * server's own modules: reading the bytes, SAX parsing, the JavaScript that turns results into
+ * COPY rows, then the real ResultsWriter and finalizeRun on the database in a transaction that is
+ * rolled back. The writer's database calls are timed by statement.
+ */
+
+export interface PhaseTimes {
+  results: number;
+  readMs: number;
+  parseMs: number;
+  /** Parse, plus test identities (sha256), row building and COPY text encoding. */
+  parseAndEncodeMs: number;
+  /** ResultsWriter.add/flush for the whole file: parse, JS work and database calls. */
+  writerMs: number;
+  /** Database calls made by the writer, by kind (COPY includes encoding the batch's rows). */
+  database: [string, number][];
+  finalizeMs: number;
+}
+
+function reportFile(file: LocalFile): ReportFile {
+  return { name: file.name, size: file.size, open: () => createReadStream(file.path) };
+}
+
+function filesOf(file: ReportFile): UploadFiles {
+  return { get: (name) => (name === file.name ? file : undefined), all: () => [file] };
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const started = performance.now();
+  const value = await fn();
+  return [value, performance.now() - started];
+}
+
+function kindOf(sql: string): string {
+  if (sql.startsWith("COPY")) return sql.split(" ").slice(0, 2).join(" ");
+  if (/test_keys|INSERT INTO tests/.test(sql)) return "resolve test ids (tests, test_keys)";
+  if (sql.includes("nextval(pg_get_serial_sequence")) return "allocate result ids (nextval)";
+  return "other statements";
+}
+
+/** Wraps client.query so that every statement's time (COPY: until its stream finishes) adds up. */
+function timeQueries(client: pg.PoolClient, totals: Map<string, number>): () => void {
+  const original = client.query;
+  const bound = original.bind(client) as (...args: unknown[]) => unknown;
+  const add = (kind: string, started: number) =>
+    totals.set(kind, (totals.get(kind) ?? 0) + performance.now() - started);
+  client.query = ((...args: unknown[]) => {
+    const first = args[0] as { text?: string; on?: unknown } | string;
+    const sql = typeof first === "string" ? first : (first?.text ?? "");
+    const started = performance.now();
+    const result = bound(...args);
+    if (result instanceof Promise) {
+      return result.finally(() => add(kindOf(sql.trim()), started));
+    }
+    const stream = result as NodeJS.EventEmitter;
+    stream.once("finish", () => add(kindOf(sql.trim()), started));
+    return result;
+  }) as typeof client.query;
+  return () => {
+    client.query = original;
+  };
+}
+
+async function parseAll(file: ReportFile, each: (r: ResultInput) => void): Promise<number> {
+  let n = 0;
+  for await (const result of parseJunit(file, filesOf(file))) {
+    each(result);
+    n++;
+  }
+  return n;
+}
+
+/** Times each phase of ingesting `local` into the database at `url` (nothing is kept). */
+export async function measurePhases(
+  url: string,
+  local: LocalFile,
+  testIdPattern: string,
+): Promise<PhaseTimes> {
+  const file = reportFile(local);
+  const pattern = new RegExp(testIdPattern, "i");
+  // One untimed pass, so that the timed ones run JIT-compiled code, as a warm server does.
+  await parseAll(file, () => undefined);
+  const [, readMs] = await timed(async () => {
+    for await (const chunk of file.open()) void chunk;
+  });
+  const [results, parseMs] = await timed(() => parseAll(file, () => undefined));
+  const [, parseAndEncodeMs] = await timed(() =>
+    parseAll(file, (r) => {
+      explicitTestId({ tags: r.tags ?? [], texts: [r.title, r.name] }, pattern);
+      const identity = identityOf("frontend", r.file, r.suite_path ?? [], r.name);
+      const testRunTestId = derivedTestRunTestId(identity, r.attempt ?? 0);
+      encodeCopyRow(resultRow(r, { id: 1, runId: 1, testRunTestId, testId: 1 }));
+    }),
+  );
+
+  const pool = new pg.Pool({ connectionString: url, max: 1, application_name: "assay-bench" });
+  // A connection lost while idle must fail the bench with cleanup, not crash it.
+  pool.on("error", () => undefined);
+  const client = await pool.connect();
+  const totals = new Map<string, number>();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ id: string }>(
+      "INSERT INTO runs (test_run_key, family, test_run_name) VALUES ($1, 'frontend', 'bench phases') RETURNING id",
+      [`bench-phases-${Date.now()}`],
+    );
+    const runId = Number(rows[0]!.id);
+    const restore = timeQueries(client, totals);
+    const writer = new ResultsWriter(client, {
+      runId,
+      family: "frontend",
+      testIdPattern: pattern,
+      files: filesOf(file),
+      attachments: { store: async () => ({ key: "none", size: 0 }) },
+      existing: new Set(),
+    });
+    const [, writerMs] = await timed(async () => {
+      for await (const result of parseJunit(file, filesOf(file))) await writer.add(result);
+      await writer.flush();
+    });
+    restore();
+    const [, finalizeMs] = await timed(() => finalizeRun(client, runId));
+    return {
+      results,
+      readMs,
+      parseMs,
+      parseAndEncodeMs,
+      writerMs,
+      database: [...totals.entries()].sort((a, b) => b[1] - a[1]),
+      finalizeMs,
+    };
+  } finally {
+    await client.query("ROLLBACK").catch(() => undefined);
+    client.release();
+    await pool.end();
+  }
+}

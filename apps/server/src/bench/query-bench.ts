@@ -1,0 +1,237 @@
+import { performance } from "node:perf_hooks";
+import path from "node:path";
+import { createDb, type Db } from "../db/pool.js";
+import { listTestHistory, listTopFails } from "../modules/runs/history.repo.js";
+import { listFrontendResults } from "../modules/runs/runs.repo.js";
+import { withTimeout, type Cleanup } from "./cleanup.js";
+import { embeddedCluster, serverVersion, type BenchCluster } from "./databases.js";
+import { ms, count, median, step } from "./output.js";
+import { loadDataset, type Dataset } from "./query-data.js";
+import { startServerProcess } from "./server-process.js";
+
+/*
+ * The read side with 10M results stored: the median of 20 HTTP calls of each read the issue
+ * names, against a server process pointed at the loaded database, next to the median of the
+ * same SQL run directly (what the database costs; the rest is Node: serialisation, validation,
+ * HTTP). Two calls of each are made first and not counted.
+ */
+
+export interface QueryFigure {
+  label: string;
+  path: string;
+  medianMs: number;
+  maxMs: number;
+  /** Median of the repository query alone. */
+  sqlMedianMs: number | undefined;
+  bytes: number;
+  items: number;
+  targetMs: number | undefined;
+  /** JSON.stringify of the answer's body alone, median. */
+  stringifyMs: number;
+  /** Execution time PostgreSQL reports for the repository query (EXPLAIN ANALYZE). */
+  executionMs: number | undefined;
+  /** EXPLAIN (ANALYZE, BUFFERS) of the repository query, when the target is missed. */
+  plan?: string[];
+}
+
+export interface QueryReport {
+  dataset: Dataset;
+  database: string;
+  figures: QueryFigure[];
+  chart: { medianMs: number; readsResults: boolean; runs: number };
+  postgres: string;
+}
+
+export interface QueryContext {
+  tmp: string;
+  quick: boolean;
+  external: BenchCluster | undefined;
+  cleanup: Cleanup;
+  maxLifetimeMs: number;
+}
+
+const CALLS = 20;
+const WARMUP = 2;
+
+/** The daily chart of the runs screen: per-day sums of the counts each run stores. */
+const CHART_SQL = `
+  SELECT (created_at AT TIME ZONE 'UTC')::date AS day, count(*) AS runs, sum(total) AS total,
+         sum(passed) AS passed, sum(failed) AS failed, sum(pending) AS pending, sum(flaky) AS flaky
+  FROM runs WHERE family = 'frontend' AND created_at >= now() - interval '90 days'
+  GROUP BY 1 ORDER BY 1`;
+
+async function timeCalls(fn: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < CALLS; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** Remembers the last statement the pool's clients ran, to EXPLAIN a repository's query. */
+function captureStatements(db: Db): () => { text: string; values: unknown[] } | undefined {
+  let last: { text: string; values: unknown[] } | undefined;
+  const wrapped = new WeakSet<object>();
+  db.pool.on("acquire", (client) => {
+    if (wrapped.has(client)) return;
+    wrapped.add(client);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      if (typeof args[0] === "string")
+        last = { text: args[0], values: (args[1] as unknown[]) ?? [] };
+      return query(...args);
+    }) as typeof client.query;
+  });
+  return () => last;
+}
+
+async function explain(db: Db, statement: { text: string; values: unknown[] }): Promise<string[]> {
+  const { rows } = await db.pool.query<{ "QUERY PLAN": string }>(
+    `EXPLAIN (ANALYZE, BUFFERS) ${statement.text}`,
+    statement.values,
+  );
+  return rows.map((r) => r["QUERY PLAN"]);
+}
+
+interface Probe {
+  label: string;
+  path: string;
+  itemsOf: (body: unknown) => number;
+  targetMs?: number;
+  sql?: () => Promise<unknown>;
+}
+
+async function httpFigure(
+  baseUrl: string,
+  db: Db,
+  lastStatement: ReturnType<typeof captureStatements>,
+  probe: Probe,
+): Promise<QueryFigure> {
+  const { label, path: urlPath, itemsOf, targetMs, sql } = probe;
+  let bytes = 0;
+  let items = 0;
+  let body: unknown;
+  const times = await timeCalls(async () => {
+    const response = await fetch(`${baseUrl}${urlPath}`, { signal: AbortSignal.timeout(30_000) });
+    const text = await response.text();
+    if (!response.ok)
+      throw new Error(`${urlPath} answered ${response.status}: ${text.slice(0, 200)}`);
+    bytes = Buffer.byteLength(text);
+    body = JSON.parse(text);
+    items = itemsOf(body);
+  });
+  const sqlTimes = sql ? await timeCalls(sql) : undefined;
+  const statement = sql ? lastStatement() : undefined;
+  const figure: QueryFigure = {
+    label,
+    path: urlPath,
+    medianMs: median(times),
+    maxMs: Math.max(...times),
+    sqlMedianMs: sqlTimes ? median(sqlTimes) : undefined,
+    bytes,
+    items,
+    targetMs,
+    stringifyMs: median(await timeCalls(async () => JSON.stringify(body))),
+    executionMs: undefined,
+  };
+  if (statement) {
+    const plan = await explain(db, statement);
+    const execution = plan.map((l) => /Execution Time: ([\d.]+) ms/.exec(l)?.[1]).find(Boolean);
+    figure.executionMs = execution === undefined ? undefined : Number(execution);
+    if (targetMs !== undefined && figure.medianMs >= targetMs) figure.plan = plan;
+  }
+  const sqlText = figure.sqlMedianMs === undefined ? "n/a" : ms(figure.sqlMedianMs);
+  step(
+    `${label}: median ${ms(figure.medianMs)} over HTTP (SQL alone ${sqlText}), ${count(items)} items`,
+  );
+  return figure;
+}
+
+function planReads(plan: unknown, table: string): boolean {
+  return JSON.stringify(plan).includes(`"Relation Name":"${table}"`);
+}
+
+async function chartFigure(db: Db): Promise<QueryReport["chart"]> {
+  const { rows: plan } = await db.pool.query<{ "QUERY PLAN": unknown }>(
+    `EXPLAIN (FORMAT JSON) ${CHART_SQL}`,
+  );
+  const times = await timeCalls(() => db.pool.query(CHART_SQL));
+  const { rowCount } = await db.pool.query(CHART_SQL);
+  return { medianMs: median(times), readsResults: planReads(plan, "results"), runs: rowCount ?? 0 };
+}
+
+/** Loads the dataset into a database of its own, starts a server on it and times the reads. */
+export async function benchQueries(ctx: QueryContext): Promise<QueryReport> {
+  const cluster =
+    ctx.external ?? (await embeddedCluster(path.join(ctx.tmp, "queries-pg"), ctx.cleanup));
+  const url = await cluster.createDatabase(
+    ctx.external ? `assay_bench_queries_${process.pid}` : "assay_bench",
+  );
+  const options = { days: ctx.quick ? 73 : 730, perRun: 13_700, ownCluster: !ctx.external };
+  step(
+    `loading ${count(options.days * options.perRun)} results into a separate database (${cluster.description})`,
+  );
+  const dataset = await withTimeout("loading the dataset", 900_000, loadDataset(url, options));
+  step("starting a server on that database");
+  const server = await startServerProcess(
+    {
+      dataDir: path.join(ctx.tmp, "queries-server"),
+      databaseUrl: url,
+      maxLifetimeMs: ctx.maxLifetimeMs,
+    },
+    ctx.cleanup,
+  );
+  const db = createDb(url, 1);
+  const lastStatement = captureStatements(db);
+  try {
+    const length = (body: unknown) => (Array.isArray(body) ? body.length : 0);
+    const probes: Probe[] = [
+      {
+        label: "history of one test",
+        path: `/v1/history/${dataset.historyTestId}`,
+        itemsOf: length,
+        targetMs: 5,
+        sql: () => listTestHistory(db, dataset.historyTestId, { limit: 100 }),
+      },
+      {
+        label: "top fails (2 months)",
+        path: "/v1/fails",
+        itemsOf: length,
+        targetMs: 50,
+        sql: () => listTopFails(db, 2, 50),
+      },
+      {
+        label: "one run's results",
+        path: `/v1/test-runs/${encodeURIComponent(dataset.latestRunKey)}`,
+        itemsOf: (body) => length((body as { results?: unknown }).results),
+        targetMs: 100,
+        sql: () => listFrontendResults(db, dataset.latestRunId),
+      },
+      {
+        label: "runs list (page 1)",
+        path: "/v1/test-runs",
+        itemsOf: (body) => length((body as { items?: unknown }).items),
+      },
+    ];
+    const figures: QueryFigure[] = [];
+    for (const probe of probes)
+      figures.push(await httpFigure(server.url, db, lastStatement, probe));
+    const chart = await chartFigure(db);
+    step(
+      `daily chart (90 days) from runs' stored counts: median ${ms(chart.medianMs)}, reads results: ${chart.readsResults ? "yes" : "no"}`,
+    );
+    return {
+      dataset,
+      database: cluster.description,
+      figures,
+      chart,
+      postgres: await serverVersion(url),
+    };
+  } finally {
+    await db.close();
+    await server.stop();
+  }
+}

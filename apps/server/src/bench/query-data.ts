@@ -1,0 +1,262 @@
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { migrate } from "../db/migrate.js";
+import { count, seconds, step } from "./output.js";
+
+/*
+ * A database as a year and a half of daily UI runs leaves it: `days` runs of about `perRun`
+ * tests (growing ±2.5% over the period), generated in SQL with generate_series and written with
+ * INSERT ... SELECT in two sessions at once. The secondary indexes, the unique constraint and the
+ * foreign keys of `results` are dropped for the load and built again after it, with exactly the
+ * definitions the migrations gave them. Failed results get a screenshot row in attachments. Then
+ * VACUUM ANALYZE: the state autovacuum leaves.
+ */
+
+export interface DatasetOptions {
+  days: number;
+  perRun: number;
+  /** The bench runs this cluster: its WAL settings may be raised for the load. */
+  ownCluster: boolean;
+}
+
+export interface Dataset {
+  runs: number;
+  results: number;
+  tests: number;
+  tableBytes: number;
+  loadMs: number;
+  indexMs: number;
+  vacuumMs: number;
+  latestRunKey: string;
+  latestRunId: number;
+  latestRunResults: number;
+  /** A test present in every run. */
+  historyTestId: number;
+}
+
+const FIRST_TEST_ID = 1_000_000;
+const RUNS_PER_CHUNK = 10;
+
+const SHAPE = `
+  CREATE UNLOGGED TABLE bench_test_shape AS
+  SELECT n,
+         substr(md5(n::text), 1, 16) AS trt_id,
+         (ARRAY['shows','updates','rejects','accepts','keeps','sorts','filters','opens'])[1 + n % 8]
+           || ' ' || (ARRAY['the total','a coupon','the address form','the basket badge','a saved card'])[1 + (n / 8) % 5]
+           || ' ' || (ARRAY['on a slow network','after a reload','for a guest','in dark mode','twice'])[1 + (n / 40) % 5]
+           || ' (' || n || ')' AS name,
+         ARRAY[a || '-m' || (n / 500), a || '-flow-' || ((n / 25) % 20)] AS suite_path,
+         'tests/' || a || '-m' || (n / 500) || '/' || a || '-flow-' || ((n / 25) % 20) || '.spec.ts' AS file
+  FROM generate_series(1, $1::int) AS n,
+       LATERAL (SELECT (ARRAY['checkout','cart','search','accounts','payments','catalogue',
+                              'shipping','reviews','wishlist','notifications'])[1 + (n / 500) % 10] AS a) area`;
+
+const RUNS = `
+  INSERT INTO runs (test_run_key, family, test_run_name, state, format, nora_site, executor, branch,
+                    commit, total, started_at, finished_at, created_at)
+  SELECT 'frontend-' || to_char(d, 'YYYYMMDD') || '-nightly', 'frontend',
+         to_char(d, 'YYYY-MM-DD') || ' nightly', 'finished', 'junit', 'stage.example.com',
+         'ci-runner-' || (i % 4), 'main', md5(i::text),
+         $2::int - $3::int / 2 + (i * $3::int) / greatest($1::int - 1, 1),
+         d, d + interval '90 minutes', d
+  FROM generate_series(0, $1::int - 1) AS i,
+       LATERAL (SELECT date_trunc('day', now()) - make_interval(days => $1::int - i) + interval '2 hours' AS d) x
+  ORDER BY i`;
+
+// About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
+const RESULTS = `
+  INSERT INTO results (id, run_id, test_run_test_id, test_id, status, failure_type, name, suite_path,
+                       file, error_message, error_stack, console_log, tags, start_time, end_time,
+                       duration_ms, nora_site, version, commit_hash, chrome_version, platform,
+                       executor, branch, json_steps)
+  SELECT x.run_id * 100000 + x.n, x.run_id, x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
+         CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
+         x.name, x.suite_path, x.file,
+         CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
+              || (x.n % 89) || '" & the badge to show <' || (x.n % 9) || '>' END,
+         CASE WHEN x.status = 'failed' THEN 'AssertionError: expected the badge to show the total'
+              || E'\\n    at Context.<anonymous> (' || x.file || ':' || (x.n % 400) || ':13)'
+              || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8) END,
+         CASE WHEN x.status = 'failed' THEN repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4) END,
+         CASE WHEN x.n % 10 = 0 THEN '{smoke}'::text[] ELSE '{}'::text[] END,
+         x.started + x.n * interval '350 ms',
+         x.started + x.n * interval '350 ms' + x.dur * interval '1 ms',
+         x.dur, 'stage.example.com', '5.' || (x.run_id / 30), x.commit, '126.0.6478.126', 'linux',
+         'ci-runner-' || (x.n % 8), 'main',
+         '[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},{"action":"check the result","passed":true}]'::jsonb
+  FROM (
+    SELECT r.id AS run_id, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
+           CASE WHEN random() < CASE WHEN s.n % 20 = 0 THEN 0.5 ELSE 0.075 END THEN 'failed'
+                WHEN s.n % 40 = 3 THEN 'skipped' ELSE 'passed' END AS status,
+           (50 + random() * 5000)::int AS dur
+    FROM runs r JOIN bench_test_shape s ON s.n <= r.total
+    WHERE r.id BETWEEN $1 AND $2
+  ) x`;
+
+// UI failures come with a screenshot: the run screen shows each result's last one.
+const SCREENSHOTS = `
+  INSERT INTO attachments (result_id, name, content_type, taken_at, object_key, size)
+  SELECT id, 'screenshot', 'image/png', end_time, 'objects/' || md5(id::text) || '.png', 48000
+  FROM results WHERE status = 'failed'`;
+
+const COUNTS = `
+  UPDATE runs r SET total = c.total, passed = c.passed, failed = c.failed, pending = c.pending,
+                    flaky = 0, duration_ms = c.duration_ms, finished_at = c.finished_at
+  FROM (SELECT run_id, count(*)::int AS total,
+               count(*) FILTER (WHERE status = 'passed')::int AS passed,
+               count(*) FILTER (WHERE status = 'failed')::int AS failed,
+               count(*) FILTER (WHERE status = 'skipped')::int AS pending,
+               sum(duration_ms) AS duration_ms, max(end_time) AS finished_at
+        FROM results GROUP BY run_id) c
+  WHERE c.run_id = r.id`;
+
+interface Definitions {
+  constraints: { name: string; def: string; type: string }[];
+  indexes: { name: string; def: string }[];
+}
+
+/** The unique and foreign-key constraints and plain indexes of results (the primary key stays). */
+async function secondaryDefinitions(client: pg.PoolClient): Promise<Definitions> {
+  const constraints = await client.query<{ name: string; def: string; type: string }>(
+    `SELECT conname AS name, pg_get_constraintdef(oid) AS def, contype AS type
+     FROM pg_constraint WHERE conrelid = 'results'::regclass AND contype IN ('u', 'f')
+     ORDER BY contype DESC, conname`,
+  );
+  const indexes = await client.query<{ name: string; def: string }>(
+    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS def
+     FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+     WHERE x.indrelid = 'results'::regclass
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = x.indexrelid)
+     ORDER BY i.relname`,
+  );
+  return { constraints: constraints.rows, indexes: indexes.rows };
+}
+
+async function timed(label: string, work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  const elapsed = performance.now() - started;
+  step(`  ${label}: ${seconds(elapsed)}`);
+  return elapsed;
+}
+
+async function loadResults(pool: pg.Pool, firstRun: number, lastRun: number): Promise<void> {
+  const chunks: [number, number][] = [];
+  for (let from = firstRun; from <= lastRun; from += RUNS_PER_CHUNK) {
+    chunks.push([from, Math.min(from + RUNS_PER_CHUNK - 1, lastRun)]);
+  }
+  let done = 0;
+  let shown = 0;
+  const worker = async () => {
+    for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      await pool.query(RESULTS, chunk);
+      done += chunk[1] - chunk[0] + 1;
+      const percent = Math.floor((done * 10) / (lastRun - firstRun + 1)) * 10;
+      if (percent > shown) {
+        shown = percent;
+        step(`  results: ${percent}% of the runs written`);
+      }
+    }
+  };
+  // Two sessions: one per core.
+  await Promise.all([worker(), worker()]);
+}
+
+/** Fills the empty, migrated-on-the-spot database at `url` and returns what it holds. */
+export async function loadDataset(url: string, options: DatasetOptions): Promise<Dataset> {
+  const pool = new pg.Pool({ connectionString: url, max: 2, application_name: "assay-bench" });
+  pool.on("error", () => undefined);
+  try {
+    await migrate(pool);
+    if (options.ownCluster) {
+      // A scratch cluster: fewer checkpoints while gigabytes of WAL go by.
+      await pool.query("ALTER SYSTEM SET max_wal_size = '16GB'");
+      await pool.query("ALTER SYSTEM SET checkpoint_timeout = '30min'");
+      await pool.query("SELECT pg_reload_conf()");
+    }
+    const client = await pool.connect();
+    let defs: Definitions;
+    try {
+      defs = await secondaryDefinitions(client);
+      for (const c of defs.constraints)
+        await client.query(`ALTER TABLE results DROP CONSTRAINT ${c.name}`);
+      for (const i of defs.indexes) await client.query(`DROP INDEX ${i.name}`);
+      await client.query(SHAPE, [options.perRun * 2]);
+      await client.query(RUNS, [options.days, options.perRun, Math.round(options.perRun * 0.05)]);
+    } finally {
+      client.release();
+    }
+    const { rows: span } = await pool.query<{ first: string; last: string; tests: number }>(
+      "SELECT min(id) AS first, max(id) AS last, max(total) AS tests FROM runs",
+    );
+    const tests = span[0]!.tests;
+    await pool.query(
+      `INSERT INTO tests (id, family, title, file, created_at)
+       SELECT ${FIRST_TEST_ID} + n, 'frontend', name, file, now() - interval '2 years'
+       FROM bench_test_shape WHERE n <= $1`,
+      [tests],
+    );
+    step(`writing ${options.days} runs of ~${count(options.perRun)} results (two sessions)`);
+    const loadMs = await timed("results written", () =>
+      loadResults(pool, Number(span[0]!.first), Number(span[0]!.last)),
+    );
+    step("building the indexes and constraints of results again");
+    const indexStarted = performance.now();
+    const index = await pool.connect();
+    try {
+      await index.query("SET maintenance_work_mem = '1GB'");
+      for (const c of defs.constraints) {
+        await timed(c.name, () =>
+          index.query(`ALTER TABLE results ADD CONSTRAINT ${c.name} ${c.def}`),
+        );
+      }
+      for (const i of defs.indexes) await timed(i.name, () => index.query(i.def));
+    } finally {
+      index.release();
+    }
+    const indexMs = performance.now() - indexStarted;
+    await timed("a screenshot per failed result (attachments)", () => pool.query(SCREENSHOTS));
+    const vacuumMs = await timed("per-run counts, VACUUM ANALYZE", async () => {
+      await pool.query(COUNTS);
+      await pool.query("DROP TABLE bench_test_shape");
+      await pool.query(
+        `SELECT setval(pg_get_serial_sequence('results', 'id'), (SELECT max(id) FROM results)),
+                setval('test_id_seq', (SELECT max(id) FROM tests))`,
+      );
+      await pool.query("VACUUM (ANALYZE) results");
+      await pool.query("VACUUM (ANALYZE) runs");
+      await pool.query("VACUUM (ANALYZE) tests");
+      await pool.query("VACUUM (ANALYZE) attachments");
+    });
+    const { rows } = await pool.query<{
+      key: string;
+      id: string;
+      total: number;
+      results: string;
+      bytes: string;
+      runs: number;
+    }>(
+      `SELECT r.test_run_key AS key, r.id, r.total,
+              (SELECT sum(total) FROM runs) AS results,
+              pg_total_relation_size('results') AS bytes,
+              (SELECT count(*)::int FROM runs) AS runs
+       FROM runs r ORDER BY r.created_at DESC LIMIT 1`,
+    );
+    const latest = rows[0]!;
+    return {
+      runs: latest.runs,
+      results: Number(latest.results),
+      tests,
+      tableBytes: Number(latest.bytes),
+      loadMs,
+      indexMs,
+      vacuumMs,
+      latestRunKey: latest.key,
+      latestRunId: Number(latest.id),
+      latestRunResults: latest.total,
+      historyTestId: FIRST_TEST_ID + 1,
+    };
+  } finally {
+    await pool.end();
+  }
+}

@@ -1,0 +1,181 @@
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import type { Db } from "../db/pool.js";
+import { markDemoLoaded, markDemoStarted } from "../modules/instance/instance.service.js";
+import { createToken, revokeToken } from "../modules/tokens/tokens.service.js";
+import {
+  buildPlan,
+  FULL_DEMO,
+  type DemoPlan,
+  type DemoPlanOptions,
+  type PlannedRun,
+} from "./demo-plan.js";
+import { uploadOf, type DemoUpload } from "./demo-reports.js";
+import type { ReportFilePart } from "./demo-junit.js";
+import * as repo from "./demo.repo.js";
+
+/*
+ * Loads the demo through the real ingestion path: every planned run becomes the report files
+ * (or live-API calls) a CI job would send, posted with app.inject and a service token made for
+ * the load and revoked after it. Nothing is written into result tables directly.
+ */
+
+export interface LoadDemoOptions {
+  /** The app whose ingest routes receive the reports. */
+  app: FastifyInstance;
+  db: Db;
+  log: FastifyBaseLogger;
+  /** Size of the demo; default FULL_DEMO ending today. */
+  plan?: Partial<DemoPlanOptions>;
+  /** Stops the load between two runs (the server is shutting down). */
+  signal?: AbortSignal;
+}
+
+export type DemoLoadOutcome =
+  | { loaded: false; reason: "store_not_empty" }
+  | ({ loaded: true; seconds: number } & repo.StoredCounts);
+
+// A live reporter sends results in batches; this keeps each request body a few MB.
+const LIVE_BATCH = 500;
+const PROGRESS_STEPS = 10;
+// Enough to keep PostgreSQL and the disk busy while this process parses the next report.
+const CONCURRENT_UPLOADS = 4;
+
+class Poster {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly token: string,
+  ) {}
+
+  async send(upload: DemoUpload): Promise<void> {
+    if (upload.kind === "files") {
+      const { body, contentType } = await multipart(upload.fields, upload.files);
+      await this.post("/v1/ingest/reports", body, contentType);
+      return;
+    }
+    const key = encodeURIComponent(upload.open.run_key);
+    await this.post("/v1/ingest/runs", JSON.stringify(upload.open));
+    for (let at = 0; at < upload.results.length; at += LIVE_BATCH) {
+      const batch = upload.results.slice(at, at + LIVE_BATCH);
+      await this.post(`/v1/ingest/runs/${key}/results`, JSON.stringify(batch));
+    }
+    await this.post(`/v1/ingest/runs/${key}/finish`, "{}");
+  }
+
+  private async post(url: string, payload: string | Buffer, contentType = "application/json") {
+    const response = await this.app.inject({
+      method: "POST",
+      url,
+      headers: { authorization: `Bearer ${this.token}`, "content-type": contentType },
+      payload,
+    });
+    if (response.statusCode >= 300) {
+      throw new Error(
+        `POST ${url} answered ${response.statusCode}: ${response.body.slice(0, 500)}`,
+      );
+    }
+  }
+}
+
+/** A multipart/form-data body as `assay upload` sends it: fields first, then the files. */
+async function multipart(fields: Record<string, string>, files: readonly ReportFilePart[]) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  for (const file of files) {
+    const bytes = typeof file.content === "string" ? Buffer.from(file.content) : file.content;
+    form.append("file", new Blob([new Uint8Array(bytes)]), file.name);
+  }
+  // The platform's own encoder: no multipart package at run time.
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get("content-type") ?? "multipart/form-data";
+  return { body: Buffer.from(await encoded.arrayBuffer()), contentType };
+}
+
+function timesOf(run: PlannedRun): repo.RunTimes {
+  return run.family === "load"
+    ? { key: run.key, createdAt: run.start, startedAt: run.start, finishedAt: run.end }
+    : { key: run.key, createdAt: run.start };
+}
+
+/**
+ * Posts the runs, oldest first. Each upload waits on commits and file syncs, so a few go at
+ * once; but only after every test has been registered by an earlier upload, because two
+ * transactions inserting the same new `tests` rows in different orders can deadlock.
+ */
+async function postAll(options: LoadDemoOptions, plan: DemoPlan, token: string) {
+  const poster = new Poster(options.app, token);
+  const registered = new Set<number>();
+  const dated: repo.RunTimes[] = [];
+  let next = 0;
+  let done = 0;
+  let reported = 0;
+  const total = plan.runs.length;
+  const postOne = async (run: PlannedRun) => {
+    await poster.send(uploadOf(run));
+    for (const result of run.results) registered.add(result.test.id);
+    dated.push(timesOf(run));
+    done++;
+    if (dated.length >= 50) await repo.setRunTimes(options.db, dated.splice(0));
+    const step = Math.floor((done * PROGRESS_STEPS) / total);
+    if (step > reported && done < total) {
+      reported = step;
+      options.log.info({ runs: done, of: total }, "loading demo data");
+    }
+  };
+  let failure: unknown;
+  // Workers never reject: each stops at the first failure (or abort) and the others finish the
+  // upload they are in, so nothing is still posting when the caller closes the database.
+  const worker = async () => {
+    while (next < total && failure === undefined) {
+      if (options.signal?.aborted) failure = options.signal.reason;
+      else await postOne(plan.runs[next++]!).catch((error: unknown) => (failure ??= error));
+    }
+  };
+  const flush = () => repo.setRunTimes(options.db, dated.splice(0));
+  try {
+    while (next < total && registered.size < plan.tests.length) {
+      options.signal?.throwIfAborted();
+      await postOne(plan.runs[next++]!);
+    }
+    await Promise.all(Array.from({ length: CONCURRENT_UPLOADS }, worker));
+    if (failure !== undefined) throw failure;
+  } catch (error) {
+    // The runs loaded before a failure or a shutdown stay, on their own days too.
+    await flush().catch(() => undefined);
+    throw error;
+  }
+  await flush();
+}
+
+/**
+ * Loads the demo into an empty store: marks the data as demo data, posts every planned run
+ * (oldest first), dates the runs, and puts the noticed flaky tests in '@unstable'. A store
+ * that already has runs is left alone.
+ */
+export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcome> {
+  const { db, log } = options;
+  if (await repo.hasRuns(db)) return { loaded: false, reason: "store_not_empty" };
+  const started = performance.now();
+  const plan = buildPlan({ ...FULL_DEMO, now: new Date(), ...options.plan });
+  log.info(
+    { runs: plan.runs.length, tests: plan.tests.length },
+    "loading demo data (ASSAY_DEMO=0 turns this off)",
+  );
+  await markDemoStarted(db);
+  const name = `demo-loader-${Date.now()}`;
+  const { token } = await createToken(db.kysely, name, ["ingest"]);
+  try {
+    await postAll(options, plan, token);
+  } finally {
+    await revokeToken(db.kysely, name);
+  }
+  const unstable = plan.tests.filter((t) => t.unstable);
+  await repo.tagUnstable(
+    db,
+    unstable.map((t) => ({ id: t.id, name: t.scenario })),
+  );
+  await markDemoLoaded(db);
+  const counts = await repo.storedCounts(db);
+  const seconds = Math.round((performance.now() - started) / 100) / 10;
+  log.info({ ...counts, seconds }, "demo data loaded");
+  return { loaded: true, seconds, ...counts };
+}

@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { pino } from "pino";
+import { afterEach, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
+import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "../config.js";
+import { LocalObjectStore } from "../storage/local-store.js";
+import { shouldLoadDemo, startDemoLoad } from "./demo-startup.js";
+
+const SMALL = { days: 2, tests: 30, seed: 11, now: new Date("2026-03-10T15:00:00Z") };
+
+let database: TestDatabase | undefined;
+let objectsDir: string | undefined;
+afterEach(async () => {
+  await database?.drop();
+  if (objectsDir) await rm(objectsDir, { recursive: true, force: true });
+  database = undefined;
+  objectsDir = undefined;
+});
+
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString("utf8").split("\n").filter(Boolean)) {
+        lines.push(JSON.parse(line) as Record<string, unknown>);
+      }
+      done();
+    },
+  });
+  return { log: pino({ level: "info" }, sink), lines };
+}
+
+async function deps() {
+  database = await createTestDatabase();
+  objectsDir = await mkdtemp(path.join(tmpdir(), "assay-demo-objects-"));
+  const objects = new LocalObjectStore(objectsDir);
+  await objects.init();
+  const config = loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ASSAY_DATA_DIR: objectsDir });
+  return { config, db: database.db, objects, ...capturingLogger() };
+}
+
+async function runCount(): Promise<number> {
+  const { rows } = await database!.db.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM runs",
+  );
+  return rows[0]!.n;
+}
+
+describe("ASSAY_DEMO", () => {
+  it("is on by default, off with 0, and refuses anything else naming the expected form", () => {
+    expect(loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH }).demo).toBe(true);
+    expect(loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ASSAY_DEMO: "0" }).demo).toBe(false);
+    let problems: string[] = [];
+    try {
+      loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ASSAY_DEMO: "yes" });
+    } catch (error) {
+      problems = (error as ConfigError).problems;
+    }
+    expect(problems).toEqual([
+      'ASSAY_DEMO: expected 1 (load demo data into an empty store) or 0 (off), got "yes"',
+    ]);
+  });
+
+  it("loads demo data only on the embedded database", () => {
+    expect(shouldLoadDemo({ demo: true, databaseUrl: undefined })).toBe(true);
+    expect(shouldLoadDemo({ demo: false, databaseUrl: undefined })).toBe(false);
+    expect(shouldLoadDemo({ demo: true, databaseUrl: "postgres://db/assay" })).toBe(false);
+  });
+});
+
+describe("startDemoLoad", () => {
+  it("loads in the background and logs its progress and outcome", async () => {
+    const { lines, ...d } = await deps();
+    const task = startDemoLoad(d, SMALL);
+    await task.done;
+
+    expect(await runCount()).toBeGreaterThan(0);
+    const messages = lines.map((l) => l.msg);
+    expect(messages[0]).toBe("loading demo data (ASSAY_DEMO=0 turns this off)");
+    expect(messages).toContain("demo data loaded");
+    // The ingest requests themselves stay out of the server's log.
+    expect(messages).not.toContain("incoming request");
+    expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
+  });
+
+  it("stops at shutdown without an error, keeping what was loaded", async () => {
+    const { lines, ...d } = await deps();
+    const task = startDemoLoad(d, SMALL);
+    await task.stop();
+
+    expect(lines.some((l) => l.msg === "demo data loaded")).toBe(false);
+    expect(lines.filter((l) => (l.level as number) >= 50)).toEqual([]);
+    const token = await d.db.pool.query("SELECT 1 FROM service_tokens WHERE revoked_at IS NULL");
+    expect(token.rowCount).toBe(0);
+  });
+
+  it("logs a failure as an error and settles, so the server keeps running", async () => {
+    const { lines, ...d } = await deps();
+    await d.db.pool.query("DROP TABLE instance");
+    const task = startDemoLoad(d, SMALL);
+    await expect(task.done).resolves.toBeUndefined();
+
+    const errors = lines.filter((l) => l.level === 50);
+    expect(errors.map((l) => l.msg)).toEqual([
+      "loading demo data failed; the server keeps running",
+    ]);
+  });
+});

@@ -1,0 +1,69 @@
+import type { Logger } from "pino";
+import { buildApp } from "../app.js";
+import type { Config } from "../config.js";
+import type { Db } from "../db/pool.js";
+import type { ObjectStore } from "../storage/index.js";
+import type { DemoPlanOptions } from "./demo-plan.js";
+import { loadDemo } from "./demo-loader.js";
+
+/** A demo load running in the background of a started server. */
+export interface DemoTask {
+  /** Settles when the load is over, whether it loaded, skipped or failed (never rejects). */
+  done: Promise<void>;
+  /** Stops the load after the run being posted, and waits for it. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Demo data is for a first look: only with ASSAY_DEMO on and the embedded database, never on an
+ * external PostgreSQL, which is a real installation's.
+ */
+export function shouldLoadDemo(config: Pick<Config, "demo" | "databaseUrl">): boolean {
+  return config.demo && config.databaseUrl === undefined;
+}
+
+export interface DemoDeps {
+  config: Config;
+  db: Db;
+  objects: ObjectStore;
+  log: Logger;
+}
+
+/**
+ * Loads the demo without holding up the server: started after listen, progress and the outcome
+ * logged, a failure logged as an error while the server keeps serving. The reports go to an app
+ * instance of their own, built like the served one (same routes, database and object store)
+ * but logging only warnings, so the thousands of ingest requests do not bury the server's log.
+ */
+export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): DemoTask {
+  const log = deps.log.child({ module: "demo" });
+  const controller = new AbortController();
+  const run = async () => {
+    const app = await buildApp({
+      config: deps.config,
+      db: deps.db,
+      logger: deps.log.child({ module: "demo-ingest" }, { level: "warn" }),
+      objects: deps.objects,
+    });
+    try {
+      const outcome = await loadDemo({ app, db: deps.db, log, plan, signal: controller.signal });
+      if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
+    } finally {
+      await app.close();
+    }
+  };
+  const done = run().catch((error: unknown) => {
+    if (controller.signal.aborted) {
+      log.warn("demo load stopped by shutdown; the runs loaded so far stay");
+      return;
+    }
+    log.error({ err: error }, "loading demo data failed; the server keeps running");
+  });
+  return {
+    done,
+    stop: async () => {
+      controller.abort();
+      await done;
+    },
+  };
+}

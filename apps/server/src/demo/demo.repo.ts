@@ -1,0 +1,82 @@
+import type { Db } from "../db/pool.js";
+import { UNSTABLE_TAG } from "@assay/core";
+
+/** The few statements the demo loader runs itself; results only ever arrive through ingestion. */
+
+/** True once any run is stored: the demo is only ever loaded into an empty store. */
+export async function hasRuns(db: Db): Promise<boolean> {
+  const { rows } = await db.pool.query<{ any: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM runs) AS any",
+  );
+  return rows[0]?.any ?? false;
+}
+
+export interface RunTimes {
+  key: string;
+  createdAt: Date;
+  /** Load runs only: their report has no per-result times to take these from. */
+  startedAt?: Date;
+  finishedAt?: Date;
+}
+
+/**
+ * Dates runs in the past. Ingestion stamps created_at with the upload time and the metadata has
+ * no date field, so the demo's history is placed on its days here; started_at and finished_at
+ * of test runs already come from their results' times.
+ */
+export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<void> {
+  if (times.length === 0) return;
+  await db.pool.query(
+    `UPDATE runs SET created_at = t.created_at,
+       started_at = coalesce(t.started_at, runs.started_at),
+       finished_at = coalesce(t.finished_at, runs.finished_at)
+     FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[])
+       AS t(key, created_at, started_at, finished_at)
+     WHERE runs.test_run_key = t.key`,
+    [
+      times.map((t) => t.key),
+      times.map((t) => t.createdAt),
+      times.map((t) => t.startedAt ?? null),
+      times.map((t) => t.finishedAt ?? null),
+    ],
+  );
+}
+
+/**
+ * Puts tests in the '@unstable' dynamic tag. A direct insert because there is no tag API yet
+ * (the tags module is still to come); the tag itself is created by migration 0002.
+ */
+export async function tagUnstable(
+  db: Db,
+  tests: readonly { id: number; name: string }[],
+): Promise<void> {
+  if (tests.length === 0) return;
+  await db.pool.query(
+    `INSERT INTO tagged_tests (tag_id, test_id, test_name)
+     SELECT tags.id, t.test_id, t.test_name
+     FROM tags, unnest($2::bigint[], $3::text[]) AS t(test_id, test_name)
+     WHERE tags.name = $1
+     ON CONFLICT (tag_id, test_id) DO NOTHING`,
+    [UNSTABLE_TAG, tests.map((t) => t.id), tests.map((t) => t.name)],
+  );
+}
+
+export interface StoredCounts {
+  runs: number;
+  results: number;
+  attachments: number;
+  apiRequests: number;
+  tests: number;
+}
+
+/** What the store holds, for the loader's final log line. */
+export async function storedCounts(db: Db): Promise<StoredCounts> {
+  const { rows } = await db.pool.query<StoredCounts>(
+    `SELECT (SELECT count(*) FROM runs)::int AS runs,
+            (SELECT count(*) FROM results)::int AS results,
+            (SELECT count(*) FROM attachments)::int AS attachments,
+            (SELECT count(*) FROM api_requests)::int AS "apiRequests",
+            (SELECT count(*) FROM tests)::int AS tests`,
+  );
+  return rows[0]!;
+}

@@ -1,0 +1,186 @@
+import {
+  CallbackQuerySchema,
+  LoginQuerySchema,
+  LogoutBodySchema,
+  LogoutResponseSchema,
+} from "@assay/core";
+import type { FastifyReply } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Kysely } from "kysely";
+import * as client from "openid-client";
+import { z } from "zod";
+import type { Database } from "../../db/schema.js";
+import { AppError } from "../../errors.js";
+import type { IssuerIdentity } from "./accounts.service.js";
+import { sendAuthProblem } from "./auth-page.js";
+import { completeSignIn, signOutUrl } from "./auth.service.js";
+import { sameSecret } from "./principal.js";
+import { LOGIN_STATE_TTL_MS, safeReturnTo, sealLoginState } from "./login-state.js";
+import type { OidcClient } from "./oidc-client.js";
+import {
+  clearLoginCookie,
+  clearSessionCookie,
+  setLoginCookie,
+  setSessionCookie,
+  sessionIdOf,
+  type CookieSettings,
+} from "./session-cookie.js";
+import { endSession, sessionCsrfToken, type SessionContext } from "./sessions.service.js";
+
+export interface AuthRouteDeps {
+  db: Kysely<Database>;
+  oidc: OidcClient;
+  identity: IssuerIdentity;
+  sessions: SessionContext;
+  cookies: CookieSettings;
+  /** AES-256-GCM key of the sign-in state cookie. */
+  loginKey: Buffer;
+  publicOrigin: string;
+}
+
+const HtmlPage = z.string().describe("An HTML page saying what went wrong and how to go on");
+
+function problemPage(reply: FastifyReply, error: unknown, title: string): FastifyReply {
+  if (error instanceof AppError)
+    return sendAuthProblem(reply, error.statusCode, title, error.message);
+  throw error;
+}
+
+/**
+ * Server-side sign-in (backend for frontend): /auth/login starts the authorization-code flow
+ * with PKCE, /auth/callback finishes it and starts a session, /auth/logout ends the session here
+ * and at the provider. The browser gets only an httpOnly cookie; the tokens stay on the server.
+ */
+export const authRoutes =
+  (deps: AuthRouteDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    // Sign-out may come from a plain HTML form; the body is one small field.
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 4096 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+
+    app.get(
+      "/auth/login",
+      {
+        config: { access: "open" },
+        schema: {
+          tags: ["auth"],
+          summary: "Start signing in: redirects to the identity provider",
+          querystring: LoginQuerySchema,
+          response: { 503: HtmlPage },
+        },
+      },
+      async (request, reply) => {
+        let configuration: client.Configuration;
+        try {
+          configuration = await deps.oidc.configuration();
+        } catch (error) {
+          request.log.warn({ err: error }, "sign-in provider unreachable");
+          return problemPage(reply, error, "Sign-in is unavailable");
+        }
+        const { settings } = deps.oidc;
+        const verifier = client.randomPKCECodeVerifier();
+        const state = {
+          state: client.randomState(),
+          nonce: client.randomNonce(),
+          verifier,
+          issuer: settings.issuer,
+          returnTo: safeReturnTo(request.query.return_to, deps.publicOrigin),
+          expiresAt: Date.now() + LOGIN_STATE_TTL_MS,
+        };
+        const parameters: Record<string, string> = {
+          redirect_uri: settings.redirectUri,
+          scope: settings.scopes,
+          state: state.state,
+          nonce: state.nonce,
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+        };
+        if (settings.resource) parameters.resource = settings.resource;
+        const target = client.buildAuthorizationUrl(configuration, parameters);
+        setLoginCookie(
+          reply,
+          deps.cookies,
+          sealLoginState(deps.loginKey, state),
+          LOGIN_STATE_TTL_MS / 1000,
+        );
+        return reply.header("cache-control", "no-store").redirect(target.href, 302);
+      },
+    );
+
+    app.get(
+      "/auth/callback",
+      {
+        config: { access: "open" },
+        schema: {
+          tags: ["auth"],
+          summary: "Where the identity provider returns: checks the answer, starts a session",
+          querystring: CallbackQuerySchema,
+          response: { 400: HtmlPage, 401: HtmlPage, 403: HtmlPage, 503: HtmlPage },
+        },
+      },
+      async (request, reply) => {
+        const loginCookie = request.cookies[deps.cookies.login];
+        clearLoginCookie(reply, deps.cookies);
+        let result: Awaited<ReturnType<typeof completeSignIn>>;
+        try {
+          result = await completeSignIn(deps, {
+            loginCookie,
+            currentUrl: new URL(request.url, deps.publicOrigin),
+            log: request.log,
+          });
+        } catch (error) {
+          return problemPage(reply, error, "Sign-in failed");
+        }
+        // A new id at every sign-in: a session id planted before sign-in is worth nothing after.
+        const previous = sessionIdOf(request, deps.cookies);
+        if (previous) await endSession(deps.sessions, previous);
+        setSessionCookie(reply, deps.cookies, result.session.id, result.session.expiresAt);
+        return reply.header("cache-control", "no-store").redirect(result.returnTo, 302);
+      },
+    );
+
+    app.post(
+      "/auth/logout",
+      {
+        config: { access: "open" },
+        schema: {
+          tags: ["auth"],
+          summary: "Sign out here and at the identity provider",
+          description:
+            "Needs the session's CSRF token (x-csrf-token header or csrf_token form field) and " +
+            "Assay's own Origin. A script asking for JSON gets where to go next; a form is " +
+            "redirected there.",
+          body: LogoutBodySchema,
+          response: { 200: LogoutResponseSchema, 403: HtmlPage },
+        },
+      },
+      async (request, reply) => {
+        const id = sessionIdOf(request, deps.cookies);
+        const wantsJson = (request.headers.accept ?? "").includes("application/json");
+        const finish = (to: string) =>
+          wantsJson ? reply.send({ redirect_to: to }) : reply.redirect(to, 303);
+        const csrfToken = id ? await sessionCsrfToken(deps.sessions, id) : undefined;
+        if (!id || !csrfToken) {
+          clearSessionCookie(reply, deps.cookies);
+          return finish("/");
+        }
+        const sent = request.body?.csrf_token ?? request.headers["x-csrf-token"];
+        const tokenOk = typeof sent === "string" && sameSecret(sent, csrfToken);
+        if (request.headers.origin !== deps.publicOrigin || !tokenOk) {
+          return sendAuthProblem(
+            reply,
+            403,
+            "Sign-out refused",
+            "The sign-out did not come from Assay's own page. Use the Sign out item of Assay's menu.",
+          );
+        }
+        const tokens = await endSession(deps.sessions, id);
+        clearSessionCookie(reply, deps.cookies);
+        request.log.info("signed out");
+        return finish(await signOutUrl(deps, tokens, request.log));
+      },
+    );
+  };

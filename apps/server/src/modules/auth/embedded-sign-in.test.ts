@@ -1,0 +1,118 @@
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  CookieJar,
+  fetchWithJar,
+  followToRedirectUri,
+  submitLogin,
+} from "../../../../../e2e/support/oidc-login.js";
+import { TEST_SECRET_KEY } from "../../../test/build-test-app.js";
+import { startListeningApp, type ListeningTestApp } from "../../../test/identity-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { createUser } from "../users/users.service.js";
+import { authKeys } from "./auth.setup.js";
+import { open } from "./secret-box.js";
+
+/**
+ * Sign-in with the default, embedded provider, over real HTTP as a browser does it: Assay's
+ * /auth/login, the provider's own login form, /auth/callback, then the API with the cookie.
+ */
+
+const QA = { email: "qa@example.com", password: "correct horse battery", name: "QA Engineer" };
+let database: TestDatabase;
+let server: ListeningTestApp;
+
+async function signInAt(returnTo: string): Promise<{ jar: CookieJar; landed: Response }> {
+  const jar = new CookieJar();
+  const login = await fetchWithJar(
+    jar,
+    `${server.address}/auth/login?return_to=${encodeURIComponent(returnTo)}`,
+  );
+  const authorize = new URL(login.headers.get("location") ?? "");
+  const toLoginPage = await fetchWithJar(jar, authorize);
+  const loginUrl = new URL(toLoginPage.headers.get("location") ?? "", authorize);
+  await fetchWithJar(jar, loginUrl);
+  const posted = await submitLogin(jar, loginUrl, { email: QA.email, password: QA.password });
+  const callback = await followToRedirectUri(jar, posted, loginUrl, server.redirectUri);
+  const landed = await fetchWithJar(jar, callback);
+  return { jar, landed };
+}
+
+async function storedTokens(): Promise<{ access_token: string; id_token: string }> {
+  const row = await database.db.kysely
+    .selectFrom("sessions")
+    .selectAll()
+    .orderBy("created_at", "desc")
+    .executeTakeFirstOrThrow();
+  const key = authKeys(Buffer.from(TEST_SECRET_KEY, "base64")).sessionTokens;
+  const text = open(key, row.tokens_encrypted, `assay-session:${row.id_hash.toString("hex")}`);
+  return JSON.parse(text ?? "{}") as { access_token: string; id_token: string };
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  await createUser(database.db.kysely, { ...QA });
+  server = await startListeningApp(database.db);
+});
+
+afterAll(async () => {
+  await server?.app.close();
+  await database?.drop();
+});
+
+describe("sign-in with the embedded provider", () => {
+  it("signs in through the provider's login page and lands where it started", async () => {
+    const { jar, landed } = await signInAt("/top_fails");
+    expect(landed.status).toBe(302);
+    expect(landed.headers.get("location")).toBe("/top_fails");
+
+    const me = await fetchWithJar(jar, `${server.address}/v1/me`);
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ email: QA.email, name: QA.name, admin: false });
+  });
+
+  it("gets JWT access tokens for the API, which work as bearer tokens too", async () => {
+    await signInAt("/");
+    const { access_token } = await storedTokens();
+    expect(decodeJwt(access_token).aud).toBe(`${server.publicUrl}/v1`);
+    const me = await fetch(`${server.address}/v1/me`, {
+      headers: { authorization: `Bearer ${access_token}` },
+    });
+    expect(me.status).toBe(200);
+  });
+
+  it("carries a name edited in the Profile dialog into the provider's claims", async () => {
+    const { jar } = await signInAt("/");
+    const csrf = (
+      (await (await fetchWithJar(jar, `${server.address}/v1/me`)).json()) as { csrf_token: string }
+    ).csrf_token;
+    const put = await fetchWithJar(jar, `${server.address}/v1/me`, {
+      method: "PUT",
+      headers: {
+        "content-type": "application/json",
+        origin: server.publicUrl,
+        "x-csrf-token": csrf,
+      },
+      body: JSON.stringify({ name: "Quinn Analyst" }),
+    });
+    expect(put.status).toBe(200);
+
+    await signInAt("/");
+    expect(decodeJwt((await storedTokens()).id_token).name).toBe("Quinn Analyst");
+  });
+
+  it("signs out at the provider too, handing it the ID token", async () => {
+    const { jar } = await signInAt("/");
+    const csrf = (
+      (await (await fetchWithJar(jar, `${server.address}/v1/me`)).json()) as { csrf_token: string }
+    ).csrf_token;
+    const out = await fetchWithJar(jar, `${server.address}/auth/logout`, {
+      method: "POST",
+      headers: { accept: "application/json", origin: server.publicUrl, "x-csrf-token": csrf },
+    });
+    const target = new URL(((await out.json()) as { redirect_to: string }).redirect_to);
+    expect(`${target.origin}${target.pathname}`).toBe(`${server.issuer}/session/end`);
+    expect(target.searchParams.get("id_token_hint")).toBeTruthy();
+    expect((await fetchWithJar(jar, `${server.address}/v1/me`)).status).toBe(401);
+  });
+});

@@ -1,0 +1,64 @@
+import { open, seal } from "./secret-box.js";
+
+/**
+ * What /auth/login must remember until /auth/callback: state, nonce, PKCE verifier, the issuer
+ * the flow started at and where to go afterwards. It travels in a short-lived encrypted cookie
+ * rather than a database row, so an anonymous visitor pressing Sign in writes nothing.
+ */
+export interface LoginState {
+  state: string;
+  nonce: string;
+  verifier: string;
+  issuer: string;
+  returnTo: string;
+  /** Epoch milliseconds after which the callback is refused. */
+  expiresAt: number;
+}
+
+/** Ten minutes to type a password, as most providers allow for their own login pages. */
+export const LOGIN_STATE_TTL_MS = 10 * 60 * 1000;
+
+const CONTEXT = "assay-login-state";
+
+/** The login state as an encrypted, authenticated cookie value. */
+export function sealLoginState(key: Buffer, state: LoginState): string {
+  return seal(key, JSON.stringify(state), CONTEXT).toString("base64url");
+}
+
+/** The login state in a cookie value, or undefined when it is forged, corrupt or expired. */
+export function openLoginState(
+  key: Buffer,
+  value: string,
+  now = Date.now(),
+): LoginState | undefined {
+  const text = open(key, Buffer.from(value, "base64url"), CONTEXT);
+  if (text === undefined) return undefined;
+  const state = JSON.parse(text) as LoginState;
+  return state.expiresAt > now ? state : undefined;
+}
+
+function hasControl(text: string): boolean {
+  return [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
+}
+
+/**
+ * The path to return to after sign-in: a same-origin relative path, else "/". Absolute URLs,
+ * scheme-relative ones (//evil.example), backslashes and control characters are refused, so
+ * sign-in can never be used to send a user to another site (RFC 9700 section 4.11).
+ */
+export function safeReturnTo(raw: unknown, publicOrigin: string): string {
+  if (typeof raw !== "string" || raw.length === 0 || raw.length > 2000) return "/";
+  if (!raw.startsWith("/") || raw.startsWith("//") || raw.includes("\\") || hasControl(raw)) {
+    return "/";
+  }
+  let url: URL;
+  try {
+    url = new URL(raw, publicOrigin);
+  } catch {
+    return "/";
+  }
+  if (url.origin !== publicOrigin) return "/";
+  // Returning into the sign-in routes themselves would loop.
+  if (url.pathname.startsWith("/auth/")) return "/";
+  return `${url.pathname}${url.search}${url.hash}`;
+}

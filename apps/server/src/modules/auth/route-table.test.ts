@@ -1,0 +1,235 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type {} from "@fastify/cookie";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, TEST_SECRET_KEY, type TestApp } from "../../../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import type { Access } from "./access.js";
+import { authKeys } from "./auth.setup.js";
+import { createSession } from "./sessions.service.js";
+
+/**
+ * Every route of the server and its access rule, asserted in both read modes with no
+ * credential, a service token and a signed-in user's session. A route added without an entry
+ * here fails the test, so nothing new is left open by accident.
+ */
+
+const EXPECTED: Record<string, Access> = {
+  "GET /": "page",
+  "GET /favicon.svg": "open",
+  "GET /assets/app-abc123.js": "open",
+  "GET /healthz": "open",
+  "GET /readyz": "open",
+  "GET /docs": "read",
+  "GET /docs/json": "read",
+  "GET /docs/yaml": "read",
+  "GET /docs/static/*": "read",
+  "GET /docs/static/index.html": "read",
+  "GET /docs/static/swagger-initializer.js": "read",
+  "GET /oidc/*": "open",
+  "POST /oidc/*": "open",
+  "OPTIONS /oidc/*": "open",
+  "GET /oidc/interaction/:uid": "open",
+  "POST /oidc/interaction/:uid": "open",
+  "GET /oidc/assets/sign-in.css": "open",
+  "GET /oidc/assets/sign-out.js": "open",
+  "GET /.well-known/oauth-authorization-server/oidc": "open",
+  "GET /auth/login": "open",
+  "GET /auth/callback": "open",
+  "POST /auth/logout": "open",
+  "GET /v1/me": "user",
+  "PUT /v1/me": "user",
+  "PUT /v1/me/picture": "user",
+  "GET /v1/catalog": "read",
+  "GET /v1/instance": "read",
+  "GET /v1/objects/*": "read",
+  "POST /v1/ingest/reports": "ingest",
+  "POST /v1/ingest/runs": "ingest",
+  "POST /v1/ingest/runs/:key/results": "ingest",
+  "POST /v1/ingest/runs/:key/results/:test_run_test_id/attachments": "ingest",
+  "POST /v1/ingest/runs/:key/finish": "ingest",
+  "GET /v1/test-runs": "read",
+  "GET /v1/test-runs/": "read",
+  "GET /v1/test-runs/:key": "read",
+  "GET /v1/test-runs/:key/history": "read",
+  "GET /v1/test-detail/:key/:id": "read",
+  "GET /v1/api-test-runs": "read",
+  "GET /v1/api-test-runs/": "read",
+  "GET /v1/api-test-run/:key": "read",
+  "GET /v1/api-test-run/:key/": "read",
+  "GET /v1/api-test-detail/:key/:id": "read",
+  "GET /v1/api-test-run/api-log/:key": "read",
+  "GET /v1/load-test-runs": "read",
+  "GET /v1/load-test-runs/": "read",
+  "GET /v1/load-test-runs/:key": "read",
+  "GET /v1/history/:id": "read",
+  "GET /v1/fails": "read",
+  "GET /v1/dtag": "read",
+  "POST /v1/dtag": "user",
+  "POST /v1/dtag/": "user",
+  "PUT /v1/dtag/:id/test/:testId": "user",
+  "DELETE /v1/dtag/:id": "user",
+  "DELETE /v1/tagged_test/:id": "user",
+};
+
+type Caller = "nobody" | "service token" | "user";
+type Outcome = "allowed" | 401 | 403 | "sign-in redirect";
+
+/** What each rule promises each caller, per read mode. */
+function promised(access: Access, caller: Caller, mode: "public" | "signed-in"): Outcome {
+  switch (access) {
+    case "open":
+      return "allowed";
+    case "page":
+      return mode === "signed-in" && caller === "nobody" ? "sign-in redirect" : "allowed";
+    case "read":
+      return mode === "signed-in" && caller === "nobody" ? 401 : "allowed";
+    case "ingest":
+      return caller === "nobody" ? 401 : "allowed";
+    case "user":
+      return caller === "nobody" ? 401 : caller === "service token" ? 403 : "allowed";
+    case "admin":
+      return caller === "nobody" ? 401 : 403;
+  }
+}
+
+const INGEST_TOKEN = "route-table-ingest-token-0123456789";
+const PUBLIC_URL = "http://assay.test";
+
+let database: TestDatabase;
+let distDir: string;
+let userId: number;
+const apps: Record<"public" | "signed-in", TestApp> = {} as never;
+
+async function userHeaders(app: FastifyInstance): Promise<Record<string, string>> {
+  const session = await createSession(
+    {
+      db: database.db.kysely,
+      tokensKey: authKeys(Buffer.from(TEST_SECRET_KEY, "base64")).sessionTokens,
+      idleMs: 60_000,
+      maxMs: 60_000,
+      refresh: () => Promise.reject(new Error("no refresh in this test")),
+      log: app.log,
+    },
+    userId,
+    { access_token: "unused" },
+  );
+  return {
+    cookie: `assay_session=${app.signCookie(session.id)}`,
+    origin: PUBLIC_URL,
+    "x-csrf-token": session.csrfToken,
+  };
+}
+
+async function outcomeOf(app: FastifyInstance, method: string, url: string, caller: Caller) {
+  const headers =
+    caller === "user"
+      ? await userHeaders(app)
+      : caller === "service token"
+        ? { authorization: `Bearer ${INGEST_TOKEN}` }
+        : {};
+  const concrete = url.replace(/:[A-Za-z_]+/g, "x").replace(/\*$/, "x");
+  const res = await app.inject({ method: method as "GET", url: concrete, headers });
+  if (res.statusCode === 401 || res.statusCode === 403) return res.statusCode;
+  if (res.statusCode === 302 && String(res.headers.location).startsWith("/auth/login?")) {
+    return "sign-in redirect";
+  }
+  return "allowed";
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  distDir = await mkdtemp(path.join(tmpdir(), "assay-route-table-"));
+  await mkdir(path.join(distDir, "assets"));
+  await writeFile(
+    path.join(distDir, "index.html"),
+    '<!doctype html><meta name="assay-mode" content="full"><div id="root"></div>',
+  );
+  await writeFile(path.join(distDir, "assets", "app-abc123.js"), "export {};");
+  await writeFile(path.join(distDir, "favicon.svg"), "<svg/>");
+  const user = await database.db.kysely
+    .insertInto("users")
+    .values({ email: "route@example.com", name: "Route Tester" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  userId = user.id;
+  for (const mode of ["public", "signed-in"] as const) {
+    apps[mode] = await buildTestApp(database.db, {
+      webDistDir: distDir,
+      env: {
+        ASSAY_READ_ACCESS: mode,
+        ASSAY_INGEST_TOKEN: INGEST_TOKEN,
+        ASSAY_PUBLIC_URL: PUBLIC_URL,
+      },
+    });
+    await apps[mode].app.ready();
+  }
+});
+
+afterAll(async () => {
+  for (const built of Object.values(apps)) await built?.app.close();
+  await database?.drop();
+  await rm(distDir, { recursive: true, force: true });
+});
+
+describe("the route table", () => {
+  it("has exactly the routes of the expected map, each with its expected rule", () => {
+    const actual = Object.fromEntries(
+      apps.public.app.accessTable
+        .filter((rule) => rule.method !== "HEAD")
+        .map((rule) => [`${rule.method} ${rule.url}`, rule.access]),
+    );
+    expect(actual).toEqual(EXPECTED);
+  });
+
+  for (const mode of ["public", "signed-in"] as const) {
+    it(`keeps every route's promise in ${mode} mode`, async () => {
+      const app = apps[mode].app;
+      const broken: string[] = [];
+      for (const [route, access] of Object.entries(EXPECTED)) {
+        const [method = "GET", url = "/"] = route.split(" ");
+        for (const caller of ["nobody", "service token", "user"] as const) {
+          const expected = promised(access, caller, mode);
+          const actual = await outcomeOf(app, method, url, caller);
+          if (actual !== expected)
+            broken.push(`${route} as ${caller}: ${actual}, expected ${expected}`);
+        }
+      }
+      expect(broken).toEqual([]);
+    });
+  }
+});
+
+describe("pages in signed-in mode", () => {
+  it("sends every page path to sign-in with the way back, and serves the build files", async () => {
+    const app = apps["signed-in"].app;
+    const page = await app.inject({ method: "GET", url: "/test_runs/run-7/42?be=1" });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe(
+      `/auth/login?return_to=${encodeURIComponent("/test_runs/run-7/42?be=1")}`,
+    );
+    const asset = await app.inject({ method: "GET", url: "/assets/app-abc123.js" });
+    expect(asset.statusCode).toBe(200);
+    const unknownApi = await app.inject({ method: "GET", url: "/v1/unknown" });
+    expect(unknownApi.statusCode).toBe(401);
+  });
+
+  it("serves the same page paths to anyone in public mode", async () => {
+    const page = await apps.public.app.inject({ method: "GET", url: "/test_runs/run-7/42?be=1" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+  });
+
+  it("sends the security headers on pages and API answers", async () => {
+    for (const url of ["/dashboard", "/v1/catalog", "/auth/callback"]) {
+      const res = await apps.public.app.inject({ method: "GET", url });
+      const csp = String(res.headers["content-security-policy"]);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).toMatch(/script-src 'self'(;|$)/);
+      expect(res.headers["referrer-policy"]).toBe("no-referrer");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
+});

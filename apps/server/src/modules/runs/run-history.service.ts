@@ -1,0 +1,62 @@
+import type { RunHistory, RunHistoryEntry, RunHistoryQuery, StatusInput } from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { historyStatus } from "./history.service.js";
+import * as repo from "./run-history.repo.js";
+import { iso } from "./runs.mappers.js";
+import { requireRun } from "./runs.service.js";
+
+interface EntryRow extends StatusInput {
+  test_run_test_id: string;
+  start_time: Date | null;
+}
+
+function toEntry(row: EntryRow, runKey: string): RunHistoryEntry {
+  return {
+    status: historyStatus(row),
+    date: iso(row.start_time)?.slice(0, 10) ?? null,
+    test_run_key: runKey,
+    test_run_test_id: row.test_run_test_id,
+  };
+}
+
+const newestFirst = (a: EntryRow, b: EntryRow) =>
+  (b.start_time?.getTime() ?? 0) - (a.start_time?.getTime() ?? 0);
+
+/** Each test's anchor: its latest result in the run (the run's start for an undated one). */
+function anchorsOf(own: readonly EntryRow[], fallback: Date): repo.HistoryAnchor[] {
+  const latest = new Map<number, Date>();
+  for (const row of own) {
+    const time = row.start_time ?? fallback;
+    const known = latest.get(row.test_id);
+    if (!known || time > known) latest.set(row.test_id, time);
+  }
+  return [...latest].map(([testId, anchor]) => ({ testId, anchor }));
+}
+
+/**
+ * The recent history of every test of a frontend run, keyed by stable test id: the test's result
+ * in this run first, then its final results in runs that started no later, newest first, at
+ * most `limit` entries. Judged from the run itself, an old run's 'New Failure' stays what it was.
+ * A result without a start time is placed at its run's start in its own run's list, and left
+ * out of other runs' lists, where it cannot be placed in time.
+ */
+export async function getRunHistory(
+  db: Db,
+  key: string,
+  query: RunHistoryQuery,
+): Promise<RunHistory> {
+  const run = await requireRun(db, "frontend", key);
+  const own = await repo.listRunFinalResults(db, run.id);
+  const anchors = anchorsOf(own, run.started_at ?? run.created_at);
+  const earlier = await repo.listEarlierHistory(db, run.id, anchors, query.limit);
+  const history: RunHistory = {};
+  for (const row of own.sort(newestFirst)) {
+    (history[row.test_id] ??= []).push(toEntry(row, key));
+  }
+  for (const row of earlier) {
+    const entries = history[row.test_id];
+    if (entries && entries.length < query.limit) entries.push(toEntry(row, row.test_run_key));
+  }
+  for (const entries of Object.values(history)) entries.splice(query.limit);
+  return history;
+}

@@ -1,0 +1,95 @@
+import { formatDuration, type BackendResult } from "@assay/core";
+import ExpandMore from "@mui/icons-material/ExpandMore";
+import Box from "@mui/material/Box";
+import ButtonBase from "@mui/material/ButtonBase";
+import Typography from "@mui/material/Typography";
+import { StatusLabel } from "../StatusLabel";
+import { BackendResultDetails } from "./BackendResultDetails";
+
+/** API tests often take less than a second, which h m s would show as "0s". */
+function shortDuration(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : formatDuration(ms);
+}
+
+/** One result of the backend dialog: a summary line that expands into its details. */
+export function BackendResultRow({
+  result,
+  expanded,
+  onToggle,
+  repositoryUrl,
+}: {
+  result: BackendResult;
+  expanded: boolean;
+  onToggle: () => void;
+  repositoryUrl: string | undefined;
+}) {
+  const detailsId = `backend-result-${result.id}`;
+  const title = result.title ?? result.name;
+  return (
+    <Box
+      component="article"
+      aria-label={`TC${result.test_id} ${title}`}
+      sx={{ borderBottom: 1, borderColor: "divider", bgcolor: "background.paper" }}
+    >
+      <ButtonBase
+        onClick={onToggle}
+        aria-expanded={expanded}
+        aria-controls={detailsId}
+        sx={{
+          width: "100%",
+          justifyContent: "flex-start",
+          textAlign: "left",
+          gap: 2,
+          px: 2,
+          py: 1,
+          "&:hover": { bgcolor: "action.hover" },
+          "&.Mui-focusVisible": { bgcolor: "action.focus" },
+        }}
+      >
+        <ExpandMore
+          aria-hidden
+          sx={{
+            fontSize: 18,
+            color: "text.secondary",
+            transform: expanded ? "rotate(180deg)" : "none",
+            transition: "transform 150ms",
+          }}
+        />
+        <Box sx={{ minWidth: 76 }}>
+          <StatusLabel status={result.status} />
+        </Box>
+        <Typography
+          sx={{ fontVariantNumeric: "tabular-nums", color: "text.secondary", minWidth: 64 }}
+        >
+          TC{result.test_id}
+        </Typography>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography noWrap sx={{ fontWeight: 500 }} title={title}>
+            {title}
+          </Typography>
+          {result.scenario && (
+            <Typography noWrap variant="caption" color="text.secondary" component="div">
+              {result.scenario}
+            </Typography>
+          )}
+        </Box>
+        {result.attempt > 0 && (
+          <Typography variant="caption" color="text.secondary">
+            retry {result.attempt}
+          </Typography>
+        )}
+        <Typography
+          sx={{ fontVariantNumeric: "tabular-nums", minWidth: 64, textAlign: "right" }}
+          title={`${result.duration_ms} ms`}
+        >
+          {shortDuration(result.duration_ms)}
+        </Typography>
+      </ButtonBase>
+      {expanded && (
+        <Box id={detailsId}>
+          <BackendResultDetails result={result} repositoryUrl={repositoryUrl} />
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,75 @@
+import type { BackendRun, FailedTagGroup } from "@assay/core";
+import ListAlt from "@mui/icons-material/ListAlt";
+import Replay from "@mui/icons-material/Replay";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import Switch from "@mui/material/Switch";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { FailedSummary } from "./FailedSummary";
+import { InfoBox } from "./InfoBox";
+
+/** Where the Rerun button will come from; until then it keeps its place, disabled. */
+export const RERUN_PENDING = "Rerun comes with the builds issue";
+
+const number = new Intl.NumberFormat("en-US");
+
+/** The info boxes of the Backend results dialog: Total, Passed, Failed, Failed Summary. */
+export function BackendSummary({
+  run,
+  hideFailed,
+  onHideFailedChange,
+  onViewApiRequests,
+  failedGroups,
+}: {
+  run: BackendRun;
+  hideFailed: boolean;
+  onHideFailedChange: (hide: boolean) => void;
+  onViewApiRequests: () => void;
+  failedGroups: readonly FailedTagGroup[] | undefined;
+}) {
+  return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", gap: 1.5, alignItems: "stretch" }}>
+      <InfoBox label="Total" value={number.format(run.total)}>
+        {run.pending > 0 && (
+          <Typography variant="caption" color="text.secondary">
+            {number.format(run.pending)} skipped
+          </Typography>
+        )}
+        <Box>
+          <Button startIcon={<ListAlt />} onClick={onViewApiRequests}>
+            View API Requests
+          </Button>
+        </Box>
+      </InfoBox>
+      <InfoBox label="Passed" value={number.format(run.passed)} color="status.passed" />
+      <InfoBox label="Failed" value={number.format(run.failed)} color="status.failed">
+        <FormControlLabel
+          control={
+            <Switch
+              size="small"
+              slotProps={{ input: { "aria-label": "Hide failed results" } }}
+              checked={hideFailed}
+              onChange={(event) => onHideFailedChange(event.target.checked)}
+            />
+          }
+          label="Hide"
+          slotProps={{ typography: { variant: "body2" } }}
+          sx={{ ml: -0.5 }}
+        />
+        <Tooltip title={RERUN_PENDING}>
+          {/* A disabled button gets no pointer events; the span carries the tooltip. */}
+          <span>
+            <Button startIcon={<Replay />} disabled>
+              Rerun
+            </Button>
+          </span>
+        </Tooltip>
+      </InfoBox>
+      <InfoBox label="Failed Summary" grow>
+        <FailedSummary groups={failedGroups} />
+      </InfoBox>
+    </Box>
+  );
+}

@@ -1,0 +1,145 @@
+import { formatDuration, type FrontendResultDetail } from "@assay/core";
+import HourglassEmpty from "@mui/icons-material/HourglassEmpty";
+import Box from "@mui/material/Box";
+import Typography from "@mui/material/Typography";
+import type { ReactNode } from "react";
+import { useCatalog } from "../../../api/use-catalog";
+import { ErrorBlock } from "../results/ErrorBlock";
+import { StatusLabel } from "../StatusLabel";
+import { ScreenshotGroups, ScreenshotImage } from "./ScreenshotGroups";
+import { StepList } from "./StepList";
+
+export const NO_ERROR_SCREENSHOT = "No error screenshot found.";
+export const NO_SCRIPT = "Not found! Probably failed at 'Before' action";
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-label={title} sx={{ minWidth: 0 }}>
+      <Typography component="h3" variant="h3" sx={{ mb: 0.75 }}>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function Pre({ children }: { children: string }) {
+  return (
+    <Box
+      component="pre"
+      sx={{
+        m: 0,
+        p: 1,
+        maxHeight: 360,
+        overflow: "auto",
+        fontSize: 12,
+        bgcolor: "background.default",
+        border: 1,
+        borderColor: "divider",
+        borderRadius: 1,
+        whiteSpace: "pre-wrap",
+        overflowWrap: "anywhere",
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+function Facts({ detail }: { detail: FrontendResultDetail }) {
+  const facts: [string, string | null][] = [
+    ["Duration", formatDuration(detail.duration_ms)],
+    ["Site", detail.nora_site],
+    ["Chrome", detail.chrome_version],
+    ["Platform", detail.platform],
+    ["Commit", detail.commit_hash],
+    ["Branch", detail.branch],
+    ["File", detail.file],
+  ];
+  return (
+    <Box sx={{ display: "flex", flexWrap: "wrap", columnGap: 2, rowGap: 0.25, mt: 0.5 }}>
+      <StatusLabel status={detail.derived_status} />
+      {facts.map(([label, value]) => (
+        <Box key={label} component="span" sx={{ overflowWrap: "anywhere" }}>
+          <Box component="span" sx={{ color: "text.secondary" }}>
+            {label}:
+          </Box>{" "}
+          {value ?? "–"}
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/**
+ * Everything about one frontend result: facts, failure, description, before and scenario
+ * steps, the error screenshot, every screenshot with the steps before it, logs and the script.
+ */
+export function TestDetailBody({ detail }: { detail: FrontendResultDetail }) {
+  const catalog = useCatalog();
+  const failed = detail.derived_status === "failed" || detail.derived_status === "unstable";
+  return (
+    <Box sx={{ display: "grid", gap: 2.5 }}>
+      <Box>
+        {detail.scenario && <Typography color="text.secondary">{detail.scenario}</Typography>}
+        <Facts detail={detail} />
+      </Box>
+      {failed && detail.error_message && (
+        <ErrorBlock
+          message={detail.error_message}
+          tickets={detail.tickets}
+          pattern={catalog.data?.ticketPattern ?? "(?!)"}
+          trackerUrl={catalog.data?.issueTrackerUrl}
+        />
+      )}
+      {detail.derived_status === "skipped" && (
+        <Box sx={{ display: "flex", gap: 0.5, alignItems: "center", color: "status.skipped" }}>
+          <HourglassEmpty sx={{ fontSize: 16 }} aria-hidden />
+          Pending: {detail.pending_reason || "no reason given"}
+        </Box>
+      )}
+      <Section title="Description">
+        <Typography sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+          {detail.description || "No description."}
+        </Typography>
+      </Section>
+      <Box sx={{ display: "grid", gridTemplateColumns: { md: "1fr 1fr" }, gap: 2.5 }}>
+        <Box sx={{ display: "grid", gap: 2, alignContent: "start" }}>
+          <Section title="Before steps">
+            <StepList steps={detail.json_before_steps} label="Before steps" />
+          </Section>
+          <Section title="Scenario steps">
+            <StepList steps={detail.json_steps} label="Scenario steps" />
+          </Section>
+        </Box>
+        <Section title="Error screenshot">
+          {detail.error_screenshot ? (
+            <ScreenshotImage path={detail.error_screenshot} alt="Error screenshot" />
+          ) : (
+            <Typography color="text.secondary">{NO_ERROR_SCREENSHOT}</Typography>
+          )}
+        </Section>
+      </Box>
+      <Section title="Screenshots">
+        <ScreenshotGroups steps={detail.json_steps} screenshots={detail.screenshots} />
+      </Section>
+      {detail.console_errors && (
+        <Section title="Console errors">
+          <Pre>{detail.console_errors}</Pre>
+        </Section>
+      )}
+      {detail.request_errors && (
+        <Section title="Request errors">
+          <Pre>{detail.request_errors}</Pre>
+        </Section>
+      )}
+      <Section title="Script">
+        {detail.body ? (
+          <Pre>{detail.body}</Pre>
+        ) : (
+          <Typography color="error">{NO_SCRIPT}</Typography>
+        )}
+      </Section>
+    </Box>
+  );
+}

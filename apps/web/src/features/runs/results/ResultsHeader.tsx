@@ -1,0 +1,89 @@
+import { formatUtc, type FrontendRun } from "@assay/core";
+import Close from "@mui/icons-material/Close";
+import LinkIcon from "@mui/icons-material/Link";
+import AppBar from "@mui/material/AppBar";
+import Box from "@mui/material/Box";
+import IconButton from "@mui/material/IconButton";
+import Snackbar from "@mui/material/Snackbar";
+import Toolbar from "@mui/material/Toolbar";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { memo, useState } from "react";
+import { useLocation } from "react-router";
+import { copyText } from "../copy-text";
+
+export const RESULTS_TITLE_ID = "frontend-results-title";
+
+function runFacts(run: FrontendRun): string {
+  return [
+    run.test_run_name,
+    run.nora_site,
+    run.is_next_gen ? "NextGen" : "Legacy",
+    run.is_china_region ? "China" : null,
+    run.executor,
+    run.branch,
+    formatUtc(run.created_at),
+  ]
+    .filter((fact): fact is string => Boolean(fact))
+    .join(" · ");
+}
+
+/** The dialog's bar: close, the run key as title with a copy-link button, the run's facts. */
+export const ResultsHeader = memo(function ResultsHeader({
+  runKey,
+  run,
+  onClose,
+}: {
+  runKey: string;
+  run: FrontendRun | undefined;
+  onClose: () => void;
+}) {
+  const [message, setMessage] = useState<string | null>(null);
+  const location = useLocation();
+  const copyLink = async () => {
+    // The router's location: the filters in the URL make the link open this very view.
+    const link = new URL(`${location.pathname}${location.search}`, window.location.origin).href;
+    const copied = await copyText(link);
+    setMessage(copied ? "Link copied" : "The browser refused to copy the link.");
+  };
+  return (
+    // Not a <header>: the page's banner is the app header, not the dialog's bar.
+    <AppBar component="div" position="static" sx={{ borderBottom: 1, borderColor: "divider" }}>
+      <Toolbar variant="dense" sx={{ gap: 1 }}>
+        <Tooltip title="Close (Esc)">
+          <IconButton edge="start" onClick={onClose} aria-label="Close">
+            <Close />
+          </IconButton>
+        </Tooltip>
+        <Typography
+          id={RESULTS_TITLE_ID}
+          component="h2"
+          variant="h2"
+          noWrap
+          sx={{ fontFamily: "monospace" }}
+        >
+          {runKey}
+        </Typography>
+        <Tooltip title="Copy a link to this view">
+          <IconButton onClick={() => void copyLink()} aria-label="Copy link">
+            <LinkIcon />
+          </IconButton>
+        </Tooltip>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          {run && (
+            <Typography color="text.secondary" noWrap title={runFacts(run)}>
+              {runFacts(run)}
+            </Typography>
+          )}
+        </Box>
+      </Toolbar>
+      <Snackbar
+        open={message !== null}
+        message={message}
+        autoHideDuration={3000}
+        onClose={() => setMessage(null)}
+        anchorOrigin={{ vertical: "bottom", horizontal: "center" }}
+      />
+    </AppBar>
+  );
+});

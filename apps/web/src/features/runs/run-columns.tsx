@@ -1,0 +1,181 @@
+import { formatDuration, formatUtc, type Catalog } from "@assay/core";
+import Box from "@mui/material/Box";
+import Link from "@mui/material/Link";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { Link as RouterLink } from "react-router";
+import { reportHref as loadReportHref } from "./load/LoadRunDialog";
+import type { RunColumn } from "./RunListTable";
+import type { RunOf } from "./use-runs";
+
+/** Columns of the three run tables: the fields of spec section 3, numbers right-aligned. */
+
+interface CommonRun {
+  test_run_key: string;
+  test_run_name: string;
+  created_at: string;
+}
+
+const dash = (value: string | number | null | undefined) =>
+  value === null || value === undefined || value === "" ? "–" : value;
+
+function Count({ value, color }: { value: number; color?: string }) {
+  return (
+    <Box component="span" sx={{ color: value > 0 ? color : "text.secondary", fontWeight: 600 }}>
+      {value}
+    </Box>
+  );
+}
+
+function runColumn<T extends CommonRun>(href: (run: T) => string): RunColumn<T> {
+  return {
+    id: "run",
+    label: "Run",
+    render: (run) => (
+      <Box sx={{ minWidth: 0 }}>
+        <Link component={RouterLink} to={href(run)} underline="hover" sx={{ fontWeight: 600 }}>
+          {run.test_run_name}
+        </Link>
+        <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>
+          {run.test_run_key}
+        </Typography>
+      </Box>
+    ),
+  };
+}
+
+function createdColumn<T extends CommonRun>(label = "Created"): RunColumn<T> {
+  return {
+    id: "created",
+    label,
+    render: (run) => (
+      <Tooltip title={run.created_at}>
+        <Box component="span" sx={{ whiteSpace: "nowrap" }}>
+          {formatUtc(run.created_at)}
+        </Box>
+      </Tooltip>
+    ),
+  };
+}
+
+function text<T>(id: string, label: string, value: (run: T) => string | null): RunColumn<T> {
+  return { id, label, render: (run) => dash(value(run)) };
+}
+
+const durationColumn = <T extends { duration_ms: number }>(): RunColumn<T> => ({
+  id: "duration",
+  label: "Duration",
+  numeric: true,
+  render: (run) => formatDuration(run.duration_ms),
+});
+
+type Href<T> = (run: T) => string;
+
+export function frontendColumns(href: Href<RunOf["frontend"]>): RunColumn<RunOf["frontend"]>[] {
+  return [
+    runColumn(href),
+    text("site", "Site", (run) => run.nora_site),
+    {
+      id: "platform",
+      label: "Platform",
+      render: (run) =>
+        `${run.is_next_gen ? "NextGen" : "Legacy"}${run.is_china_region ? " · China" : ""}`,
+    },
+    text("executor", "Executor", (run) => run.executor),
+    { id: "total", label: "Total", numeric: true, render: (run) => <Count value={run.total} /> },
+    {
+      id: "passed",
+      label: "Passed",
+      numeric: true,
+      render: (run) => <Count value={run.passed} color="status.passed" />,
+    },
+    {
+      id: "failed",
+      label: "Failed",
+      numeric: true,
+      render: (run) => <Count value={run.failed} color="status.failed" />,
+    },
+    {
+      id: "skipped",
+      label: "Skipped",
+      numeric: true,
+      render: (run) => <Count value={run.skipped} color="status.skipped" />,
+    },
+    {
+      id: "unstable",
+      label: "Unstable",
+      numeric: true,
+      render: (run) => <Count value={run.unstable} color="status.unstable" />,
+    },
+    durationColumn(),
+    createdColumn(),
+  ];
+}
+
+export function backendColumns(href: Href<RunOf["backend"]>): RunColumn<RunOf["backend"]>[] {
+  return [
+    runColumn(href),
+    text("env", "Env / Base URL", (run) => run.env ?? run.baseurl),
+    text("executor", "Executor", (run) => run.executor),
+    {
+      id: "region",
+      label: "Region",
+      render: (run) => (run.is_china_region ? "China" : "US"),
+    },
+    { id: "total", label: "Total", numeric: true, render: (run) => <Count value={run.total} /> },
+    {
+      id: "passed",
+      label: "Passed",
+      numeric: true,
+      render: (run) => <Count value={run.passed} color="status.passed" />,
+    },
+    {
+      id: "failed",
+      label: "Failed",
+      numeric: true,
+      render: (run) => <Count value={run.failed} color="status.failed" />,
+    },
+    {
+      id: "skipped",
+      label: "Skipped",
+      numeric: true,
+      render: (run) => <Count value={run.pending} color="status.skipped" />,
+    },
+    durationColumn(),
+    createdColumn(),
+  ];
+}
+
+export function loadColumns(
+  href: Href<RunOf["load"]>,
+  regionLabels: Catalog["regionLabels"] | undefined,
+): RunColumn<RunOf["load"]>[] {
+  return [
+    runColumn(href),
+    text("env", "Env", (run) => run.env),
+    text("host", "Host", (run) => run.host),
+    text("test_file", "Test file", (run) => run.test_file),
+    text("executor", "Executor", (run) => run.executor),
+    { id: "users", label: "Users", numeric: true, render: (run) => dash(run.users) },
+    text("run_time", "Run time", (run) => run.run_time),
+    { id: "spawn_rate", label: "Spawn rate", numeric: true, render: (run) => dash(run.spawn_rate) },
+    text("load_region", "Load region", (run) =>
+      run.load_region ? (regionLabels?.[run.load_region] ?? run.load_region) : null,
+    ),
+    createdColumn("Created at"),
+    {
+      id: "report",
+      label: "Report",
+      render: (run) => {
+        const href = loadReportHref(run.report_location);
+        return href ? (
+          <Link href={href} target="_blank" rel="noopener noreferrer">
+            Report
+          </Link>
+        ) : (
+          "–"
+        );
+      },
+    },
+  ];
+}

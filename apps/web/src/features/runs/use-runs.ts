@@ -1,0 +1,141 @@
+import {
+  BackendRunPageSchema,
+  DEFAULT_RUN_HISTORY_LIMIT,
+  FrontendResultDetailSchema,
+  FrontendRunDetailSchema,
+  FrontendRunPageSchema,
+  LoadRunPageSchema,
+  RunHistorySchema,
+  TagListSchema,
+  type BackendRun,
+  type FrontendRun,
+  type LoadRun,
+} from "@assay/core";
+import {
+  keepPreviousData,
+  queryOptions,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
+import { useCallback } from "react";
+import { getJson, type ResponseParser } from "../../api/client";
+import { queryKeys } from "../../api/query-keys";
+import type { ReportTab } from "./report-url";
+
+const enc = encodeURIComponent;
+
+export interface RunOf {
+  frontend: FrontendRun;
+  backend: BackendRun;
+  load: LoadRun;
+}
+
+export interface RunPage<T> {
+  items: T[];
+  total: number;
+  page: number;
+  page_size: number;
+}
+
+const LISTS: { [F in ReportTab]: { path: string; schema: ResponseParser<RunPage<RunOf[F]>> } } = {
+  frontend: { path: "/v1/test-runs", schema: FrontendRunPageSchema },
+  backend: { path: "/v1/api-test-runs", schema: BackendRunPageSchema },
+  load: { path: "/v1/load-test-runs", schema: LoadRunPageSchema },
+};
+
+function fetchRunList<F extends ReportTab>(
+  family: F,
+  page: number,
+  pageSize: number,
+  force: boolean,
+  signal?: AbortSignal,
+): Promise<RunPage<RunOf[F]>> {
+  const { path, schema } = LISTS[family];
+  const query = `page=${page}&page_size=${pageSize}${force ? "&force=true" : ""}`;
+  return getJson(`${path}?${query}`, schema, signal);
+}
+
+/** One page of a tab's runs, newest first; the page on screen stays while the next loads. */
+export function useRunList<F extends ReportTab>(family: F, page: number, pageSize: number) {
+  return useQuery({
+    queryKey: queryKeys.runList(family, page, pageSize),
+    queryFn: ({ signal }) => fetchRunList(family, page, pageSize, false, signal),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Refresh: reloads the list on screen only, bypassing any server cache (the spec's
+ * ?force=true), and leaves the other tabs' lists alone.
+ */
+export function useRefreshRunList() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (family: ReportTab, page: number, pageSize: number) =>
+      queryClient
+        .fetchQuery({
+          queryKey: queryKeys.runList(family, page, pageSize),
+          queryFn: ({ signal }) => fetchRunList(family, page, pageSize, true, signal),
+          staleTime: 0,
+        })
+        // The list's own query shows the failure; nothing more to do here.
+        .catch(() => undefined),
+    [queryClient],
+  );
+}
+
+const frontendRunQuery = (key: string) =>
+  queryOptions({
+    queryKey: queryKeys.frontendRun(key),
+    queryFn: ({ signal }) => getJson(`/v1/test-runs/${enc(key)}`, FrontendRunDetailSchema, signal),
+    // A finished run does not change; a few seconds keep a hover's prefetch for the click.
+    staleTime: 10_000,
+  });
+
+/** A frontend run and all its results (GET /v1/test-runs/{key}). */
+export function useFrontendRun(key: string) {
+  return useQuery(frontendRunQuery(key));
+}
+
+/** Starts fetching a frontend run before its dialog opens (hover or focus of its row). */
+export function prefetchFrontendRun(queryClient: QueryClient, key: string): void {
+  void queryClient.prefetchQuery(frontendRunQuery(key));
+}
+
+/**
+ * The recent history of every test of a run, by test id (GET /v1/test-runs/{key}/history),
+ * fetched while `enabled`.
+ */
+export function useRunHistory(key: string, enabled = true) {
+  return useQuery({
+    enabled,
+    queryKey: queryKeys.runHistory(key),
+    queryFn: ({ signal }) =>
+      getJson(
+        `/v1/test-runs/${enc(key)}/history?limit=${DEFAULT_RUN_HISTORY_LIMIT}`,
+        RunHistorySchema,
+        signal,
+      ),
+  });
+}
+
+/** One frontend result with steps, screenshots and script (GET /v1/test-detail/{key}/{id}). */
+export function useTestDetail(key: string, id: string) {
+  return useQuery({
+    queryKey: queryKeys.testDetail(key, id),
+    queryFn: ({ signal }) =>
+      getJson(`/v1/test-detail/${enc(key)}/${enc(id)}`, FrontendResultDetailSchema, signal),
+  });
+}
+
+/**
+ * The dynamic tags with their tests (GET /v1/dtag), for the results dialog's tag filter and
+ * chips. Same query as the Dynamic Tags screen and the tag editor, so an edit shows everywhere.
+ */
+export function useDynamicTags() {
+  return useQuery({
+    queryKey: queryKeys.tags,
+    queryFn: ({ signal }) => getJson("/v1/dtag", TagListSchema, signal),
+  });
+}
