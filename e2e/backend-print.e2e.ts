@@ -165,9 +165,14 @@ describe("the print view", () => {
     const after = page.getByRole("region", { name: "Steps after the last screenshot" });
     expect(await after.textContent()).toContain("failedAnd the entry is listed for today");
     // The check runs in the page (a string, since this project has no DOM types).
-    await page.waitForFunction(
-      "[...document.images].every((image) => image.complete && image.naturalWidth > 0)",
-    );
+    // Polled from here: a string predicate polled in the page would be blocked by the app's CSP.
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          [...document.images].every((image) => image.complete && image.naturalWidth > 0),
+        ),
+      )
+      .toBe(true);
     await screenshot(page, "print-1440x900");
   });
 

@@ -118,7 +118,11 @@ async function uploadDay(day: number): Promise<string> {
       form.append("step_index", String(stepIndex));
       form.append("timestamp", `2026-05-03T08:00:0${2 * n + 3}Z`);
       const png = await drawScreen(STEPS[stepIndex]![0], 210 + n * 40);
-      form.append("file", new Blob([png], { type: "image/png" }), `consent-${n + 1}.png`);
+      form.append(
+        "file",
+        new Blob([new Uint8Array(png)], { type: "image/png" }),
+        `consent-${n + 1}.png`,
+      );
       await api(`/v1/ingest/runs/${key}/results/tc7002/attachments`, {
         method: "POST",
         body: form,
@@ -143,6 +147,23 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
 });
+
+/** What this project (no DOM types) needs to know of an image element. */
+type LoadedImage = { complete: boolean; naturalWidth: number };
+
+/** Waits for the page's images to load (polled from here: the app's CSP forbids eval). */
+async function imagesLoaded() {
+  await expect
+    .poll(() =>
+      page.locator("img").evaluateAll((images) =>
+        images.every((element) => {
+          const image = element as unknown as LoadedImage;
+          return image.complete && image.naturalWidth > 0;
+        }),
+      ),
+    )
+    .toBe(true);
+}
 
 const newest = () => runKeys[2]!;
 const results = () => page.getByRole("dialog", { name: newest(), exact: true });
@@ -194,7 +215,7 @@ describe("Test Reports", () => {
       "Unknown1",
     ]);
     await results().getByRole("img", { name: "Last screenshot of TC7002" }).waitFor();
-    await page.waitForFunction("[...document.images].every((i) => i.complete)");
+    await imagesLoaded();
     await screenshot(page, "test-reports-results-1440x900");
 
     await results().getByRole("switch", { name: "Hide passed results" }).click();
@@ -246,7 +267,7 @@ describe("Test Reports", () => {
     expect(
       await detail.getByRole("list", { name: "Scenario steps" }).getByRole("listitem").count(),
     ).toBe(4);
-    await page.waitForFunction("[...document.images].every((i) => i.complete && i.naturalWidth)");
+    await imagesLoaded();
     await screenshot(page, "test-reports-detail-1440x900");
     await detail.getByRole("region", { name: "Script", exact: true }).scrollIntoViewIfNeeded();
     await screenshot(page, "test-reports-detail-bottom-1440x900");

@@ -186,7 +186,11 @@ export async function uploadScreenshotRun(
       `Screen ${n + 1}: ${SCREEN_STEPS[stepIndex]![0]}`,
       200 + n * 30,
     );
-    form.append("file", new Blob([png], { type: "image/png" }), `screen-${n + 1}.png`);
+    form.append(
+      "file",
+      new Blob([new Uint8Array(png)], { type: "image/png" }),
+      `screen-${n + 1}.png`,
+    );
     await api(`/v1/ingest/runs/${key}/results/${encodeURIComponent(testKey)}/attachments`, {
       method: "POST",
       body: form,
