@@ -174,6 +174,13 @@ async function storeUpload(
     files: spool,
     attachments: deps.attachments,
     existing: await repo.existingTestRunTestIds(client, run.id),
+    runFacts: {
+      nora_site: fields.nora_site,
+      branch: fields.branch,
+      commit_hash: fields.commit,
+      executor: fields.executor,
+      baseurl: fields.baseurl,
+    },
   });
   for await (const report of plan.reports()) {
     for await (const result of report.results) await writer.add(result, report.files);

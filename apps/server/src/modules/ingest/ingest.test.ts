@@ -122,6 +122,30 @@ describe("POST /v1/ingest/reports, one real report of each format", () => {
   });
 });
 
+describe("run facts", () => {
+  it("gives results the run's site, branch, commit and executor when their report has none", async () => {
+    const res = await upload(app, [fixturePart("cucumber", "cucumber-report.json")], {
+      nora_site: "stage.example.com",
+      branch: "release/7.4",
+      commit: "9f8e7d6",
+      executor: "daily robot executor",
+    });
+    const { rows } = await database.db.pool.query(
+      `SELECT DISTINCT r.nora_site, r.branch, r.commit_hash, r.executor
+       FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = $1`,
+      [res.json().test_run_key],
+    );
+    expect(rows).toEqual([
+      {
+        nora_site: "stage.example.com",
+        branch: "release/7.4",
+        commit_hash: "9f8e7d6",
+        executor: "daily robot executor",
+      },
+    ]);
+  });
+});
+
 describe("identity and duplicates", () => {
   it("changes nothing when the same report is uploaded to the same run again", async () => {
     const first = await upload(app, [fixturePart("cucumber", "cucumber-report.json")], {

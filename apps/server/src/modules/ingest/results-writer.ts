@@ -21,6 +21,11 @@ export interface WriterOptions {
   testIdPattern: RegExp;
   files: UploadFiles;
   attachments: AttachmentSink;
+  /**
+   * Facts of the whole run (site, branch, commit, executor) for results whose report does not
+   * carry them per test, as Cucumber and Mocha reports do not.
+   */
+  runFacts?: Pick<ResultInput, "nora_site" | "branch" | "commit_hash" | "executor" | "baseurl">;
   /** test_run_test_ids the run already holds: results with these are duplicates, skipped. */
   existing: Set<string>;
   batchSize?: number;
@@ -113,7 +118,7 @@ export class ResultsWriter {
       "results",
       RESULT_COLUMNS,
       kept.map((k, i) =>
-        resultRow(k.result, {
+        resultRow(withRunFacts(k.result, this.options.runFacts), {
           id: ids[i]!,
           runId,
           testRunTestId: k.testRunTestId,
@@ -195,6 +200,19 @@ export class ResultsWriter {
       stored.size,
     ];
   }
+}
+
+/** The result, with the run's facts filling in what it does not say itself. */
+function withRunFacts(result: ResultInput, facts: WriterOptions["runFacts"]): ResultInput {
+  if (!facts) return result;
+  return {
+    ...result,
+    nora_site: result.nora_site ?? facts.nora_site,
+    branch: result.branch ?? facts.branch,
+    commit_hash: result.commit_hash ?? facts.commit_hash,
+    executor: result.executor ?? facts.executor,
+    baseurl: result.baseurl ?? facts.baseurl,
+  };
 }
 
 /** Reports name attachments by the path they had on the CI machine: match it, then its tail. */
