@@ -79,31 +79,17 @@ export async function upsertTag(trx: Transaction<Database>, name: string) {
   return { id: Number(row.id), name: row.name, created: row.created };
 }
 
-/** The tag with `id`, locked against deletion until the transaction ends. */
-export async function findTagForShare(
+/**
+ * The tag with `id`, locked until the transaction ends: "share" keeps it from being deleted while
+ * a test is attached; "update" is taken before deleting it.
+ */
+export async function findTagLocked(
   trx: Transaction<Database>,
   id: number,
+  lock: "share" | "update",
 ): Promise<TagRow | undefined> {
-  const row = await trx
-    .selectFrom("tags")
-    .select(["id", "name"])
-    .where("id", "=", id)
-    .forKeyShare()
-    .executeTakeFirst();
-  return row && { id: Number(row.id), name: row.name };
-}
-
-/** The tag with `id`, locked for update (before deleting it). */
-export async function findTagForUpdate(
-  trx: Transaction<Database>,
-  id: number,
-): Promise<TagRow | undefined> {
-  const row = await trx
-    .selectFrom("tags")
-    .select(["id", "name"])
-    .where("id", "=", id)
-    .forUpdate()
-    .executeTakeFirst();
+  const query = trx.selectFrom("tags").select(["id", "name"]).where("id", "=", id);
+  const row = await (lock === "share" ? query.forKeyShare() : query.forUpdate()).executeTakeFirst();
   return row && { id: Number(row.id), name: row.name };
 }
 

@@ -82,7 +82,7 @@ export async function attachTagToTest(
   body: AttachTagBody,
 ): Promise<TagLink> {
   return db.kysely.transaction().execute(async (trx) => {
-    const tag = await repo.findTagForShare(trx, tagId);
+    const tag = await repo.findTagLocked(trx, tagId, "share");
     if (!tag) throw noSuchTag(tagId);
     const title = await repo.findTestTitle(trx, testId);
     if (title === undefined) throw noSuchTest(testId);
@@ -104,7 +104,7 @@ export async function attachTagToTest(
 /** Deletes a tag and its links (DELETE /v1/dtag/{id}); '@unstable' is refused with 409. */
 export async function deleteTag(db: Db, tagId: number): Promise<DeletedTag> {
   return db.kysely.transaction().execute(async (trx) => {
-    const tag = await repo.findTagForUpdate(trx, tagId);
+    const tag = await repo.findTagLocked(trx, tagId, "update");
     if (!tag) throw noSuchTag(tagId);
     if (tag.name === UNSTABLE_TAG) {
       throw new AppError(

@@ -62,6 +62,16 @@ function text<T>(id: string, label: string, value: (run: T) => string | null): R
   return { id, label, render: (run) => dash(value(run)) };
 }
 
+/** A right-aligned count, in its status colour when above zero. */
+function count<T>(
+  id: string,
+  label: string,
+  value: (run: T) => number,
+  color?: string,
+): RunColumn<T> {
+  return { id, label, numeric: true, render: (run) => <Count value={value(run)} color={color} /> };
+}
+
 const durationColumn = <T extends { duration_ms: number }>(): RunColumn<T> => ({
   id: "duration",
   label: "Duration",
@@ -82,31 +92,11 @@ export function frontendColumns(href: Href<RunOf["frontend"]>): RunColumn<RunOf[
         `${run.is_next_gen ? "NextGen" : "Legacy"}${run.is_china_region ? " · China" : ""}`,
     },
     text("executor", "Executor", (run) => run.executor),
-    { id: "total", label: "Total", numeric: true, render: (run) => <Count value={run.total} /> },
-    {
-      id: "passed",
-      label: "Passed",
-      numeric: true,
-      render: (run) => <Count value={run.passed} color="status.passed" />,
-    },
-    {
-      id: "failed",
-      label: "Failed",
-      numeric: true,
-      render: (run) => <Count value={run.failed} color="status.failed" />,
-    },
-    {
-      id: "skipped",
-      label: "Skipped",
-      numeric: true,
-      render: (run) => <Count value={run.skipped} color="status.skipped" />,
-    },
-    {
-      id: "unstable",
-      label: "Unstable",
-      numeric: true,
-      render: (run) => <Count value={run.unstable} color="status.unstable" />,
-    },
+    count("total", "Total", (run) => run.total),
+    count("passed", "Passed", (run) => run.passed, "status.passed"),
+    count("failed", "Failed", (run) => run.failed, "status.failed"),
+    count("skipped", "Skipped", (run) => run.skipped, "status.skipped"),
+    count("unstable", "Unstable", (run) => run.unstable, "status.unstable"),
     durationColumn(),
     createdColumn(),
   ];
@@ -122,25 +112,10 @@ export function backendColumns(href: Href<RunOf["backend"]>): RunColumn<RunOf["b
       label: "Region",
       render: (run) => (run.is_china_region ? "China" : "US"),
     },
-    { id: "total", label: "Total", numeric: true, render: (run) => <Count value={run.total} /> },
-    {
-      id: "passed",
-      label: "Passed",
-      numeric: true,
-      render: (run) => <Count value={run.passed} color="status.passed" />,
-    },
-    {
-      id: "failed",
-      label: "Failed",
-      numeric: true,
-      render: (run) => <Count value={run.failed} color="status.failed" />,
-    },
-    {
-      id: "skipped",
-      label: "Skipped",
-      numeric: true,
-      render: (run) => <Count value={run.pending} color="status.skipped" />,
-    },
+    count("total", "Total", (run) => run.total),
+    count("passed", "Passed", (run) => run.passed, "status.passed"),
+    count("failed", "Failed", (run) => run.failed, "status.failed"),
+    count("skipped", "Skipped", (run) => run.pending, "status.skipped"),
     durationColumn(),
     createdColumn(),
   ];
