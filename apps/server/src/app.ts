@@ -14,6 +14,7 @@ import type { Db } from "./db/pool.js";
 import { registerErrorHandler } from "./errors.js";
 import multipart from "@fastify/multipart";
 import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
+import { KnownTests } from "./modules/ingest/test-ids.js";
 import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
 import { liveRoutes } from "./modules/ingest/live.routes.js";
 import { registerAccessControl, type PrincipalResolver } from "./modules/auth/access.js";
@@ -121,7 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  // Upload limits are per route (ingest); these bound everything else a multipart body carries.
+  // Upload limits are per route (ingest: ASSAY_MAX_UPLOAD_MB and ASSAY_MAX_UPLOAD_FILES); these
+  // bound everything else a multipart body carries.
   await app.register(multipart, {
     limits: { fieldNameSize: 100, fieldSize: 64 * 1024, fields: 100, files: 10_000, parts: 20_000 },
     preservePath: true,
@@ -144,7 +146,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     db,
     attachments: objectStoreSink(deps.objects),
     testIdPattern: config.catalog.testIdPattern,
+    knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
+    maxUploadFiles: config.maxUploadFiles,
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));

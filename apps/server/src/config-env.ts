@@ -103,6 +103,12 @@ export const EnvSchema = z.object({
     .min(1, "expected a whole number of MiB from 1 to 102400")
     .max(102400, "expected a whole number of MiB from 1 to 102400")
     .default(1024),
+  ASSAY_MAX_UPLOAD_FILES: z.coerce
+    .number({ error: "expected a whole number of files from 1 to 1000000" })
+    .int("expected a whole number of files from 1 to 1000000")
+    .min(1, "expected a whole number of files from 1 to 1000000")
+    .max(1_000_000, "expected a whole number of files from 1 to 1000000")
+    .default(100_000),
   ASSAY_DEMO: z
     .enum(["0", "1"], { error: "expected 1 (load demo data into an empty store) or 0 (off)" })
     .default("1")

@@ -56,6 +56,16 @@ describe("loadConfig", () => {
     ]);
   });
 
+  it("bounds the files of one upload: 100,000 by default, ASSAY_MAX_UPLOAD_FILES to change it", () => {
+    expect(loadConfig({}, dir).maxUploadFiles).toBe(100_000);
+    expect(loadConfig({ ASSAY_MAX_UPLOAD_FILES: "250000" }, dir).maxUploadFiles).toBe(250_000);
+    for (const bad of ["0", "1.5", "2000000", "many"]) {
+      expect(problemsOf(() => loadConfig({ ASSAY_MAX_UPLOAD_FILES: bad }, dir))).toEqual([
+        `ASSAY_MAX_UPLOAD_FILES: expected a whole number of files from 1 to 1000000, got "${bad}"`,
+      ]);
+    }
+  });
+
   it("refuses a port out of range and an invalid host-mode pattern", () => {
     const problems = problemsOf(() =>
       loadConfig({ PORT: "70000", ASSAY_DATA_HARMONIZATION_HOSTS: "(" }, dir),

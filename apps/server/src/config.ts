@@ -58,6 +58,11 @@ export interface Config {
   /** A service token accepted for ingestion besides stored ones (CI, tests). */
   ingestToken: string | undefined;
   maxUploadBytes: number;
+  /**
+   * Files in one upload (ASSAY_MAX_UPLOAD_FILES): a 10k-test allure-results folder has ~15,000
+   * (a result and often a container per test), and each file costs memory and work of its own.
+   */
+  maxUploadFiles: number;
   /** Load demo data at start when the embedded database has no runs yet (ASSAY_DEMO). */
   demo: boolean;
   /**
@@ -188,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     objectStore: objectStoreConfig(e, dataDir),
     ingestToken: e.ASSAY_INGEST_TOKEN,
     maxUploadBytes: e.ASSAY_MAX_UPLOAD_MB * 1024 * 1024,
+    maxUploadFiles: e.ASSAY_MAX_UPLOAD_FILES,
     demo: e.ASSAY_DEMO,
     publicUrl: e.ASSAY_PUBLIC_URL
       ? new URL(e.ASSAY_PUBLIC_URL).origin

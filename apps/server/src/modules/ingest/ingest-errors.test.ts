@@ -125,6 +125,28 @@ describe("refused uploads", () => {
     await expectNothingStored();
   });
 
+  it("stores nothing of a report that breaks after batches were written, and assigns no test id", async () => {
+    // 2,500 testcases: the first batches reach PostgreSQL before the parser meets the error.
+    const cases = Array.from({ length: 2500 }, (_, i) => `<testcase classname="c" name="t${i}"/>`);
+    const report = (tail: string) => `<testsuites><testsuite name="big">${cases.join("")}${tail}`;
+    const broken = await upload(app, [{ name: "big.xml", content: report("<testcase") }]);
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json().error.message).toMatch(/^big\.xml/);
+    await expectNothingStored();
+
+    // The same tests again: the ids the failed upload had drawn must not be reused from a cache.
+    const good = await upload(app, [
+      { name: "big.xml", content: report("</testsuite></testsuites>") },
+    ]);
+    expect(good.statusCode).toBe(201);
+    const { rows } = await database.db.pool.query<{ results: string; with_test: string }>(
+      `SELECT count(*) AS results, count(t.id) AS with_test
+       FROM results r LEFT JOIN tests t ON t.id = r.test_id`,
+    );
+    expect(rows[0]).toEqual({ results: "2500", with_test: "2500" });
+    await database.db.pool.query("TRUNCATE runs, results, tests, test_keys CASCADE");
+  });
+
   it("answers 413 for an upload over the configured limit", async () => {
     const big = Buffer.alloc(1024 * 1024 + 10, 0x20);
     const res = await upload(app, [{ name: "big.xml", content: big }]);

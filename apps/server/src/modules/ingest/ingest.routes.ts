@@ -1,15 +1,21 @@
 import { ErrorBodySchema, IngestResponseSchema, UploadFieldsSchema } from "@assay/core";
 // Brings request.parts() and isMultipart() into the request type.
 import type {} from "@fastify/multipart";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
-import { ingestUpload, type IngestDeps } from "./ingest.service.js";
+import { ingestUpload, type IngestDeps, type IngestOutcome } from "./ingest.service.js";
 import { Spool } from "./spool.js";
 
 export interface IngestRouteOptions extends IngestDeps {
   maxUploadBytes: number;
+  /** Files in one upload (ASSAY_MAX_UPLOAD_FILES). */
+  maxUploadFiles: number;
 }
+
+/** The text fields a multipart body may carry besides its files (app.ts's multipart limits). */
+const MAX_FIELDS = 100;
 
 const IdempotencyHeaders = z.object({
   "idempotency-key": z
@@ -64,21 +70,9 @@ export const ingestRoutes =
           );
         }
         const spool = await Spool.create();
+        let outcome: IngestOutcome;
         try {
-          const raw: Record<string, string> = {};
-          let total = 0;
-          for await (const part of request.parts({
-            limits: { fileSize: options.maxUploadBytes },
-          })) {
-            if (part.type === "field") {
-              collectField(raw, part.fieldname, part.value);
-              continue;
-            }
-            const file = await spool.add(part.filename || part.fieldname, part.file);
-            if (part.file.truncated) throw tooLarge(options.maxUploadBytes);
-            total += file.size;
-            if (total > options.maxUploadBytes) throw tooLarge(options.maxUploadBytes);
-          }
+          const raw = await receiveParts(request, spool, options);
           const fields = UploadFieldsSchema.safeParse(raw);
           if (!fields.success) {
             const details = fields.error.issues.map((i) => ({
@@ -100,19 +94,65 @@ export const ingestRoutes =
               "The upload has no files: attach at least one report file.",
             );
           }
-          const outcome = await ingestUpload(
+          outcome = await ingestUpload(
             options,
             fields.data,
             spool,
             request.headers["idempotency-key"],
           );
-          return reply.status(outcome.statusCode === 201 ? 201 : 200).send(outcome.body);
         } finally {
           await spool.dispose();
         }
+        // Answered once the upload's memory and temporary files are released, so that a server
+        // stopped right after the answer leaves no temporary folder behind.
+        return reply.status(outcome.statusCode === 201 ? 201 : 200).send(outcome.body);
       },
     );
   };
+
+/** Spools the files of the multipart body and returns its text fields. */
+async function receiveParts(
+  request: FastifyRequest,
+  spool: Spool,
+  options: IngestRouteOptions,
+): Promise<Record<string, string>> {
+  const raw: Record<string, string> = {};
+  let total = 0;
+  const limits = {
+    fileSize: options.maxUploadBytes,
+    files: options.maxUploadFiles,
+    parts: options.maxUploadFiles + MAX_FIELDS,
+  };
+  try {
+    for await (const part of request.parts({ limits })) {
+      if (part.type === "field") {
+        collectField(raw, part.fieldname, part.value);
+        continue;
+      }
+      const file = await spool.add(part.filename || part.fieldname, part.file);
+      if (part.file.truncated) throw tooLarge(options.maxUploadBytes);
+      total += file.size;
+      if (total > options.maxUploadBytes) throw tooLarge(options.maxUploadBytes);
+    }
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === "FST_FILES_LIMIT" || code === "FST_PARTS_LIMIT") {
+      throw tooManyFiles(options.maxUploadFiles);
+    }
+    throw error;
+  }
+  return raw;
+}
+
+function tooManyFiles(limit: number) {
+  return new AppError(
+    413,
+    "payload_too_large",
+    `The upload has more than ${limit} files, the limit per upload (ASSAY_MAX_UPLOAD_FILES). ` +
+      "Send the folder as one zip, or in several uploads into one run with the same run_key " +
+      "(assay upload --run-key).",
+  );
+}
 
 function tooLarge(limit: number) {
   return new AppError(

@@ -7,14 +7,17 @@ import { finalizeRun } from "./finalize-run.js";
 import * as repo from "./ingest.repo.js";
 import { classifyUpload } from "./parsers/index.js";
 import { ReportError } from "./parsers/types.js";
-import { ResultsWriter, type AttachmentSink } from "./results-writer.js";
+import { ResultsWriter, type AttachmentSink, type QueuedResult } from "./results-writer.js";
 import type { Spool } from "./spool.js";
+import type { KnownTests } from "./test-ids.js";
 
 export interface IngestDeps {
   db: Db;
   attachments: AttachmentSink;
   /** Regular expression source; its first group is a test's stable id. */
   testIdPattern: string;
+  /** Catalogue entries already committed: known tests need no lookup. */
+  knownTests: KnownTests;
 }
 
 /** A new run's key: its family and creation time, plus randomness so two at once differ. */
@@ -78,6 +81,12 @@ export interface IngestOutcome {
   body: IngestResponse;
 }
 
+/** An outcome, and the catalogue entries its writer resolved (for KnownTests after COMMIT). */
+interface StoredUpload {
+  outcome: IngestOutcome;
+  learnedTests?: ReadonlyMap<string, number>;
+}
+
 /**
  * Stores one upload in one transaction: the run (new, or the one named by run_key), every result
  * of every report file, attachments and statistics. The answer is sent only after COMMIT, so an
@@ -108,7 +117,7 @@ export async function ingestUpload(
     );
   }
   const fingerprint = fingerprintOf(fields, spool);
-  return withTransaction(deps.db, async (client) => {
+  const stored = await withTransaction(deps.db, async (client): Promise<StoredUpload> => {
     if (idempotencyKey) {
       if (!(await repo.tryLockIdempotencyKey(client, idempotencyKey))) {
         throw new AppError(
@@ -125,23 +134,37 @@ export async function ingestUpload(
           "This Idempotency-Key was used for a different upload; use a new key.",
         );
       }
-      if (earlier)
-        return { statusCode: earlier.status_code, body: earlier.response as IngestResponse };
+      if (earlier) {
+        return {
+          outcome: { statusCode: earlier.status_code, body: earlier.response as IngestResponse },
+        };
+      }
     }
-    const outcome = await storeUpload(client, deps, { ...fields, family }, plan, spool);
+    const upload = await storeUpload(client, deps, { ...fields, family }, plan);
     if (idempotencyKey) {
       await repo.saveIdempotentAnswer(
         client,
         idempotencyKey,
         fingerprint,
-        outcome.statusCode,
-        outcome.body,
+        upload.outcome.statusCode,
+        upload.outcome.body,
       );
     }
-    return outcome;
+    return upload;
   }).catch((error: unknown) => {
     throw reportErrorToAppError(error);
   });
+  if (stored.learnedTests) deps.knownTests.remember(stored.learnedTests);
+  return stored.outcome;
+}
+
+/** Every result of every report of the upload, with the files its attachments refer to. */
+async function* resultsOf(
+  plan: Awaited<ReturnType<typeof classifyUpload>>,
+): AsyncGenerator<QueuedResult> {
+  for await (const report of plan.reports()) {
+    for await (const result of report.results) yield { result, files: report.files };
+  }
 }
 
 async function storeUpload(
@@ -149,8 +172,7 @@ async function storeUpload(
   deps: IngestDeps,
   fields: UploadFields,
   plan: Awaited<ReturnType<typeof classifyUpload>>,
-  spool: Spool,
-): Promise<IngestOutcome> {
+): Promise<StoredUpload> {
   const now = new Date();
   const key = fields.run_key ?? newRunKey(fields.family, now);
   const run = await repo.openRunForUpdate(
@@ -171,8 +193,8 @@ async function storeUpload(
     runId: run.id,
     family: fields.family,
     testIdPattern: new RegExp(deps.testIdPattern, "i"),
-    files: spool,
     attachments: deps.attachments,
+    knownTests: deps.knownTests,
     existing: await repo.existingTestRunTestIds(client, run.id),
     runFacts: {
       nora_site: fields.nora_site,
@@ -182,10 +204,7 @@ async function storeUpload(
       baseurl: fields.baseurl,
     },
   });
-  for await (const report of plan.reports()) {
-    for await (const result of report.results) await writer.add(result, report.files);
-  }
-  await writer.flush();
+  await writer.write(resultsOf(plan));
   if (plan.load) {
     const load = await plan.load();
     await repo.replaceLoadStats(client, run.id, load.stats);
@@ -198,11 +217,14 @@ async function storeUpload(
       await repo.setReportLocation(client, run.id, `/v1/objects/${stored.key}`);
     }
   } else {
-    await finalizeRun(client, run.id);
+    await finalizeRun(client, run.id, {
+      mayHaveRetries: writer.summary.mayHaveRetries,
+      tally: writer.tally,
+    });
   }
   const counts = await repo.runCounts(client, run.id);
   const created = writer.summary.inserted > 0 || !fields.run_key;
-  return {
+  const outcome: IngestOutcome = {
     statusCode: created ? 201 : 200,
     body: {
       test_run_key: key,
@@ -216,4 +238,5 @@ async function storeUpload(
       url: runUrl(fields.family, key),
     },
   };
+  return { outcome, learnedTests: writer.learnedTests };
 }

@@ -59,7 +59,7 @@ export async function appendResults(
   key: string,
   results: readonly ResultInput[],
 ) {
-  return withTransaction(deps.db, async (client) => {
+  const appended = await withTransaction(deps.db, async (client) => {
     const run = await lockRun(client, key);
     if (run.family === "load") {
       throw new AppError(
@@ -72,20 +72,25 @@ export async function appendResults(
       runId: run.id,
       family: run.family,
       testIdPattern: new RegExp(deps.testIdPattern, "i"),
-      files: NO_FILES,
       attachments: deps.attachments,
+      knownTests: deps.knownTests,
       existing: await repo.existingTestRunTestIds(client, run.id),
     });
-    for (const result of results) await writer.add(result);
-    await writer.flush();
-    await finalizeRun(client, run.id);
-    return {
+    await writer.write(results.map((result) => ({ result, files: NO_FILES })));
+    await finalizeRun(client, run.id, {
+      mayHaveRetries: writer.summary.mayHaveRetries,
+      tally: writer.tally,
+    });
+    const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,
       duplicates: writer.summary.duplicates,
       counts: await repo.runCounts(client, run.id),
     };
+    return { answer, learnedTests: writer.learnedTests };
   });
+  deps.knownTests.remember(appended.learnedTests);
+  return appended.answer;
 }
 
 /** Parses an NDJSON body: one result per line; blank lines are allowed. */

@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { ResultInput } from "@assay/core";
-import { json, type CopyValue } from "./copy.js";
+import { encodeCopyRow, encodeCopyValue, json, type CopyValue } from "./copy.js";
 
-/** Columns of `results` written by COPY, in the order resultRow() gives the values. */
+/** Columns of `results` written by COPY, in the order of resultLine(). */
 export const RESULT_COLUMNS = [
   "id",
   "run_id",
@@ -47,12 +47,15 @@ export const RESULT_COLUMNS = [
  * so the same report uploaded again yields the same ids (and is recognised as a duplicate).
  */
 export function derivedTestRunTestId(identity: string, attempt: number): string {
-  const hash = createHash("sha256").update(identity).digest("base64url").slice(0, 16);
-  return attempt > 0 ? `${hash}-r${attempt}` : hash;
+  const id = hash("sha256", identity, "base64url").slice(0, 16);
+  return attempt > 0 ? `${id}-r${attempt}` : id;
 }
 
+const NO_STEPS: never[] = [];
+
 function stepsOf(result: ResultInput, before: boolean) {
-  return (result.steps ?? [])
+  if (!result.steps || result.steps.length === 0) return NO_STEPS;
+  return result.steps
     .filter((step) => (step.before ?? false) === before)
     .map((step) => ({
       action: step.action,
@@ -62,15 +65,40 @@ function stepsOf(result: ResultInput, before: boolean) {
     }));
 }
 
-export function resultRow(
-  result: ResultInput,
-  ids: { id: number; runId: number; testRunTestId: string; testId: number },
-): CopyValue[] {
+/**
+ * Facts of the whole run (site, branch, commit, executor) for results whose report does not
+ * carry them per test, as Cucumber and Mocha reports do not.
+ */
+export type RunFacts = Pick<
+  ResultInput,
+  "nora_site" | "branch" | "commit_hash" | "executor" | "baseurl"
+>;
+
+const NO_FACTS: RunFacts = {};
+
+/** The ids that lead a result's row: known only once the database has resolved the test. */
+export interface ResultIdColumns {
+  id: number;
+  runId: number;
+  testRunTestId: string;
+  testId: number;
+}
+
+/**
+ * A result's COPY line, in two parts: the tail (every column after test_id, with the newline) is
+ * encoded as soon as the result is parsed, so the parsed objects can be dropped while the result
+ * waits for its batch; resultLine puts the ids in front once they are known.
+ */
+export function encodeResultTail(result: ResultInput, facts: RunFacts = NO_FACTS): string {
+  return encodeCopyRow(resultTail(result, facts));
+}
+
+export function resultLine(ids: ResultIdColumns, tail: string): string {
+  return `${ids.id}\t${ids.runId}\t${encodeCopyValue(ids.testRunTestId)}\t${ids.testId}\t${tail}`;
+}
+
+function resultTail(result: ResultInput, facts: RunFacts): CopyValue[] {
   return [
-    ids.id,
-    ids.runId,
-    ids.testRunTestId,
-    ids.testId,
     result.attempt ?? 0,
     result.status,
     result.failure_type,
@@ -92,14 +120,14 @@ export function resultRow(
     result.start_time,
     result.end_time,
     result.duration_ms ?? 0,
-    result.nora_site,
+    result.nora_site ?? facts.nora_site,
     result.version,
-    result.commit_hash,
+    result.commit_hash ?? facts.commit_hash,
     result.chrome_version,
     result.platform,
-    result.executor,
-    result.branch,
-    result.baseurl,
+    result.executor ?? facts.executor,
+    result.branch ?? facts.branch,
+    result.baseurl ?? facts.baseurl,
     json(result.properties),
     json(stepsOf(result, false)),
     json(stepsOf(result, true)),

@@ -1,15 +1,55 @@
 import { createHash, randomUUID } from "node:crypto";
-import { createReadStream, createWriteStream } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { mkdtemp, open, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Transform, type Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import type { ReportFile, UploadFiles } from "./parsers/types.js";
 
 /** A spooled upload file: readable any number of times, with the hash of its content. */
 export interface SpooledFile extends ReportFile {
   sha256: string;
+}
+
+/**
+ * Files up to this size are kept in memory rather than written to disk: a results folder is
+ * thousands of small JSON files, each read several times (sniffed, planned, converted), and a
+ * file system round trip per read costs far more than the bytes. Reports and attachments above
+ * it go to disk and are streamed from there.
+ */
+export const MEMORY_FILE_BYTES = 1024 * 1024;
+/** What all uploads in progress keep in memory together; beyond it, files go to disk. */
+export const MEMORY_TOTAL_BYTES = 128 * 1024 * 1024;
+
+/** Bytes of upload files held in memory, shared by the uploads in progress. */
+export class MemoryBudget {
+  private used = 0;
+
+  constructor(readonly limit: number) {}
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Reserves `bytes` if they fit. */
+  take(bytes: number): boolean {
+    if (this.used + bytes > this.limit) return false;
+    this.used += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.used -= bytes;
+  }
+}
+
+const SHARED_BUDGET = new MemoryBudget(MEMORY_TOTAL_BYTES);
+
+export interface SpoolOptions {
+  /** Default: one budget of MEMORY_TOTAL_BYTES for the whole process. */
+  budget?: MemoryBudget;
+  /** Default: MEMORY_FILE_BYTES. */
+  maxMemoryFileBytes?: number;
 }
 
 /**
@@ -26,37 +66,65 @@ export function uploadName(clientName: string): string {
   return parts.join("/") || "upload";
 }
 
-/** The files of one upload, spooled to a private temporary folder that `dispose` removes. */
+/**
+ * The files of one upload: small ones in memory (within a budget), the others spooled to a
+ * private temporary folder. `dispose` gives the memory back and removes the folder.
+ */
 export class Spool implements UploadFiles {
   private readonly files: SpooledFile[] = [];
   private readonly byName = new Map<string, SpooledFile>();
+  private memoryBytes = 0;
 
-  private constructor(private readonly dir: string) {}
+  private constructor(
+    private readonly dir: string,
+    private readonly budget: MemoryBudget,
+    private readonly maxMemoryFileBytes: number,
+  ) {}
 
-  static async create(): Promise<Spool> {
-    return new Spool(await mkdtemp(path.join(tmpdir(), "assay-upload-")));
+  static async create(options: SpoolOptions = {}): Promise<Spool> {
+    return new Spool(
+      await mkdtemp(path.join(tmpdir(), "assay-upload-")),
+      options.budget ?? SHARED_BUDGET,
+      options.maxMemoryFileBytes ?? MEMORY_FILE_BYTES,
+    );
   }
 
-  /** Streams one file to disk, hashing it on the way. */
+  /** Reads one file, hashing it on the way; it stays in memory if small enough, else on disk. */
   async add(clientName: string, content: Readable): Promise<SpooledFile> {
-    const file = path.join(this.dir, randomUUID());
     const hash = createHash("sha256");
+    const chunks: Buffer[] = [];
     let size = 0;
-    const measure = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
+    let disk: { file: string; handle: FileHandle } | undefined;
+    try {
+      for await (const chunk of content as AsyncIterable<Buffer>) {
         hash.update(chunk);
         size += chunk.length;
-        done(null, chunk);
-      },
-    });
-    await pipeline(content, measure, createWriteStream(file, { mode: 0o600 }));
+        if (disk) {
+          await writeAll(disk.handle, chunk);
+          continue;
+        }
+        chunks.push(chunk);
+        if (size > this.maxMemoryFileBytes) {
+          disk = await this.diskFile();
+          await writeAll(disk.handle, Buffer.concat(chunks));
+          chunks.length = 0;
+        }
+      }
+    } finally {
+      await disk?.handle.close();
+    }
     const name = this.uniqueName(uploadName(clientName));
-    const spooled: SpooledFile = {
-      name,
-      size,
-      sha256: hash.digest("hex"),
-      open: () => createReadStream(file),
-    };
+    const sha256 = hash.digest("hex");
+    let spooled: SpooledFile;
+    if (disk) spooled = onDisk(name, size, sha256, disk.file);
+    else if (this.budget.take(size)) {
+      this.memoryBytes += size;
+      spooled = inMemory(name, sha256, copyOf(chunks, size));
+    } else {
+      const file = path.join(this.dir, randomUUID());
+      await writeFile(file, Buffer.concat(chunks, size), { mode: 0o600 });
+      spooled = onDisk(name, size, sha256, file);
+    }
     this.files.push(spooled);
     this.byName.set(name, spooled);
     return spooled;
@@ -71,7 +139,14 @@ export class Spool implements UploadFiles {
   }
 
   async dispose(): Promise<void> {
+    this.budget.give(this.memoryBytes);
+    this.memoryBytes = 0;
     await rm(this.dir, { recursive: true, force: true });
+  }
+
+  private async diskFile(): Promise<{ file: string; handle: FileHandle }> {
+    const file = path.join(this.dir, randomUUID());
+    return { file, handle: await open(file, "w", 0o600) };
   }
 
   private uniqueName(name: string): string {
@@ -80,5 +155,36 @@ export class Spool implements UploadFiles {
       const candidate = `${name} (${n})`;
       if (!this.byName.has(candidate)) return candidate;
     }
+  }
+}
+
+function onDisk(name: string, size: number, sha256: string, file: string): SpooledFile {
+  return { name, size, sha256, open: () => createReadStream(file) };
+}
+
+function inMemory(name: string, sha256: string, content: Buffer): SpooledFile {
+  return {
+    name,
+    size: content.length,
+    sha256,
+    content,
+    open: () => Readable.from([content], { objectMode: false }),
+  };
+}
+
+/**
+ * The chunks in a buffer of their own: a chunk is often a slice of a larger socket buffer,
+ * which keeping the slice would keep alive too.
+ */
+function copyOf(chunks: readonly Buffer[], size: number): Buffer {
+  const content = Buffer.allocUnsafeSlow(size);
+  let offset = 0;
+  for (const chunk of chunks) offset += chunk.copy(content, offset);
+  return content;
+}
+
+async function writeAll(handle: FileHandle, data: Buffer): Promise<void> {
+  for (let offset = 0; offset < data.length;) {
+    offset += (await handle.write(data, offset)).bytesWritten;
   }
 }

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import type pg from "pg";
 
 import type { Family } from "@assay/core";
@@ -37,71 +38,130 @@ export function identityOf(
   suitePath: readonly string[],
   name: string,
 ): string {
-  return createHash("sha256")
-    .update([family, file ?? "", ...suitePath, name].join("\u0000"))
-    .digest("base64url");
+  // crypto.hash: one call per result, cheaper than a Hash object each time.
+  return hash("sha256", [family, file ?? "", ...suitePath, name].join("\u0000"), "base64url");
+}
+
+/** Cache key of an identity, or of an explicit id known to be in `tests`. */
+const identityKey = (family: Family, identity: string) => `${family}\u0000${identity}`;
+const explicitKey = (id: number) => `#${id}`;
+
+/**
+ * The test catalogue entries this server has seen committed: identity -> stable id, and explicit
+ * ids known to exist. Catalogue entries never change once committed, so a hit needs no database
+ * work; a daily run of known tests resolves all its ids without a query. Only committed entries
+ * go in (see TestIdResolver.learned): an id from a rolled-back upload must never be handed out.
+ * Bounded; about 120 bytes an entry.
+ */
+export class KnownTests {
+  private readonly ids: LRUCache<string, number>;
+
+  constructor(maxEntries = 200_000) {
+    this.ids = new LRUCache({ max: maxEntries });
+  }
+
+  get(key: string): number | undefined {
+    return this.ids.get(key);
+  }
+
+  /** Adds what an upload resolved, once its transaction has committed. */
+  remember(learned: ReadonlyMap<string, number>): void {
+    for (const [key, id] of learned) this.ids.set(key, id);
+  }
 }
 
 /**
- * Resolves the stable test id of every identity in one batch: explicit ids are registered as
- * they are; the others are looked up in test_keys and assigned from test_id_seq when new.
- * Runs inside the caller's transaction, so an upload that fails assigns nothing.
+ * Resolves the stable test id of each result of one upload: explicit ids are registered in
+ * `tests` as they are; the others are looked up in test_keys and assigned from test_id_seq when
+ * new. Cache hits cost nothing; the misses of a batch take one statement. Runs inside the upload's
+ * transaction, so an upload that fails assigns nothing.
  */
-export async function resolveTestIds(
-  client: pg.PoolClient,
-  family: Family,
-  tests: readonly TestIdentity[],
-): Promise<number[]> {
-  const explicit = tests.filter((t) => t.explicitId !== undefined);
-  if (explicit.length > 0) {
+export class TestIdResolver {
+  /** What this upload looked up or registered; KnownTests takes it after COMMIT. */
+  readonly learned = new Map<string, number>();
+
+  constructor(
+    private readonly known: KnownTests,
+    private readonly family: Family,
+  ) {}
+
+  async resolve(client: pg.PoolClient, tests: readonly TestIdentity[]): Promise<number[]> {
+    const newExplicit = new Map<number, TestIdentity>();
+    const missing = new Map<string, TestIdentity>();
+    for (const test of tests) {
+      if (test.explicitId !== undefined) {
+        if (this.lookup(explicitKey(test.explicitId)) === undefined)
+          newExplicit.set(test.explicitId, test);
+      } else if (this.lookup(identityKey(this.family, test.identity)) === undefined) {
+        missing.set(test.identity, test);
+      }
+    }
+    if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()]);
+    if (missing.size > 0) await this.registerImplicit(client, [...missing.values()]);
+    return tests.map(
+      (t) => t.explicitId ?? (this.lookup(identityKey(this.family, t.identity)) as number),
+    );
+  }
+
+  private lookup(key: string): number | undefined {
+    return this.learned.get(key) ?? this.known.get(key);
+  }
+
+  private async registerExplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {
     await client.query(
       `INSERT INTO tests (id, family, title, file)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
        ON CONFLICT (id) DO NOTHING`,
       [
-        explicit.map((t) => t.explicitId),
-        explicit.map(() => family),
-        explicit.map((t) => t.title),
-        explicit.map((t) => t.file ?? null),
+        tests.map((t) => t.explicitId),
+        tests.map(() => this.family),
+        tests.map((t) => t.title),
+        tests.map((t) => t.file ?? null),
       ],
     );
+    for (const t of tests) this.learned.set(explicitKey(t.explicitId!), t.explicitId!);
   }
-  const implicit = [
-    ...new Map(
-      tests.filter((t) => t.explicitId === undefined).map((t) => [t.identity, t]),
-    ).values(),
-  ];
-  const byIdentity = new Map<string, number>();
-  if (implicit.length > 0) {
-    // New tests get the next ids; a concurrent upload that made the same test first wins, and
-    // the lookup below reads its id.
-    // New tests get the next ids. If a concurrent upload registers the same test first, its
-    // key wins (ON CONFLICT) and the lookup below reads it; the spare tests row is harmless.
-    await client.query(
-      `WITH wanted AS MATERIALIZED (
+
+  /**
+   * One statement: the known keys, plus new tests with the next ids. If a concurrent upload
+   * registers the same test first, its key wins (ON CONFLICT) and is read in a second lookup;
+   * the spare tests row is harmless.
+   */
+  private async registerImplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {
+    const { rows } = await client.query<{ identity: string; test_id: string }>(
+      `WITH input AS (
+         SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, title, file)
+       ), known AS MATERIALIZED (
+         SELECT k.identity, k.test_id FROM test_keys k
+         WHERE k.family = $1 AND k.identity IN (SELECT identity FROM input)
+       ), wanted AS MATERIALIZED (
          SELECT w.identity, w.title, w.file, nextval('test_id_seq') AS id
-         FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, title, file)
-         WHERE NOT EXISTS (
-           SELECT 1 FROM test_keys k WHERE k.family = $1 AND k.identity = w.identity
-         )
+         FROM input w WHERE w.identity NOT IN (SELECT identity FROM known)
        ), made AS (
          INSERT INTO tests (id, family, title, file) SELECT id, $1, title, file FROM wanted
+       ), keyed AS (
+         INSERT INTO test_keys (family, identity, test_id)
+         SELECT $1, identity, id FROM wanted
+         ON CONFLICT DO NOTHING
+         RETURNING identity, test_id
        )
-       INSERT INTO test_keys (family, identity, test_id)
-       SELECT $1, identity, id FROM wanted
-       ON CONFLICT DO NOTHING`,
+       SELECT identity, test_id FROM known UNION ALL SELECT identity, test_id FROM keyed`,
       [
-        family,
-        implicit.map((t) => t.identity),
-        implicit.map((t) => t.title),
-        implicit.map((t) => t.file ?? null),
+        this.family,
+        tests.map((t) => t.identity),
+        tests.map((t) => t.title),
+        tests.map((t) => t.file ?? null),
       ],
     );
-    const { rows } = await client.query<{ identity: string; test_id: string }>(
+    for (const row of rows)
+      this.learned.set(identityKey(this.family, row.identity), Number(row.test_id));
+    const raced = tests.filter((t) => !this.learned.has(identityKey(this.family, t.identity)));
+    if (raced.length === 0) return;
+    const { rows: theirs } = await client.query<{ identity: string; test_id: string }>(
       "SELECT identity, test_id FROM test_keys WHERE family = $1 AND identity = ANY($2::text[])",
-      [family, implicit.map((t) => t.identity)],
+      [this.family, raced.map((t) => t.identity)],
     );
-    for (const row of rows) byIdentity.set(row.identity, Number(row.test_id));
+    for (const row of theirs)
+      this.learned.set(identityKey(this.family, row.identity), Number(row.test_id));
   }
-  return tests.map((t) => t.explicitId ?? (byIdentity.get(t.identity) as number));
 }

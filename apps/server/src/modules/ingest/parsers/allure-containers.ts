@@ -1,7 +1,6 @@
-import { toAllureContainer, type AllureContainer, type AllureStep } from "./allure-model.js";
+import { readAllureContainer, type AllureContainer, type AllureStep } from "./allure-model.js";
 import type { SourceResolver } from "./allure-steps.js";
-import { readJson } from "./json.js";
-import { ReportError, type ReportFile } from "./types.js";
+import { readInOrder, ReportError, type ReportFile } from "./types.js";
 
 /** Deeper than any real suite nesting; a longer chain of containers is refused. */
 export const MAX_CONTAINER_DEPTH = 32;
@@ -33,8 +32,8 @@ export class ContainerIndex {
     resolverFor: (fileName: string) => SourceResolver,
   ): Promise<ContainerIndex> {
     const index = new ContainerIndex();
-    for (const file of files) {
-      const container = toAllureContainer(file.name, await readJson(file));
+    const read = async (file: ReportFile) => ({ file, container: await readAllureContainer(file) });
+    for await (const { file, container } of readInOrder(files, read)) {
       index.add(file.name, container, resolverFor(file.name));
     }
     return index;

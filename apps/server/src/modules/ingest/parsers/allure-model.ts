@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { jsonPath } from "./json.js";
-import { ReportError } from "./types.js";
+import { jsonPath, parseJsonText } from "./json.js";
+import { readBytes, ReportError, type ReportFile } from "./types.js";
 
 /**
  * The parts of Allure 2's result files that Assay reads (allure-js-commons `model.ts`). Fields
@@ -91,6 +91,21 @@ export function toAllureResult(fileName: string, value: unknown): AllureResult {
 /** Checks a parsed `*-container.json`. */
 export function toAllureContainer(fileName: string, value: unknown): AllureContainer {
   return check(fileName, value, ContainerSchema, "an Allure container (*-container.json)");
+}
+
+/** Reads, parses and checks a `*-result.json`. */
+export async function readAllureResult(file: ReportFile): Promise<AllureResult> {
+  return toAllureResult(file.name, await readJsonFile(file));
+}
+
+/** Reads, parses and checks a `*-container.json`. */
+export async function readAllureContainer(file: ReportFile): Promise<AllureContainer> {
+  return toAllureContainer(file.name, await readJsonFile(file));
+}
+
+/** As json.ts's readJson, but taking the bytes from memory when the upload holds them there. */
+async function readJsonFile(file: ReportFile): Promise<unknown> {
+  return parseJsonText(file.name, (await readBytes(file)).toString("utf8"));
 }
 
 function check<T>(fileName: string, value: unknown, schema: z.ZodType<T>, expected: string): T {

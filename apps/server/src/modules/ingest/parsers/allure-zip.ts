@@ -59,7 +59,8 @@ export async function openZip(
   if (zip.entryCount > lim.maxEntries) {
     throw new ReportError(
       file.name,
-      `the zip has ${zip.entryCount} entries; at most ${lim.maxEntries} are accepted`,
+      `the zip has ${zip.entryCount} entries; at most ${lim.maxEntries} are accepted: ` +
+        "split it into several uploads into one run with the same run_key",
     );
   }
   const states = await readEntries(file.name, zip, lim, buffer.length);
@@ -80,6 +81,7 @@ async function readWhole(file: ReportFile, max: number): Promise<Buffer> {
   const tooLarge = () =>
     new ReportError(file.name, `the zip is larger than ${mib(max)}; split the upload`);
   if (file.size > max) throw tooLarge();
+  if (file.content) return file.content;
   const chunks: Buffer[] = [];
   let length = 0;
   for await (const chunk of file.open()) {

@@ -1,11 +1,10 @@
 import type { ResultInput } from "@assay/core";
 import { ContainerIndex } from "./allure-containers.js";
-import { toAllureResult } from "./allure-model.js";
+import { planAttempts, plannedResults } from "./allure-plan.js";
 import { toResultInput } from "./allure-result.js";
 import { sourceResolver } from "./allure-steps.js";
 import { openZip, ZIP_MAGIC, type ZipLimits } from "./allure-zip.js";
-import { readJson } from "./json.js";
-import { ReportError, type ReportFile, type UploadFiles } from "./types.js";
+import { readHead, ReportError, type ReportFile, type UploadFiles } from "./types.js";
 
 export { openZip, ZIP_LIMITS, type ZipLimits } from "./allure-zip.js";
 
@@ -60,8 +59,9 @@ export async function parseAllureZip(
  * An allure-results folder uploaded file by file (or the files of a zip): every `*-result.json`
  * is one attempt; results sharing a historyId are retries of one test, numbered 0..n by start
  * time, so the latest decides. Container fixtures become before steps of their children, and
- * attachment `source`s become `path`s of files in the same upload. Files are read twice (once to
- * order the attempts, once to convert) so memory stays flat however many results there are.
+ * attachment `source`s become `path`s of files in the same upload. Result files are read once to
+ * order the attempts and kept parsed up to a bound (see {@link planAttempts}); past it they are
+ * read again to convert, so memory stays bounded however many results there are.
  * `uploadName` names the upload in the error for an upload without results (e.g. the zip).
  */
 export async function* parseAllureFiles(
@@ -81,71 +81,18 @@ export async function* parseAllureFiles(
     all.filter((f) => CONTAINER_FILE.test(f.name)),
     (name) => sourceResolver(name, has),
   );
-  for (const { file, attempt } of await planAttempts(resultFiles)) {
-    const result = toAllureResult(file.name, await readJson(file));
+  for await (const { planned, result } of plannedResults(await planAttempts(resultFiles))) {
+    const fileName = planned.file.name;
     yield toResultInput(result, {
-      fileName: file.name,
-      attempt,
+      fileName,
+      attempt: planned.attempt,
       containers,
-      resolve: sourceResolver(file.name, has),
+      resolve: sourceResolver(fileName, has),
     });
   }
 }
 
-interface Planned {
-  file: ReportFile;
-  start: number;
-  stop: number;
-  attempt: number;
-}
-
-/** Numbers the attempts of each historyId by start (then stop, then file name) and orders all. */
-async function planAttempts(files: readonly ReportFile[]): Promise<Planned[]> {
-  const groups = new Map<string, Planned[]>();
-  const uuids = new Map<string, string>();
-  for (const file of files) {
-    const result = toAllureResult(file.name, await readJson(file));
-    if (result.uuid) {
-      const other = uuids.get(result.uuid);
-      if (other) {
-        throw new ReportError(
-          file.name,
-          `uuid ${result.uuid} is also used by ${other}; each result must have its own`,
-          { path: "$.uuid" },
-        );
-      }
-      uuids.set(result.uuid, file.name);
-    }
-    const start = result.start ?? result.stop ?? 0;
-    const planned = { file, start, stop: result.stop ?? start, attempt: 0 };
-    // Without a historyId a result cannot be matched with others: it is a test of its own.
-    const key = result.historyId ? `history:${result.historyId}` : `file:${file.name}`;
-    const group = groups.get(key);
-    if (group) group.push(planned);
-    else groups.set(key, [planned]);
-  }
-  const ordered: Planned[] = [];
-  for (const group of groups.values()) {
-    group.sort(byTime).forEach((planned, attempt) => ordered.push({ ...planned, attempt }));
-  }
-  return ordered.sort(byTime);
-}
-
-function byTime(a: Planned, b: Planned): number {
-  if (a.start !== b.start) return a.start - b.start;
-  if (a.stop !== b.stop) return a.stop - b.stop;
-  return a.file.name < b.file.name ? -1 : a.file.name > b.file.name ? 1 : 0;
-}
-
 async function isZip(file: ReportFile): Promise<boolean> {
   if (/\.zip$/i.test(file.name)) return true;
-  const stream = file.open();
-  try {
-    for await (const chunk of stream) {
-      return (chunk as Buffer).subarray(0, 4).toString("latin1") === ZIP_MAGIC;
-    }
-    return false;
-  } finally {
-    stream.destroy();
-  }
+  return (await readHead(file, ZIP_MAGIC.length)).toString("latin1") === ZIP_MAGIC;
 }

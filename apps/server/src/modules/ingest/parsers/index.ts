@@ -7,7 +7,15 @@ import { detectJunit, parseJunit } from "./junit.js";
 import { detectLocust, parseLocust } from "./locust.js";
 import { detectMocha, parseMocha } from "./mocha.js";
 import { detectPlaywright, parsePlaywright } from "./playwright.js";
-import type { LoadReport, ReportFile, ResultParser, UploadFiles } from "./types.js";
+import {
+  readHead,
+  readInOrder,
+  READ_AHEAD,
+  type LoadReport,
+  type ReportFile,
+  type ResultParser,
+  type UploadFiles,
+} from "./types.js";
 
 type Detector = (head: string, fileName: string) => boolean;
 
@@ -22,6 +30,8 @@ const SINGLE_FILE: readonly { format: ReportFormat; detect: Detector; parse: Res
 
 const REPORT_EXTENSIONS = /\.(xml|json|csv|zip)$/i;
 const HEAD_BYTES = 4096;
+/** Only heads are read, so the count alone bounds the memory in flight. */
+const HEADS_AHEAD = { ...READ_AHEAD, bytes: Number.POSITIVE_INFINITY };
 
 /** One report's results, and the files its attachment references resolve against. */
 export interface ReportStream {
@@ -37,16 +47,8 @@ export interface UploadPlan {
   load?: () => Promise<LoadReport>;
 }
 
-async function headOf(file: ReportFile): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // Leaving the loop early destroys the stream: only the head is read.
-  for await (const chunk of file.open()) {
-    chunks.push(chunk as Buffer);
-    size += (chunk as Buffer).length;
-    if (size >= HEAD_BYTES) break;
-  }
-  return Buffer.concat(chunks).subarray(0, HEAD_BYTES).toString("utf8");
+async function headOf(file: ReportFile): Promise<{ file: ReportFile; head: string }> {
+  return { file, head: (await readHead(file, HEAD_BYTES)).toString("utf8") };
 }
 
 function detectFormat(head: string, name: string): ReportFormat | undefined {
@@ -69,8 +71,8 @@ export async function classifyUpload(
   let allureFolder = false;
   let locust = false;
   const formats = new Set<ReportFormat>();
-  for (const file of files.all()) {
-    const head = await headOf(file);
+  // Heads are read a few files at a time, in order: an upload can hold tens of thousands.
+  for await (const { file, head } of readInOrder(files.all(), headOf, HEADS_AHEAD)) {
     let found = format === "auto" ? detectFormat(head, file.name) : undefined;
     if (format !== "auto") {
       const entry = SINGLE_FILE.find((e) => e.format === format);

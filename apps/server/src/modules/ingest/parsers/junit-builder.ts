@@ -1,6 +1,7 @@
 import type { ResultInput } from "@assay/core";
 import { RERUN_KINDS, type CaseRecord, type Rerun, type RerunKind } from "./junit-case.js";
-import { SuiteStack, type Frame } from "./junit-suites.js";
+import type { Property } from "./junit-fields.js";
+import { SuiteStack } from "./junit-suites.js";
 import { ReportError, type ReportLocation } from "./types.js";
 
 /*
@@ -11,65 +12,82 @@ import { ReportError, type ReportLocation } from "./types.js";
 /** Deeper than any real report; bounds the element stack a hostile file can build. */
 export const MAX_DEPTH = 256;
 
-interface Element {
-  name: string;
-  close?: () => void;
-}
+/** What to do when an element closes; testcases and suites, the common ones, share theirs. */
+type Close = () => void;
 
 export class JunitBuilder {
-  private readonly elements: Element[] = [];
-  private readonly captures: string[][] = [];
+  /** Names of the open elements, and what to do when each closes (same indexes). */
+  private readonly names: string[] = [];
+  private readonly closers: (Close | undefined)[] = [];
+  /** Text of the elements being read, innermost last. */
+  private readonly captures: string[] = [];
   private readonly suites: SuiteStack;
   private record: CaseRecord | undefined;
   private rerun: Rerun | undefined;
 
+  /**
+   * @param capturing told when the builder starts (true) and stops (false) wanting text: most
+   *   text of a report is whitespace between elements, which the SAX parser need not hand over.
+   */
   constructor(
     private readonly fileName: string,
     private readonly where: () => ReportLocation,
     emit: (result: ResultInput) => void,
+    private readonly capturing: (wanted: boolean) => void = () => undefined,
   ) {
     this.suites = new SuiteStack(emit);
   }
 
   open(name: string, attributes: Record<string, string>): void {
-    if (this.elements.length >= MAX_DEPTH) {
+    const depth = this.names.length;
+    if (depth >= MAX_DEPTH) {
       throw this.error(`elements are nested deeper than ${MAX_DEPTH} levels`);
     }
-    if (this.elements.length === 0 && name !== "testsuites" && name !== "testsuite") {
+    if (depth === 0 && name !== "testsuites" && name !== "testsuite") {
       throw this.error(
         `expected a JUnit XML report with <testsuites> or <testsuite> as its root element, found <${name}>`,
       );
     }
-    const close = this.handle(name, attributes);
-    this.elements.push(close ? { name, close } : { name });
+    const close = this.handle(name, attributes, this.names[depth - 1]);
+    this.names.push(name);
+    this.closers.push(close);
   }
 
   close(): void {
-    this.elements.pop()?.close?.();
+    this.names.pop();
+    this.closers.pop()?.();
   }
 
   text(text: string): void {
-    this.captures[this.captures.length - 1]?.push(text);
+    const top = this.captures.length - 1;
+    if (top >= 0) this.captures[top] += text;
   }
 
   private error(message: string): ReportError {
     return new ReportError(this.fileName, message, this.where());
   }
 
+  private readonly closeSuite: Close = () => this.suites.close();
+
+  private readonly closeCase: Close = () => {
+    const record = this.record;
+    this.record = undefined;
+    if (record) this.suites.addCase(record);
+  };
+
   /** Starts what an element means in its place; returns what to do when it closes. */
-  private handle(name: string, attrs: Record<string, string>): (() => void) | undefined {
-    const parent = this.elements[this.elements.length - 1]?.name;
+  private handle(name: string, attrs: Record<string, string>, parent: string | undefined) {
     const record = this.record;
     const frame = this.suites.top;
     if (name === "testsuites" || name === "testsuite") {
       if (record) return undefined;
       this.suites.open(name, attrs);
-      return () => this.suites.close();
+      return this.closeSuite;
     }
     if (name === "testcase") return record || !frame ? undefined : this.openCase(attrs);
     if (name === "property" && parent === "properties") {
-      const target = record ?? frame;
-      return target ? this.openProperty(attrs, target) : undefined;
+      if (record) return this.openProperty(attrs, (p) => record.properties.push(p));
+      return frame ? this.openProperty(attrs, (p) => this.suites.addProperty(frame, p)) : undefined;
     }
     if (name === "system-out" || name === "system-err") return this.openOutput(name, parent);
     if (!record) return undefined;
@@ -89,51 +107,44 @@ export class JunitBuilder {
     return undefined;
   }
 
-  private capture(done: (text: string) => void): () => void {
-    const parts: string[] = [];
-    this.captures.push(parts);
+  private capture(done: (text: string) => void): Close {
+    if (this.captures.push("") === 1) this.capturing(true);
     return () => {
-      this.captures.pop();
-      done(parts.join(""));
+      const text = this.captures.pop() ?? "";
+      if (this.captures.length === 0) this.capturing(false);
+      done(text);
     };
   }
 
-  private openCase(attrs: Record<string, string>): () => void {
+  private openCase(attrs: Record<string, string>): Close {
     const name = attrs.name?.trim() || attrs.classname?.trim();
     if (!name) throw this.error("a <testcase> has neither a name nor a classname attribute");
-    const record: CaseRecord = {
+    this.record = {
       name,
-      ...(attrs.classname !== undefined ? { classname: attrs.classname } : {}),
-      ...(attrs.file !== undefined ? { file: attrs.file } : {}),
-      ...(attrs.time !== undefined ? { time: attrs.time } : {}),
-      ...(attrs.timestamp !== undefined ? { timestamp: attrs.timestamp } : {}),
+      classname: attrs.classname,
+      file: attrs.file,
+      time: attrs.time,
+      timestamp: attrs.timestamp,
       properties: [],
       out: "",
       err: "",
       outcomes: [],
+      skipped: undefined,
       reruns: [],
     };
-    this.record = record;
-    return () => {
-      this.record = undefined;
-      this.suites.addCase(record);
-    };
+    return this.closeCase;
   }
 
   private openProperty(
     attrs: Record<string, string>,
-    target: CaseRecord | Frame,
-  ): (() => void) | undefined {
+    add: (property: Property) => void,
+  ): Close | undefined {
     const name = attrs.name?.trim();
     if (!name) return undefined;
-    const add = (value: string) => {
-      target.properties.push([name, value]);
-      if ("held" in target) target.derived = undefined;
-    };
     // Some tools write the value as text (multi-line values); the attribute wins when both exist.
     const value = attrs.value;
-    if (value === undefined) return this.capture((text) => add(text.trim()));
-    add(value);
+    if (value === undefined) return this.capture((text) => add([name, text.trim()]));
+    add([name, value]);
     return undefined;
   }
 
@@ -148,17 +159,14 @@ export class JunitBuilder {
     }
     const frame = this.suites.top;
     if (!frame || (parent !== "testsuite" && parent !== "testsuites")) return undefined;
-    return this.capture((text) => {
-      frame[key] += frame[key] ? `\n${text}` : text;
-      frame.derived = undefined;
-    });
+    return this.capture((text) => this.suites.addOutput(frame, key, text));
   }
 
-  private openRerun(kind: string, attrs: Record<string, string>, record: CaseRecord) {
+  private openRerun(kind: string, attrs: Record<string, string>, record: CaseRecord): Close {
     const rerun: Rerun = {
       kind: kind as RerunKind,
-      ...(attrs.message !== undefined ? { message: attrs.message } : {}),
-      ...(attrs.type !== undefined ? { type: attrs.type } : {}),
+      message: attrs.message,
+      type: attrs.type,
       text: "",
       stackTrace: "",
       out: "",

@@ -16,11 +16,29 @@ export type Property = readonly [name: string, value: string];
  */
 export function secondsToMs(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
+  // Most writers give plain seconds ("0.123"): read them without the three regular expressions.
+  if (isPlainDecimal(raw)) return toMs(Number(raw));
   let text = raw.trim().replace(/,(?=\d{3}(?:\D|$))/g, "");
   if (/^\d+,\d+$/.test(text)) text = text.replace(",", ".");
   if (!/^(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(text)) return undefined;
-  const seconds = Number(text);
+  return toMs(Number(text));
+}
+
+function toMs(seconds: number): number | undefined {
   return Number.isFinite(seconds) ? Math.round(seconds * 1e6) / 1e3 : undefined;
+}
+
+/** Digits with at most one ".", and at least one digit: a subset of what the slow path accepts. */
+function isPlainDecimal(text: string): boolean {
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) digits++;
+    else if (code === 0x2e && dots === 0) dots++;
+    else return false;
+  }
+  return digits > 0;
 }
 
 const TIMESTAMP =
@@ -58,33 +76,61 @@ const ERROR_HEAD =
 // Spaces and tabs only: \s* would rescan runs of blank lines at every line break.
 const STACK_FRAME = /\n[ \t]*at /;
 
-const squeeze = (text: string): string => text.replace(/\s+/g, "");
+/** True for the characters `\s` matches: ASCII whitespace, or a Unicode space (rare). */
+function isSpace(code: number): boolean {
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return /\s/.test(String.fromCharCode(code));
+}
+
+/** `a.replace(/\s+/g, "") === b.replace(/\s+/g, "")`, without building either string. */
+function sameIgnoringSpace(a: string, b: string): boolean {
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < a.length && isSpace(a.charCodeAt(i))) i++;
+    while (j < b.length && isSpace(b.charCodeAt(j))) j++;
+    if (i === a.length || j === b.length) return i === a.length && j === b.length;
+    if (a.charCodeAt(i++) !== b.charCodeAt(j++)) return false;
+  }
+}
+
+type ErrorFields = Pick<ResultInput, "error_message" | "error_name" | "error_stack">;
 
 /**
- * error_message, error_name and error_stack from failure/error elements. The message attribute
- * wins, but XML folds its line breaks into spaces (and some writers drop them), so when the text
- * repeats the same message its multi-line form is used. Without a message attribute, the text
- * before the first stack frame is the message and an "XError:" prefix gives the name.
+ * error_message, error_name and error_stack from failure/error elements, set on `target` (in that
+ * order, each only when there is one). The message attribute wins, but XML folds its line breaks
+ * into spaces (and some writers drop them), so when the text repeats the same message its
+ * multi-line form is used. Without a message attribute, the text before the first stack frame is
+ * the message and an "XError:" prefix gives the name.
  */
-export function errorFields(
-  outcomes: readonly Outcome[],
-): Pick<ResultInput, "error_message" | "error_name" | "error_stack"> {
-  const texts = [...new Set(outcomes.map((o) => o.text.trim()).filter(Boolean))];
-  const stack = texts.length ? texts.join("\n\n") : undefined;
+export function assignErrorFields(target: ErrorFields, outcomes: readonly Outcome[]): void {
+  const texts = distinctTexts(outcomes);
   const first = texts[0] ?? "";
   const head = ERROR_HEAD.exec(first);
-  const rest = first.slice(head?.[0].length ?? 0);
+  const rest = head ? first.slice(head[0].length) : first;
   const frame = rest.search(STACK_FRAME);
   const body = (frame < 0 ? rest : rest.slice(0, frame)).trim() || undefined;
-  const attribute = outcomes.map((o) => o.message?.trim()).find(Boolean);
+  let attribute: string | undefined;
+  let name: string | undefined;
+  for (const outcome of outcomes) {
+    attribute ||= outcome.message?.trim() || undefined;
+    name ||= outcome.type?.trim() || undefined;
+  }
+  name ??= head?.[1];
   let message = attribute ?? body;
-  if (attribute && body && squeeze(attribute) === squeeze(body)) message = body;
-  const name = outcomes.map((o) => o.type?.trim()).find(Boolean) ?? head?.[1];
-  return {
-    ...(message ? { error_message: message } : {}),
-    ...(name ? { error_name: name } : {}),
-    ...(stack ? { error_stack: stack } : {}),
-  };
+  if (attribute && body && sameIgnoringSpace(attribute, body)) message = body;
+  if (message) target.error_message = message;
+  if (name) target.error_name = name;
+  if (texts.length) target.error_stack = texts.length === 1 ? first : texts.join("\n\n");
+}
+
+/** The non-blank texts, trimmed, each once, in order. */
+function distinctTexts(outcomes: readonly Outcome[]): string[] {
+  if (outcomes.length === 1) {
+    const text = outcomes[0]?.text.trim();
+    return text ? [text] : [];
+  }
+  return [...new Set(outcomes.map((o) => o.text.trim()).filter(Boolean))];
 }
 
 const CONTENT_TYPES = new Map([
@@ -157,7 +203,8 @@ const PROPERTY_END = /^\s*\[\[\/PROPERTY\]\]\s*$/;
 /** Reads system-out / system-err text; the text itself is kept as written (trimmed). */
 export function readOutput(raw: string): Output {
   const text = raw.trim();
-  const output: Output = { attachments: [], properties: [], ...(text ? { text } : {}) };
+  const output: Output = { attachments: [], properties: [] };
+  if (text) output.text = text;
   if (!text.includes("[[")) return output;
   const lines = text.split(/\r?\n/);
   // Once a search for [[/PROPERTY]] fails there is none further on: stop searching, which keeps

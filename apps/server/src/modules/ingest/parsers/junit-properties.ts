@@ -18,10 +18,12 @@ export function isSpecialProperty(name: string, value: string): boolean {
 
 /** `attachment`, `attachment1`, ... properties that name a file of the upload or inline data. */
 export function propertyAttachments(properties: readonly Property[]): AttachmentInput[] {
-  return properties
-    .filter(([name]) => ATTACHMENT_PROPERTY.test(name))
-    .map(([, value]) => attachmentFrom(value))
-    .filter((a): a is AttachmentInput => a !== undefined);
+  const attachments: AttachmentInput[] = [];
+  for (const [name, value] of properties) {
+    const attachment = ATTACHMENT_PROPERTY.test(name) ? attachmentFrom(value) : undefined;
+    if (attachment) attachments.push(attachment);
+  }
+  return attachments;
 }
 
 /**
@@ -85,11 +87,13 @@ const FIELD_OF_PROPERTY = new Map<string, MappedField>([
 // WebdriverIO's `capabilities` property: "<browser>.<version with _ for .>.<platform>".
 const WDIO_CAPABILITIES = /^(chrome|chromium|[a-z]+)\.(\d+(?:_\d+)*)\.(\w+)$/i;
 
-/** Result fields from well-known properties; later properties win over earlier ones. */
-export function propertyFields(
-  properties: readonly Property[],
-): Partial<Pick<ResultInput, MappedField>> {
-  const fields: Partial<Pick<ResultInput, MappedField>> = {};
+export type PropertyFields = Partial<Pick<ResultInput, MappedField>>;
+
+/**
+ * Result fields from well-known properties, added to those of the properties before them: later
+ * properties win over earlier ones.
+ */
+function addPropertyFields(fields: PropertyFields, properties: readonly Property[]): void {
   for (const [name, value] of properties) {
     const trimmed = value.trim();
     if (!trimmed) continue;
@@ -101,28 +105,45 @@ export function propertyFields(
       fields.platform = caps[3];
     }
   }
-  return fields;
 }
 
 /**
- * Properties as a record, from the outermost level (enclosing suites) to the innermost (the
- * testcase): an inner level's value replaces an outer one, while a name repeated within one level
- * keeps every value, one per line.
+ * Adds one level of properties inside those merged so far: an inner level's value replaces an
+ * outer one, while a name repeated within one level keeps every value, one per line.
  */
-export function propertyRecord(
-  levels: readonly (readonly Property[])[],
-): Record<string, string> | undefined {
-  const merged = new Map<string, string>();
-  for (const level of levels) {
-    const byName = new Map<string, string[]>();
-    for (const [name, value] of level) {
-      if (isSpecialProperty(name, value)) continue;
-      const values = byName.get(name);
-      if (values) values.push(value);
-      else byName.set(name, [value]);
-    }
-    for (const [name, values] of byName) merged.set(name, values.join("\n"));
+function mergeProperties(merged: Map<string, string>, level: readonly Property[]): void {
+  const byName = new Map<string, string[]>();
+  for (const [name, value] of level) {
+    if (isSpecialProperty(name, value)) continue;
+    const values = byName.get(name);
+    if (values) values.push(value);
+    else byName.set(name, [value]);
   }
+  for (const [name, values] of byName) merged.set(name, values.join("\n"));
+}
+
+/**
+ * What levels of properties say, from the outermost (enclosing suites) to the innermost (the
+ * testcase): the properties as a record and the result fields they fill. Kept per suite, so that
+ * a testcase adds only its own level instead of reading every suite again.
+ */
+export interface LevelProperties {
+  merged: ReadonlyMap<string, string>;
+  /** `merged` as a plain record; undefined when there are no properties. */
+  record: Record<string, string> | undefined;
+  fields: PropertyFields;
+}
+
+export const NO_PROPERTIES: LevelProperties = { merged: new Map(), record: undefined, fields: {} };
+
+/** `outer` with one more level inside it (a suite's, or the testcase's). */
+export function withLevel(outer: LevelProperties, level: readonly Property[]): LevelProperties {
+  if (!level.length) return outer;
+  const merged = new Map(outer.merged);
+  mergeProperties(merged, level);
+  const fields = { ...outer.fields };
+  addPropertyFields(fields, level);
   // fromEntries defines own properties, so a property named "__proto__" stays plain data.
-  return merged.size ? Object.fromEntries(merged) : undefined;
+  const record = merged.size ? Object.fromEntries(merged) : undefined;
+  return { merged, record, fields };
 }

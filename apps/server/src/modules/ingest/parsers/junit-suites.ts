@@ -1,7 +1,12 @@
-import type { ResultInput } from "@assay/core";
+import type { AttachmentInput, ResultInput } from "@assay/core";
 import { addAttachments, caseResults, markRetriedSkip, type CaseRecord } from "./junit-case.js";
 import { readOutput, timestampToIso, type Property } from "./junit-fields.js";
-import { propertyAttachments, propertyFields, propertyRecord } from "./junit-properties.js";
+import {
+  NO_PROPERTIES,
+  propertyAttachments,
+  withLevel,
+  type LevelProperties,
+} from "./junit-properties.js";
 
 /*
  * The open suites and the results waiting on them. A testcase becomes its results when it
@@ -22,36 +27,49 @@ export const SHARED_OUTPUT_BUDGET = 16 * 1024 * 1024;
 const PLACEHOLDER_CLASSNAMES = new Set(["test"]);
 
 interface Pending {
-  key: string;
+  /** The attempts counted so far for the testcase's suite path, and its name there. */
+  tests: Map<string, number>;
+  name: string;
+  /** The results; complete (ready to leave) once `finished`. */
   attempts: ResultInput[];
   properties: Property[];
-  /** Set once the enclosing suites are known: the results, ready to leave. */
-  done?: ResultInput[];
-  emitted?: boolean;
+  /** The enclosing suites are known and their fields, properties and output added. */
+  finished: boolean;
+  emitted: boolean;
 }
 
-interface SuiteOutput {
-  properties: Property[];
-  attachments: NonNullable<ResultInput["attachments"]>;
-  out?: string;
-  err?: string;
+/** What frames[0..i] say together about a testcase of frames[i], read once per suite. */
+interface Chain {
+  properties: LevelProperties;
+  attachments: AttachmentInput[];
+  /** Output of the innermost suite, frames[i]. */
+  out?: string | undefined;
+  err?: string | undefined;
 }
+
+const NO_CHAIN: Chain = { properties: NO_PROPERTIES, attachments: [] };
 
 export interface Frame {
-  /** A <testsuite>'s name, a level of suite_path; <testsuites> has none. */
-  name?: string;
-  file?: string;
-  start?: string;
+  /** suite_path of a testcase in this suite: the names of the <testsuite>s down to this one. */
+  path: string[];
+  /** Attempts already given to each test name under `path`; looked up at the first testcase. */
+  tests?: Map<string, number> | undefined;
+  /** The file and start time of this suite or, failing that, of the nearest enclosing one. */
+  file?: string | undefined;
+  start?: string | undefined;
   properties: Property[];
   out: string;
   err: string;
   /** This suite's testcases still waiting for it to close. */
   held: Pending[];
   /** The suite's last testcase, to recognise a retry written right after it. */
-  previous?: Pending;
+  previous?: Pending | undefined;
   streaming: boolean;
-  /** `properties`, `out` and `err` read once; dropped when one of them grows. */
-  derived?: SuiteOutput;
+  /** What the suites down to this one say; dropped when one of them gains properties or output. */
+  chain?: Chain | undefined;
+  /** The last classname seen here, its suite level and the attempts under that level. */
+  classname?: string | undefined;
+  level?: { name: string; tests: Map<string, number> } | undefined;
 }
 
 const alphanumeric = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
@@ -59,12 +77,12 @@ const alphanumeric = (text: string): string => text.toLowerCase().replace(/[^\p{
 /**
  * The classname as one more suite level when it says something the suites and the name do not:
  * pytest and the JUnit 5 console launcher put the class only there, while Surefire, jest-junit,
- * mocha-junit-reporter and WebdriverIO repeat the suite or the title in it.
+ * mocha-junit-reporter and WebdriverIO repeat the suite or the title in it. This part does not
+ * depend on the testcase's name, so a suite computes it once per classname.
  */
-function classnameLevel(classname: string | undefined, name: string, path: string[]) {
-  const level = classname?.trim();
+function classnameLevel(classname: string, path: readonly string[]): string | undefined {
+  const level = classname.trim();
   if (!level || PLACEHOLDER_CLASSNAMES.has(level) || path.includes(level)) return undefined;
-  if (name.includes(level)) return undefined;
   const suite = alphanumeric(path[path.length - 1] ?? "");
   return suite && alphanumeric(level).includes(suite) ? undefined : level;
 }
@@ -72,10 +90,15 @@ function classnameLevel(classname: string | undefined, name: string, path: strin
 export class SuiteStack {
   readonly frames: Frame[] = [];
   /** Testcases in document order, waiting for their suite or for an earlier testcase. */
-  private readonly queue: Pending[] = [];
+  private queue: Pending[] = [];
+  /** queue[0..head) have left; a moving start, so that each testcase does not shift the array. */
+  private head = 0;
   private sharedOutput = SHARED_OUTPUT_BUDGET;
-  /** Attempts already given to each suite path + name, so repeated testcases are retries. */
-  private readonly attemptsByTest = new Map<string, number>();
+  /**
+   * Attempts already given to each test, by suite path (as JSON) and name, so that repeated
+   * testcases are retries. Suites look their path up once, testcases only their name.
+   */
+  private readonly attemptsByPath = new Map<string, Map<string, number>>();
 
   constructor(private readonly emit: (result: ResultInput) => void) {}
 
@@ -84,13 +107,14 @@ export class SuiteStack {
   }
 
   open(kind: "testsuites" | "testsuite", attrs: Record<string, string>): void {
+    const parent = this.top;
     const name = kind === "testsuite" ? attrs.name?.trim() : undefined;
-    const file = attrs.file?.trim();
-    const start = timestampToIso(attrs.timestamp);
+    const path = parent ? [...parent.path] : [];
+    if (name) path.push(name);
     this.frames.push({
-      ...(name ? { name } : {}),
-      ...(file ? { file } : {}),
-      ...(start ? { start } : {}),
+      path,
+      file: attrs.file?.trim() || parent?.file,
+      start: timestampToIso(attrs.timestamp) || parent?.start,
       properties: [],
       out: "",
       err: "",
@@ -104,41 +128,91 @@ export class SuiteStack {
     this.frames.pop();
   }
 
+  /** A suite-level <property>. */
+  addProperty(frame: Frame, property: Property): void {
+    frame.properties.push(property);
+    this.changed(frame);
+  }
+
+  /** Suite-level <system-out> or <system-err> text; several elements join with a line break. */
+  addOutput(frame: Frame, key: "out" | "err", text: string): void {
+    frame[key] += frame[key] ? `\n${text}` : text;
+    this.changed(frame);
+  }
+
   /** A testcase has closed: its attempts join the queue behind the testcases before it. */
   addCase(record: CaseRecord): void {
-    const suitePath = this.frames.flatMap((f) => (f.name ? [f.name] : []));
-    const level = classnameLevel(record.classname, record.name, suitePath);
-    if (level) suitePath.push(level);
-    const file = this.frames.findLast((f) => f.file)?.file;
-    const start = this.frames.findLast((f) => f.start)?.start;
-    const key = JSON.stringify([...suitePath, record.name]);
-    const firstAttempt = this.attemptsByTest.get(key) ?? 0;
-    const results = caseResults(record, {
-      suitePath,
-      firstAttempt,
-      ...(file ? { file } : {}),
-      ...(start ? { start } : {}),
-    });
-    this.attemptsByTest.set(key, firstAttempt + results.attempts.length);
-    const pending: Pending = { key, ...results };
     const index = this.frames.length - 1;
     const frame = this.frames[index];
     if (!frame) return;
+    const { name } = record;
+    const level = this.levelOf(frame, record);
+    const suitePath = level ? [...frame.path, level.name] : [...frame.path];
+    const tests = level ? level.tests : (frame.tests ??= this.testsAt(frame.path));
+    const firstAttempt = tests.get(name) ?? 0;
+    const results = caseResults(record, {
+      suitePath,
+      firstAttempt,
+      file: frame.file,
+      start: frame.start,
+    });
+    tests.set(name, firstAttempt + results.attempts.length);
+    const pending: Pending = {
+      tests,
+      name,
+      attempts: results.attempts,
+      properties: results.properties,
+      finished: false,
+      emitted: false,
+    };
     const previous = frame.previous;
-    if (previous?.key === key && !previous.emitted) {
-      for (const list of [previous.attempts, previous.done ?? []]) markRetriedSkip(list.at(-1));
+    if (previous?.tests === tests && previous.name === name && !previous.emitted) {
+      markRetriedSkip(previous.attempts.at(-1));
     }
     frame.previous = pending;
     this.queue.push(pending);
     if (frame.streaming) this.finish(pending, index);
     else frame.held.push(pending);
-    if (this.queue.length > HOLD_LIMIT) {
+    if (this.queue.length - this.head > HOLD_LIMIT) {
       this.frames.forEach((f, i) => {
         this.release(i);
         f.streaming = true;
       });
     }
     this.drain();
+  }
+
+  private levelOf(frame: Frame, record: CaseRecord): Frame["level"] {
+    const { classname, name } = record;
+    if (classname === undefined) return undefined;
+    if (frame.classname !== classname) {
+      const level = classnameLevel(classname, frame.path);
+      frame.classname = classname;
+      frame.level = level
+        ? { name: level, tests: this.testsAt([...frame.path, level]) }
+        : undefined;
+    }
+    const level = frame.level;
+    return level && !name.includes(level.name) ? level : undefined;
+  }
+
+  private testsAt(path: readonly string[]): Map<string, number> {
+    const key = JSON.stringify(path);
+    let tests = this.attemptsByPath.get(key);
+    if (!tests) {
+      tests = new Map();
+      this.attemptsByPath.set(key, tests);
+    }
+    return tests;
+  }
+
+  /** A suite gained properties or output: what it and the suites inside it say must be re-read. */
+  private changed(frame: Frame): void {
+    const index = this.frames.lastIndexOf(frame);
+    for (let i = Math.max(index, 0); i < this.frames.length; i++) {
+      const f = this.frames[i];
+      if (f) f.chain = undefined;
+    }
   }
 
   /** Completes the testcases waiting for frames[index], the suite now closing (or let go). */
@@ -151,37 +225,45 @@ export class SuiteStack {
   }
 
   private drain(): void {
-    let ready = 0;
-    while (this.queue[ready]?.done) ready++;
-    for (const pending of this.queue.splice(0, ready)) {
+    const queue = this.queue;
+    let head = this.head;
+    for (let pending = queue[head]; pending?.finished; pending = queue[++head]) {
       pending.emitted = true;
-      for (const result of pending.done ?? []) this.emit(result);
+      for (const result of pending.attempts) this.emit(result);
+    }
+    if (head === queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (head > HOLD_LIMIT) {
+      this.queue = queue.slice(head);
+      this.head = 0;
+    } else {
+      this.head = head;
     }
   }
 
-  /** Adds what the enclosing suites (frames[0..index]) say to a testcase's attempts. */
+  /**
+   * Adds what the enclosing suites (frames[0..index]) say to a testcase's attempts. The attempts
+   * are completed in place: nothing else holds them until they are emitted.
+   */
   private finish(pending: Pending, index: number): void {
-    const chain = this.frames.slice(0, index + 1).map((f) => this.suiteOutput(f));
-    const levels = [...chain.map((s) => s.properties), pending.properties];
-    const properties = propertyRecord(levels);
-    const fields = propertyFields(levels.flat());
-    const innermost = chain[chain.length - 1];
+    const chain = this.chainAt(index);
+    const { record, fields } = withLevel(chain.properties, pending.properties);
+    // Each testcase gets its own record, as it always has: a copy of the suites' one, mostly.
+    const properties = record && { ...record };
     const final = pending.attempts[pending.attempts.length - 1];
     if (final) {
-      addAttachments(
-        final,
-        chain.flatMap((s) => s.attachments),
-      );
-      const out = final.console_log ? undefined : this.share(innermost?.out);
-      const err = final.console_errors ? undefined : this.share(innermost?.err);
+      addAttachments(final, chain.attachments);
+      const out = final.console_log ? undefined : this.share(chain.out);
+      const err = final.console_errors ? undefined : this.share(chain.err);
       if (out) final.console_log = out;
       if (err) final.console_errors = err;
     }
-    pending.done = pending.attempts.map((attempt) => ({
-      ...attempt,
-      ...fields,
-      ...(properties ? { properties } : {}),
-    }));
+    for (const attempt of pending.attempts) {
+      Object.assign(attempt, fields);
+      if (properties) attempt.properties = properties;
+    }
+    pending.finished = true;
   }
 
   private share(output: string | undefined): string | undefined {
@@ -190,17 +272,26 @@ export class SuiteStack {
     return output;
   }
 
-  private suiteOutput(frame: Frame): SuiteOutput {
-    if (frame.derived) return frame.derived;
+  /** What frames[0..index] say, from the cache or read now (once per suite and change). */
+  private chainAt(index: number): Chain {
+    const frame = this.frames[index];
+    if (!frame) return NO_CHAIN;
+    if (frame.chain) return frame.chain;
+    const parent = this.chainAt(index - 1);
     const out = readOutput(frame.out);
     const err = readOutput(frame.err);
     const properties = [...frame.properties, ...out.properties, ...err.properties];
-    frame.derived = {
-      properties,
-      attachments: [...propertyAttachments(properties), ...out.attachments, ...err.attachments],
-      ...(out.text ? { out: out.text } : {}),
-      ...(err.text ? { err: err.text } : {}),
+    frame.chain = {
+      properties: withLevel(parent.properties, properties),
+      attachments: [
+        ...parent.attachments,
+        ...propertyAttachments(properties),
+        ...out.attachments,
+        ...err.attachments,
+      ],
+      out: out.text,
+      err: err.text,
     };
-    return frame.derived;
+    return frame.chain;
   }
 }

@@ -10,6 +10,11 @@ export interface ReportFile {
   name: string;
   size: number;
   open(): Readable;
+  /**
+   * The bytes, when the upload holds this file in memory (small files are not written to disk):
+   * readers take them without a round trip to the file system. Read-only.
+   */
+  readonly content?: Buffer;
 }
 
 /** Every file of one upload, by name, so a report can point at its screenshots and attachments. */
@@ -54,3 +59,71 @@ export interface LoadReport {
 }
 
 export type { ReportFormat };
+
+/** The whole file: its bytes in memory, else read through open(). */
+export async function readBytes(file: ReportFile): Promise<Buffer> {
+  if (file.content) return file.content;
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.open()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** The first `bytes` bytes (fewer for a shorter file), reading no more of it than needed. */
+export async function readHead(file: ReportFile, bytes: number): Promise<Buffer> {
+  if (file.content) return file.content.subarray(0, bytes);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early destroys the stream: only the head is read.
+  for await (const chunk of file.open()) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= bytes) break;
+  }
+  return Buffer.concat(chunks).subarray(0, bytes);
+}
+
+/** How far readInOrder reads ahead: files in flight, and their bytes (one file may exceed it). */
+export interface ReadAhead {
+  files: number;
+  bytes: number;
+}
+
+export const READ_AHEAD: Readonly<ReadAhead> = { files: 16, bytes: 16 * 1024 * 1024 };
+
+/**
+ * Calls `read` on each file, a bounded number at once, and yields the answers in the files'
+ * order. Each open, read and close is a round trip to the thread pool, so reading thousands of
+ * small files one after the other leaves the process idle; overlapping them does not. A failure
+ * is thrown in its turn, as a one-at-a-time loop would throw it.
+ */
+export async function* readInOrder<T>(
+  files: readonly ReportFile[],
+  read: (file: ReportFile, index: number) => Promise<T>,
+  ahead: Readonly<ReadAhead> = READ_AHEAD,
+): AsyncGenerator<T> {
+  const pending: { answer: Promise<T>; size: number }[] = [];
+  let next = 0;
+  let bytes = 0;
+  const fill = () => {
+    while (next < files.length && pending.length < ahead.files) {
+      const file = files[next]!;
+      if (pending.length > 0 && bytes + file.size > ahead.bytes) return;
+      const answer = read(file, next);
+      // Awaited in its turn below; until then a failure must not count as unhandled.
+      answer.catch(() => undefined);
+      pending.push({ answer, size: file.size });
+      bytes += file.size;
+      next++;
+    }
+  };
+  fill();
+  while (pending.length > 0) {
+    const first = pending[0]!;
+    const value = await first.answer;
+    pending.shift();
+    bytes -= first.size;
+    // The next reads start before the caller works on this answer.
+    fill();
+    yield value;
+  }
+}

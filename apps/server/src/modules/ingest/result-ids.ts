@@ -1,0 +1,35 @@
+import type pg from "pg";
+
+/** results.id's sequence steps by this much (migration 0006): each nextval reserves a block. */
+export const RESULT_ID_BLOCK = 1000;
+
+/**
+ * Hands out result ids from reserved blocks, so that a batch of 5,000 results costs one query of
+ * five nextval calls instead of 5,000. Ids keep increasing within an upload (report order); a
+ * concurrent upload's blocks may interleave with this one's.
+ */
+export class ResultIds {
+  private next = 0;
+  private end = 0;
+  private readonly blocks: number[] = [];
+
+  async take(client: pg.PoolClient, count: number): Promise<number[]> {
+    const available = this.end - this.next + this.blocks.length * RESULT_ID_BLOCK;
+    if (count > available) {
+      const { rows } = await client.query<{ start: string }>(
+        "SELECT nextval(pg_get_serial_sequence('results', 'id')) AS start FROM generate_series(1, $1)",
+        [Math.ceil((count - available) / RESULT_ID_BLOCK)],
+      );
+      for (const row of rows) this.blocks.push(Number(row.start));
+    }
+    const ids = new Array<number>(count);
+    for (let i = 0; i < count; i++) {
+      if (this.next === this.end) {
+        this.next = this.blocks.shift()!;
+        this.end = this.next + RESULT_ID_BLOCK;
+      }
+      ids[i] = this.next++;
+    }
+    return ids;
+  }
+}

@@ -1,0 +1,210 @@
+import type { ResultInput } from "@assay/core";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import type { UploadFiles } from "./parsers/types.js";
+import { RESULT_ID_BLOCK, ResultIds } from "./result-ids.js";
+import { ResultsWriter, type QueuedResult } from "./results-writer.js";
+import { finalizeRun } from "./finalize-run.js";
+import { KnownTests } from "./test-ids.js";
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => {
+  await database.drop();
+});
+
+const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
+
+function results(count: number, prefix = "test"): QueuedResult[] {
+  return Array.from({ length: count }, (_, i) => ({
+    result: { name: `${prefix} ${i}`, status: "passed", suite_path: ["suite"] } as ResultInput,
+    files: NO_FILES,
+  }));
+}
+
+async function inTransaction<T>(fn: (client: pg.PoolClient, runId: number) => Promise<T>) {
+  const client = await database.db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ id: string }>(
+      "INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'w') RETURNING id",
+    );
+    const value = await fn(client, Number(rows[0]!.id));
+    await client.query("COMMIT");
+    return value;
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function writer(client: pg.PoolClient, runId: number, knownTests = new KnownTests()) {
+  return new ResultsWriter(client, {
+    runId,
+    family: "frontend",
+    testIdPattern: /TC(\d+)/i,
+    attachments: { store: () => Promise.reject(new Error("no attachments here")) },
+    knownTests,
+    existing: new Set(),
+    batchSize: 3,
+  });
+}
+
+const count = async (sql: string) =>
+  Number((await database.db.pool.query<{ n: string }>(sql)).rows[0]!.n);
+
+describe("ResultsWriter", () => {
+  it("writes every batch, each result once, with a registered test and an increasing id", async () => {
+    const run = await inTransaction(async (client, runId) => {
+      const w = writer(client, runId);
+      await w.write(results(10));
+      expect(w.summary).toMatchObject({ inserted: 10, duplicates: 0, mayHaveRetries: false });
+      return runId;
+    });
+    const { rows } = await database.db.pool.query<{ id: string; name: string; title: string }>(
+      "SELECT r.id, r.name, t.title FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = $1 ORDER BY r.id",
+      [run],
+    );
+    expect(rows.map((r) => r.name)).toEqual(results(10).map((q) => q.result.name));
+    expect(rows.every((r) => r.title === r.name)).toBe(true);
+  });
+
+  it("stops when reading the source fails, and leaves nothing running on the connection", async () => {
+    const before = await count("SELECT count(*) AS n FROM results");
+    async function* failing() {
+      yield* results(8);
+      throw new Error("the report broke at line 9");
+    }
+    let statementsAfterFailure = 0;
+    await expect(
+      inTransaction(async (client, runId) => {
+        const w = writer(client, runId);
+        await w.write(failing()).catch((error: unknown) => {
+          // Whatever the writer still had queued must be settled before the caller rolls back.
+          const original = client.query.bind(client);
+          client.query = ((...args: Parameters<typeof original>) => {
+            statementsAfterFailure++;
+            return original(...args);
+          }) as typeof client.query;
+          throw error;
+        });
+      }),
+    ).rejects.toThrow("the report broke at line 9");
+    expect(statementsAfterFailure).toBe(1); // the ROLLBACK
+    expect(await count("SELECT count(*) AS n FROM results")).toBe(before);
+  });
+
+  it("reports a batch the database refuses", async () => {
+    const before = await count("SELECT count(*) AS n FROM results");
+    const source = results(9);
+    // status is checked by the table: the second batch fails in PostgreSQL.
+    source[4]!.result = { ...source[4]!.result, status: "exploded" as "passed" };
+    await expect(
+      inTransaction((client, runId) => writer(client, runId).write(source)),
+    ).rejects.toThrow(/results_status_check/);
+    expect(await count("SELECT count(*) AS n FROM results")).toBe(before);
+  });
+
+  it("uses known tests without asking the database, and learns new ones", async () => {
+    const known = new KnownTests();
+    const first = await inTransaction(async (client, runId) => {
+      const w = writer(client, runId, known);
+      await w.write(results(4, "known"));
+      return w.learnedTests;
+    });
+    expect(first.size).toBe(4);
+    known.remember(first);
+    let catalogueQueries = 0;
+    await inTransaction(async (client, runId) => {
+      const original = client.query.bind(client);
+      client.query = ((...args: Parameters<typeof original>) => {
+        const sql = typeof args[0] === "string" ? args[0] : "";
+        if (sql.includes("test_keys")) catalogueQueries++;
+        return original(...args);
+      }) as typeof client.query;
+      await writer(client, runId, known).write(results(4, "known"));
+    });
+    expect(catalogueQueries).toBe(0);
+  });
+
+  it("flags an upload where a test has several attempts", async () => {
+    await inTransaction(async (client, runId) => {
+      const w = writer(client, runId);
+      const [a] = results(1, "retried");
+      await w.write([a!, { ...a!, result: { ...a!.result, attempt: 1 } }]);
+      expect(w.summary).toMatchObject({ inserted: 2, mayHaveRetries: true });
+    });
+  });
+});
+
+describe("run counts", () => {
+  it("counts a fresh single-attempt upload while writing exactly as from its stored results", async () => {
+    const mixed: ResultInput[] = [
+      {
+        name: "a",
+        status: "passed",
+        duration_ms: 12.5,
+        start_time: "2026-03-01T10:00:00.123456+02:00",
+        end_time: "2026-03-01T10:00:01Z",
+      },
+      { name: "b", status: "failed", error_message: "expected 1 to be 2 nxl-12", duration_ms: 3 },
+      {
+        name: "c",
+        status: "failed",
+        error_message: "Pending reason == flaky env",
+        start_time: "2026-03-01T07:59:59.5Z",
+      },
+      { name: "d", status: "skipped", end_time: "2026-03-01T09:30:00.000001+01:00" },
+      {
+        name: "e",
+        status: "passed",
+        start_time: "2026-03-01T08:00:00Z",
+        end_time: "2026-03-01T08:00:02Z",
+      },
+    ] as ResultInput[];
+    const counts = () =>
+      database.db.pool.query(
+        "SELECT total, passed, failed, pending, flaky, duration_ms, started_at, finished_at FROM runs WHERE id = $1",
+        [run],
+      );
+    let run = 0;
+    await inTransaction(async (client, runId) => {
+      run = runId;
+      const w = writer(client, runId);
+      await w.write(mixed.map((result) => ({ result, files: NO_FILES })));
+      expect(w.summary.mayHaveRetries).toBe(false);
+      await finalizeRun(client, runId, { mayHaveRetries: false, tally: w.tally });
+    });
+    const tallied = (await counts()).rows[0];
+    expect(tallied).toMatchObject({
+      total: 5,
+      passed: 2,
+      failed: 1,
+      pending: 2,
+      flaky: 0,
+      duration_ms: 15.5,
+    });
+    await inTransaction((client) => finalizeRun(client, run));
+    expect((await counts()).rows[0]).toEqual(tallied);
+  });
+});
+
+describe("ResultIds", () => {
+  it("hands out distinct increasing ids from blocks, also to two uploads at once", async () => {
+    const a = new ResultIds();
+    const b = new ResultIds();
+    const [one, two, three] = await inTransaction(async (client) => [
+      await a.take(client, RESULT_ID_BLOCK + 5),
+      await b.take(client, 10),
+      await a.take(client, RESULT_ID_BLOCK),
+    ]);
+    const mine = [...one!, ...three!];
+    expect(mine).toEqual([...mine].sort((x, y) => x - y));
+    expect(new Set([...mine, ...two!]).size).toBe(mine.length + two!.length);
+  });
+});
