@@ -88,6 +88,8 @@ export function sendStream(
       },
     });
     body.on("error", (error) => request.destroy(error));
+    // A failed attempt stops reading the files; a retry sends a new body.
+    request.on("close", () => body.destroy());
     body.pipe(counter).pipe(request);
   });
 }

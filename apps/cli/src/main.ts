@@ -1,17 +1,33 @@
-import { ConfigError } from "@assay/server";
-import { migrateCommand, migrateUsage } from "./commands/migrate.js";
-import { start, startUsage } from "./commands/start.js";
-import { tokens, tokensUsage } from "./commands/tokens.js";
-import { upload, uploadUsage } from "./commands/upload.js";
-import { users, usersUsage } from "./commands/users.js";
 import { KnownError } from "./errors.js";
 
-const commands: Record<string, { run: (argv: string[]) => Promise<void>; usage: string }> = {
-  start: { run: start, usage: startUsage },
-  migrate: { run: migrateCommand, usage: migrateUsage },
-  upload: { run: upload, usage: uploadUsage },
-  tokens: { run: tokens, usage: tokensUsage },
-  users: { run: users, usage: usersUsage },
+interface Command {
+  run: (argv: string[]) => Promise<void>;
+  usage: string;
+}
+
+// Each command is loaded when it runs: `upload` must not pay for loading the whole server
+// package (about 1.7 s on the project's machine), which start, migrate, tokens and users need.
+const commands: Record<string, () => Promise<Command>> = {
+  start: async () => {
+    const m = await import("./commands/start.js");
+    return { run: m.start, usage: m.startUsage };
+  },
+  migrate: async () => {
+    const m = await import("./commands/migrate.js");
+    return { run: m.migrateCommand, usage: m.migrateUsage };
+  },
+  upload: async () => {
+    const m = await import("./commands/upload.js");
+    return { run: m.upload, usage: m.uploadUsage };
+  },
+  tokens: async () => {
+    const m = await import("./commands/tokens.js");
+    return { run: m.tokens, usage: m.tokensUsage };
+  },
+  users: async () => {
+    const m = await import("./commands/users.js");
+    return { run: m.users, usage: m.usersUsage };
+  },
 };
 
 const usage = `Usage: assay <command>
@@ -31,11 +47,12 @@ async function main(argv: string[]): Promise<number> {
     console.log(usage);
     return name ? 0 : 1;
   }
-  const command = commands[name];
-  if (!command) {
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
     console.error(`assay: unknown command "${name}".\n\n${usage}`);
     return 1;
   }
+  const command = await load();
   if (rest.includes("--help") || rest.includes("-h")) {
     console.log(command.usage);
     return 0;
@@ -44,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
     await command.run(rest);
     return 0;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (isConfigError(error)) {
       console.error(error.message);
       return 1;
     }
@@ -55,6 +72,14 @@ async function main(argv: string[]): Promise<number> {
     console.error("assay: unexpected error:", error);
     return 2;
   }
+}
+
+/**
+ * The server's ConfigError (its settings are invalid), known by its name: importing the class
+ * would load the server package for every command.
+ */
+function isConfigError(error: unknown): error is Error {
+  return error instanceof Error && error.name === "ConfigError";
 }
 
 /** node:util parseArgs' complaints (unknown option, missing value) are the user's to fix. */

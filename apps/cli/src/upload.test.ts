@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -63,6 +63,39 @@ describe("assay upload", () => {
     ]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/Total 6, passed 2, failed 3, skipped 1, flaky 1\./);
+  });
+
+  it("sends a folder of more files than it may hold open at once", () => {
+    // `ulimit -n` sets the hard limit too, so Node cannot raise it: 600 files, 128 descriptors.
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), "assay-cli-many-")), "allure-results");
+    mkdirSync(dir);
+    for (let i = 0; i < 600; i++) {
+      const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
+      const result = {
+        uuid,
+        historyId: `history-${i}`,
+        name: `test ${i}`,
+        fullName: `many.spec.js: test ${i}`,
+        status: i % 10 === 0 ? "failed" : "passed",
+        stage: "finished",
+        start: 1795354190407 + i,
+        stop: 1795354190417 + i,
+        labels: [{ name: "suite", value: `suite ${i % 7}` }],
+      };
+      writeFileSync(path.join(dir, `${uuid}-result.json`), JSON.stringify(result));
+    }
+    const result = spawnSync(
+      "sh",
+      ["-c", 'ulimit -n 128 && exec "$0" "$@"', process.execPath, bin, "upload", dir],
+      {
+        env: { PATH: process.env.PATH ?? "", ASSAY_URL: server.url, ASSAY_TOKEN: INGEST_TOKEN },
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    );
+    expect(result.stderr).toBe("");
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("Total 600, passed 540, failed 60, skipped 0.");
   });
 
   it("exits 1 with one line for a refused token", () => {

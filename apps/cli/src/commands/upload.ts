@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { IngestResponse } from "@assay/core";
-import FormData from "form-data";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
 import { KnownError } from "../errors.js";
+import { multipartBody, type MultipartFile } from "../multipart.js";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
 
@@ -51,11 +51,9 @@ const options = {
   token: { type: "string" },
 } as const;
 
-interface LocalFile {
+interface LocalFile extends MultipartFile {
   /** Name sent to the server: relative, so reports can refer to their screenshots. */
   name: string;
-  path: string;
-  size: number;
 }
 
 /** Files, folders (recursively) and globs, each file once. */
@@ -92,21 +90,16 @@ export async function expandPaths(
   return [...files.values()];
 }
 
-function formFor(
+/** The set fields as text parts (a flag only when on), then the files, opened as they are sent. */
+function bodyFor(
   values: Record<string, string | boolean | undefined>,
   files: readonly LocalFile[],
 ) {
-  const form = new FormData();
+  const fields: Record<string, string> = {};
   for (const [name, value] of Object.entries(values)) {
-    if (value !== undefined && value !== false) form.append(name, String(value));
+    if (value !== undefined && value !== false) fields[name] = String(value);
   }
-  for (const file of files) {
-    form.append("file", createReadStream(file.path), {
-      filename: file.name,
-      knownLength: file.size,
-    });
-  }
-  return form;
+  return multipartBody(fields, files);
 }
 
 function progressPrinter(total: number) {
@@ -151,17 +144,21 @@ export async function upload(argv: string[]): Promise<void> {
   };
   // One key for every attempt: a retry after a dropped connection cannot store the run twice.
   const idempotencyKey = randomUUID();
+  const multipart = bodyFor(fields, files);
+  const headers = {
+    "content-type": multipart.contentType,
+    "content-length": multipart.length,
+    "idempotency-key": idempotencyKey,
+  };
   let answer: ApiAnswer | undefined;
   for (let attempt = 1; !answer; attempt++) {
-    const form = formFor(fields, files);
-    const total = form.getLengthSync();
     try {
       answer = await sendStream(
         target,
         "/v1/ingest/reports",
-        form,
-        { ...form.getHeaders(), "content-length": total, "idempotency-key": idempotencyKey },
-        progressPrinter(total),
+        multipart.open(),
+        headers,
+        progressPrinter(multipart.length),
       );
     } catch (error) {
       if (!(error instanceof KnownError) || attempt >= 3) throw error;

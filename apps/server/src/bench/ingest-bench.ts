@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { IngestResponse } from "@assay/core";
-import { writeAllureResults, type AllureFile } from "./allure-gen.js";
+import { writeAllureResults } from "./allure-gen.js";
 import { withTimeout, type Cleanup } from "./cleanup.js";
 import { measureCopy, type CopyRates } from "./copy-baseline.js";
 import { serverVersion, withClient, type BenchCluster } from "./databases.js";
@@ -36,8 +36,6 @@ export interface IngestReport {
   target: IngestRow | undefined;
   /** runs.total/passed/failed/... match a count of the run's final results. */
   countsStored: boolean;
-  /** What the server answered to the 10k-test Allure folder sent in one upload. */
-  allureSingle?: { status: number; message: string; files: number; ms: number };
   phases?: PhaseProfile;
   profiles: UploadProfile[];
   postgres: string;
@@ -55,8 +53,6 @@ export interface IngestContext {
 
 const TARGET_MS = 2_000;
 const TARGET_RSS = 256 * 1024 * 1024;
-/** The server's multipart limit of files per upload (app.ts), and of entries per zip. */
-const FILES_PER_UPLOAD = 10_000;
 
 function rowOf(label: string, input: string, m: Measured): IngestRow {
   if (m.answer.status !== 201 && m.answer.status !== 200) {
@@ -100,76 +96,23 @@ async function countsMatch(dbUrl: string, runKey: string): Promise<boolean> {
   });
 }
 
-/** Splits an Allure folder by suite into uploads under the server's file limit. */
-function shards(files: readonly AllureFile[]): AllureFile[][] {
-  const n = Math.ceil(files.length / (FILES_PER_UPLOAD * 0.9));
-  const suites = Math.max(...files.map((f) => f.suite)) + 1;
-  return Array.from({ length: n }, (_, i) =>
-    files.filter((f) => Math.floor((f.suite * n) / suites) === i),
-  );
-}
-
-function sum(rows: readonly IngestRow[], label: string, input: string, runKey: string): IngestRow {
-  const total = (f: (r: IngestRow) => number) => rows.reduce((s, r) => s + f(r), 0);
-  return {
-    label,
-    input,
-    results: total((r) => r.results),
-    ms: total((r) => r.ms),
-    peakRss: Math.max(...rows.map((r) => r.peakRss)),
-    idleRss: rows[0]!.idleRss,
-    serverCpuMs: total((r) => r.serverCpuMs),
-    postgresCpuMs: rows.every((r) => r.postgresCpuMs !== undefined)
-      ? total((r) => r.postgresCpuMs!)
-      : undefined,
-    runKey,
-  };
-}
-
 /**
- * The Allure folder as `assay upload allure-results` sends it (one upload); when the server
- * refuses that, in shards of whole suites into one run, as sharded CI jobs upload. Returns the
- * first shard, to profile.
+ * The Allure folder as `assay upload allure-results` sends it: every file in one upload. Returns
+ * its files, to profile.
  */
 async function benchAllure(
   target: IngestServer,
   inputs: string,
   report: IngestReport,
-): Promise<AllureFile[]> {
+): Promise<LocalFile[]> {
   step("generating the Allure results folder");
   const allure = await writeAllureResults(path.join(inputs, "allure"), 10_000, 3);
   const bytes = allure.files.reduce((s, f) => s + f.size, 0);
   const input = `${count(allure.files.length)} files, ${mib(bytes)}`;
   step(`Allure 10k: the whole folder in one upload (${input})`);
-  const single = await target.upload(allure.files, { format: "allure" });
-  if (single.answer.status === 201) {
-    report.rows.push(rowOf("Allure 10k", input, single));
-    return allure.files;
-  }
-  report.allureSingle = {
-    status: single.answer.status,
-    message: errorText(single.answer),
-    files: allure.files.length,
-    ms: single.answer.ms,
-  };
-  step(
-    `Allure 10k: refused with ${single.answer.status} (${report.allureSingle.message}); sending it by suites into one run`,
-  );
-  const runKey = `bench-allure-${randomBytes(4).toString("hex")}`;
-  const parts = shards(allure.files);
-  const rows: IngestRow[] = [];
-  for (const [i, files] of parts.entries()) {
-    const fields = { format: "allure", run_key: runKey };
-    rows.push(
-      rowOf(
-        `Allure 10k part ${i + 1}/${parts.length}`,
-        `${files.length} files`,
-        await target.upload(files, fields),
-      ),
-    );
-  }
-  report.rows.push(sum(rows, `Allure 10k (${parts.length} uploads, one run)`, input, runKey));
-  return parts[0]!;
+  const measured = await target.upload(allure.files, { format: "allure" });
+  report.rows.push(rowOf("Allure 10k", input, measured));
+  return allure.files;
 }
 
 /**
@@ -210,7 +153,7 @@ export async function benchIngest(ctx: IngestContext): Promise<IngestReport> {
 
   const fileInput = (f: LocalFile) => `1 file, ${mib(f.size)}`;
   report.rows.push(rowOf("JUnit 10k", fileInput(junit10k), await target.upload([junit10k], {})));
-  let allureShard: AllureFile[] | undefined;
+  let allure: LocalFile[] | undefined;
   if (junit100k) {
     report.target = rowOf(
       "JUnit 100k (new tests)",
@@ -221,7 +164,7 @@ export async function benchIngest(ctx: IngestContext): Promise<IngestReport> {
     report.rows.push(
       rowOf("JUnit 100k (known tests)", fileInput(junit100k), await target.upload([junit100k], {})),
     );
-    allureShard = await benchAllure(target, inputs, report);
+    allure = await benchAllure(target, inputs, report);
   }
   report.countsStored = await countsMatch(target.dbUrl, report.rows[0]!.runKey);
   for (const row of report.rows) {
@@ -244,14 +187,12 @@ export async function benchIngest(ctx: IngestContext): Promise<IngestReport> {
   report.profiles.push(
     await profileUpload(setup, ctx.tmp, `JUnit ${junit100k ? "100k" : "10k"}`, [junit], {}),
   );
-  if (allureShard) {
+  if (allure) {
     const fields = {
       format: "allure",
       run_key: `bench-allure-profile-${randomBytes(4).toString("hex")}`,
     };
-    report.profiles.push(
-      await profileUpload(setup, ctx.tmp, "Allure 10k part 1", allureShard, fields),
-    );
+    report.profiles.push(await profileUpload(setup, ctx.tmp, "Allure 10k", allure, fields));
   }
   return report;
 }

@@ -200,11 +200,6 @@ export function printResults(results: BenchResults): void {
     say(
       "  COPY rows/s: the same rows COPYed straight into a copy of results with its indexes; ratio: ingest / COPY",
     );
-    if (ingest.allureSingle) {
-      say(
-        `  Allure 10k as one upload (${count(ingest.allureSingle.files)} files): refused after ${seconds(ingest.allureSingle.ms)}, ${ingest.allureSingle.status} ${ingest.allureSingle.message}`,
-      );
-    }
     say();
     say("Raw COPY, same rows, same database (one COPY, one transaction):");
     for (const line of copyTable(ingest.rows)) say(`  ${line}`);
