@@ -132,8 +132,10 @@ export class TestIdResolver {
       `WITH input AS (
          SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, title, file)
        ), known AS MATERIALIZED (
+         -- = ANY: one probe of the primary key per identity (IN (SELECT ...) let the planner
+         -- scan the whole table once it was large)
          SELECT k.identity, k.test_id FROM test_keys k
-         WHERE k.family = $1 AND k.identity IN (SELECT identity FROM input)
+         WHERE k.family = $1 AND k.identity = ANY($2::text[])
        ), wanted AS MATERIALIZED (
          SELECT w.identity, w.title, w.file, nextval('test_id_seq') AS id
          FROM input w WHERE w.identity NOT IN (SELECT identity FROM known)
