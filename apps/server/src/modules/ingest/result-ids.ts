@@ -3,9 +3,12 @@ import type pg from "pg";
 /** results.id's sequence steps by this much (migration 0006): each nextval reserves a block. */
 export const RESULT_ID_BLOCK = 1000;
 
+/** Blocks reserved at least per query: a large upload asks once per 10,000 results. */
+const MIN_BLOCKS_PER_QUERY = 10;
+
 /**
- * Hands out result ids from reserved blocks, so that a batch of 5,000 results costs one query of
- * five nextval calls instead of 5,000. Ids keep increasing within an upload (report order); a
+ * Hands out result ids from reserved blocks, so that 10,000 results cost one query of ten nextval
+ * calls instead of 10,000 calls. Ids keep increasing within an upload (report order); a
  * concurrent upload's blocks may interleave with this one's.
  */
 export class ResultIds {
@@ -18,7 +21,7 @@ export class ResultIds {
     if (count > available) {
       const { rows } = await client.query<{ start: string }>(
         "SELECT nextval(pg_get_serial_sequence('results', 'id')) AS start FROM generate_series(1, $1)",
-        [Math.ceil((count - available) / RESULT_ID_BLOCK)],
+        [Math.max(MIN_BLOCKS_PER_QUERY, Math.ceil((count - available) / RESULT_ID_BLOCK))],
       );
       for (const row of rows) this.blocks.push(Number(row.start));
     }
