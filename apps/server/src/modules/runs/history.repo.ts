@@ -18,11 +18,8 @@ export interface HistoryFilter {
   limit: number;
 }
 
-/**
- * Final results of one test, newest first (results_history_idx), with the key of their run.
- * Results without a start time come last.
- */
-export async function listTestHistory(db: Db, testId: number, filter: HistoryFilter) {
+/** A test's final results, with the key of their run, in runs the filter keeps. */
+function finalResults(db: Db, testId: number, filter: HistoryFilter) {
   let query = db.kysely
     .selectFrom("results")
     .innerJoin("runs", "runs.id", "results.run_id")
@@ -40,9 +37,39 @@ export async function listTestHistory(db: Db, testId: number, filter: HistoryFil
   if (filter.isNextGen !== undefined)
     query = query.where("runs.is_next_gen", "=", filter.isNextGen);
   if (filter.noraSite !== undefined) query = query.where("runs.nora_site", "=", filter.noraSite);
-  const rows = await query
-    .orderBy(sql`results.start_time desc nulls last`)
+  return query;
+}
+
+/**
+ * Final results of one test, newest first, with the key of their run. Results without a start
+ * time come last.
+ *
+ * results_history_idx holds start_time DESC with NULLs first, so "newest first, NULLs last"
+ * is read as two index scans that each stop after `limit` rows (dated results in index order,
+ * then undated ones) instead of reading all the test's results and sorting them.
+ */
+export async function listTestHistory(db: Db, testId: number, filter: HistoryFilter) {
+  const dated = finalResults(db, testId, filter)
+    .where("results.start_time", "is not", null)
+    .orderBy("results.start_time", "desc")
     .orderBy("results.id", "desc")
+    .limit(filter.limit);
+  const undated = finalResults(db, testId, filter)
+    .where("results.start_time", "is", null)
+    .orderBy("results.id", "desc")
+    .limit(filter.limit);
+  // Each part in a subquery of its own: a union's parts cannot carry ORDER BY and LIMIT.
+  const rows = await db.kysely
+    .selectFrom((eb) =>
+      eb
+        .selectFrom(dated.as("d"))
+        .selectAll()
+        .unionAll(eb.selectFrom(undated.as("u")).selectAll())
+        .as("h"),
+    )
+    .selectAll()
+    .orderBy(sql`h.start_time desc nulls last`)
+    .orderBy("h.id", "desc")
     .limit(filter.limit)
     .execute();
   return rows.map((row) => ({ ...row, id: Number(row.id), test_id: Number(row.test_id) }));

@@ -35,8 +35,11 @@ export async function getTestHistory(
   testId: number,
   query: HistoryQuery,
 ): Promise<HistoryEntry[]> {
-  if (!(await repo.testExists(db, testId))) throw notFound(`No test with id ${testId}.`);
   const rows = await repo.listTestHistory(db, testId, query);
+  // One round trip for a test with results; whether it exists matters only when none come back.
+  if (rows.length === 0 && !(await repo.testExists(db, testId))) {
+    throw notFound(`No test with id ${testId}.`);
+  }
   return rows.map((row) => {
     const startTime = iso(row.start_time);
     return {

@@ -147,6 +147,24 @@ describe("GET /v1/history/{id}", () => {
     expect((await get(`/v1/history/${test.id}?limit=0`)).statusCode).toBe(400);
   });
 
+  it("orders equal start times newest id first, and fills the limit with undated results last", async () => {
+    const db = database.db;
+    const tied = await insertTest(db);
+    const run = await insertRun(db);
+    const at = "2024-03-01T00:00:00Z";
+    for (const id of ["u1", "t1", "u2", "t2", "d1"]) {
+      const start_time = id.startsWith("t") ? at : id === "d1" ? "2024-02-01T00:00:00Z" : null;
+      await insertResult(db, run, tied, { test_run_test_id: id, start_time });
+    }
+    const ids = async (limit: number) =>
+      (await get(`/v1/history/${tied.id}?limit=${limit}`))
+        .json()
+        .map((e: { test_run_test_id: string }) => e.test_run_test_id);
+    expect(await ids(100)).toEqual(["t2", "t1", "d1", "u2", "u1"]);
+    expect(await ids(4)).toEqual(["t2", "t1", "d1", "u2"]);
+    expect(await ids(2)).toEqual(["t2", "t1"]);
+  });
+
   it("answers 400 for a non-numeric id and 404 for an unknown test", async () => {
     for (const id of ["abc", "12a", "-1", "1e3"]) {
       const res = await get(`/v1/history/${id}`);
