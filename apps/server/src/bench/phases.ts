@@ -8,8 +8,9 @@ import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js
 import {
   derivedTestRunTestId,
   encodeResultTail,
-  resultLine,
+  resultHead,
 } from "../modules/ingest/result-rows.js";
+import { RowBuffer } from "../modules/ingest/row-buffer.js";
 import { ResultsWriter, type QueuedResult } from "../modules/ingest/results-writer.js";
 import { explicitTestId, identityOf, KnownTests } from "../modules/ingest/test-ids.js";
 import type { LocalFile } from "./upload.js";
@@ -107,14 +108,25 @@ export async function measurePhases(
     for await (const chunk of file.open()) void chunk;
   });
   const [results, parseMs] = await timed(() => parseAll(file, () => undefined));
-  const [, parseAndEncodeMs] = await timed(() =>
-    parseAll(file, (r) => {
+  // Rows encoded into a batch's buffer and cut into COPY chunks, as ResultsWriter does.
+  const rows = new RowBuffer();
+  const heads: string[] = [];
+  const flush = () => {
+    for (const chunk of rows.chunks((i) => heads[i]!)) void chunk;
+    rows.clear();
+    heads.length = 0;
+  };
+  const [, parseAndEncodeMs] = await timed(async () => {
+    await parseAll(file, (r) => {
       explicitTestId({ tags: r.tags ?? [], texts: [r.title, r.name] }, pattern);
       const identity = identityOf("frontend", r.file, r.suite_path ?? [], r.name);
       const testRunTestId = derivedTestRunTestId(identity, r.attempt ?? 0);
-      resultLine({ id: 1, runId: 1, testRunTestId, testId: 1 }, encodeResultTail(r));
-    }),
-  );
+      heads.push(resultHead({ id: 1, runId: 1, testRunTestId, testId: 1 }));
+      rows.append(encodeResultTail(r));
+      if (rows.rows === 2000) flush();
+    });
+    flush();
+  });
 
   const pool = new pg.Pool({ connectionString: url, max: 1, application_name: "assay-bench" });
   // A connection lost while idle must fail the bench with cleanup, not crash it.
@@ -142,7 +154,7 @@ export async function measurePhases(
     restore();
     const [, finalizeMs] = await timed(() =>
       finalizeRun(client, runId, {
-        mayHaveRetries: writer.summary.mayHaveRetries,
+        rank: writer.ranking(),
         tally: writer.tally,
       }),
     );

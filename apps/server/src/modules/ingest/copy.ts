@@ -71,8 +71,13 @@ export function encodeCopyRow(values: readonly CopyValue[]): string {
   return `${values.map(encodeCopyValue).join("\t")}\n`;
 }
 
-/** Rows are sent in chunks of about this many characters: one socket write each, not one a row. */
-const CHUNK_CHARS = 256 * 1024;
+/**
+ * Rows are sent in chunks of about this many characters: one socket write each, not one a row.
+ * Below V8's large-object size (128 KB), so a chunk is a young object that dies in the next
+ * scavenge; 256 KB chunks went to large-object space and were kept until a full GC, which grew
+ * the old generation by the size of everything an upload wrote.
+ */
+const CHUNK_CHARS = 60 * 1024;
 
 // Lines are joined once per chunk: appending them one by one would build a rope that is
 // flattened again when the chunk is written.
@@ -101,8 +106,18 @@ export async function copyLines(
   columns: readonly string[],
   lines: Iterable<string>,
 ): Promise<void> {
+  await copyData(client, table, columns, copyChunks(lines));
+}
+
+/** Streams COPY data already cut into chunks (text or UTF-8 bytes of whole lines). */
+export async function copyData(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  chunks: Iterable<string | Buffer>,
+): Promise<void> {
   const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`));
-  await pipeline(Readable.from(copyChunks(lines)), stream);
+  await pipeline(Readable.from(chunks), stream);
 }
 
 function* encodedRows(rows: readonly (readonly CopyValue[])[]): Generator<string> {

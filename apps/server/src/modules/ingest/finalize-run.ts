@@ -53,6 +53,13 @@ export class RunTally {
 }
 
 /**
+ * Which tests of the run may now have more than one attempt, so that finalizeRun must rank them:
+ * all (results were there before this upload), the ids of the tests this upload sent twice or
+ * more, or none.
+ */
+export type Ranking = "all" | "none" | readonly number[];
+
+/**
  * After an upload, marks which attempt of each test decides its status (the last), flags tests
  * that passed after failing as flaky, and stores the run's counts so lists and charts read them
  * without scanning results. Pending = skipped by the report, or failed with "Pending reason".
@@ -60,21 +67,29 @@ export class RunTally {
 export async function finalizeRun(
   client: pg.PoolClient,
   runId: number,
-  { mayHaveRetries = true, tally }: { mayHaveRetries?: boolean; tally?: RunTally } = {},
+  { rank = "all", tally }: { rank?: Ranking; tally?: RunTally } = {},
 ): Promise<void> {
-  // Every result is stored final and not flaky; ranking (a sort of the run's results) is needed
-  // only when a test can have more than one attempt, and then the counts are read back.
-  if (mayHaveRetries) await rankAttempts(client, runId);
-  await storeRunCounts(client, runId, mayHaveRetries ? undefined : tally);
+  // Every result is stored final and not flaky; ranking (a sort of the results concerned) is
+  // needed only for tests that can have more than one attempt, and then the counts are read back.
+  if (rank !== "none") await rankAttempts(client, runId, rank === "all" ? null : rank);
+  await storeRunCounts(client, runId, rank === "none" ? tally : undefined);
 }
 
-async function rankAttempts(client: pg.PoolClient, runId: number): Promise<void> {
+/**
+ * Ranks the attempts of the run's results, or only of the tests `testIds` names (a fresh run
+ * with a few retries: 1% of a 100k-test run costs a few milliseconds instead of ~0.4 s).
+ */
+async function rankAttempts(
+  client: pg.PoolClient,
+  runId: number,
+  testIds: readonly number[] | null,
+): Promise<void> {
   await client.query(
     `WITH ranked AS (
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
               bool_or(status = 'failed') OVER w AS ever_failed
-       FROM results WHERE run_id = $1
+       FROM results WHERE run_id = $1 AND ($2::bigint[] IS NULL OR test_id = ANY($2::bigint[]))
        WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
      )
@@ -85,7 +100,7 @@ async function rankAttempts(client: pg.PoolClient, runId: number): Promise<void>
      WHERE r.id = ranked.id
        AND (r.is_final IS DISTINCT FROM ranked.last_attempt
             OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))`,
-    [runId],
+    [runId, testIds],
   );
 }
 

@@ -218,7 +218,7 @@ async function storeUpload(
     }
   } else {
     await finalizeRun(client, run.id, {
-      mayHaveRetries: writer.summary.mayHaveRetries,
+      rank: writer.ranking(),
       tally: writer.tally,
     });
   }

@@ -78,7 +78,7 @@ export async function appendResults(
     });
     await writer.write(results.map((result) => ({ result, files: NO_FILES })));
     await finalizeRun(client, run.id, {
-      mayHaveRetries: writer.summary.mayHaveRetries,
+      rank: writer.ranking(),
       tally: writer.tally,
     });
     const answer = {

@@ -2,7 +2,7 @@ import { hash } from "node:crypto";
 import type { ResultInput } from "@assay/core";
 import { encodeCopyRow, encodeCopyValue, json, type CopyValue } from "./copy.js";
 
-/** Columns of `results` written by COPY, in the order of resultLine(). */
+/** Columns of `results` written by COPY, in the order of resultHead() then the tail. */
 export const RESULT_COLUMNS = [
   "id",
   "run_id",
@@ -87,14 +87,14 @@ export interface ResultIdColumns {
 /**
  * A result's COPY line, in two parts: the tail (every column after test_id, with the newline) is
  * encoded as soon as the result is parsed, so the parsed objects can be dropped while the result
- * waits for its batch; resultLine puts the ids in front once they are known.
+ * waits for its batch; the head (the ids) is put in front once they are known.
  */
 export function encodeResultTail(result: ResultInput, facts: RunFacts = NO_FACTS): string {
   return encodeCopyRow(resultTail(result, facts));
 }
 
-export function resultLine(ids: ResultIdColumns, tail: string): string {
-  return `${ids.id}\t${ids.runId}\t${encodeCopyValue(ids.testRunTestId)}\t${ids.testId}\t${tail}`;
+export function resultHead(ids: ResultIdColumns): string {
+  return `${ids.id}\t${ids.runId}\t${encodeCopyValue(ids.testRunTestId)}\t${ids.testId}\t`;
 }
 
 function resultTail(result: ResultInput, facts: RunFacts): CopyValue[] {

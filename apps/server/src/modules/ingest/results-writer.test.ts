@@ -63,7 +63,8 @@ describe("ResultsWriter", () => {
     const run = await inTransaction(async (client, runId) => {
       const w = writer(client, runId);
       await w.write(results(10));
-      expect(w.summary).toMatchObject({ inserted: 10, duplicates: 0, mayHaveRetries: false });
+      expect(w.summary).toMatchObject({ inserted: 10, duplicates: 0 });
+      expect(w.ranking()).toBe("none");
       return runId;
     });
     const { rows } = await database.db.pool.query<{ id: string; name: string; title: string }>(
@@ -132,13 +133,52 @@ describe("ResultsWriter", () => {
     expect(catalogueQueries).toBe(0);
   });
 
-  it("flags an upload where a test has several attempts", async () => {
-    await inTransaction(async (client, runId) => {
-      const w = writer(client, runId);
-      const [a] = results(1, "retried");
-      await w.write([a!, { ...a!, result: { ...a!.result, attempt: 1 } }]);
-      expect(w.summary).toMatchObject({ inserted: 2, mayHaveRetries: true });
+  it("ranks only the retried tests of a fresh run, with the flags and counts of a full ranking", async () => {
+    // Retries sent apart (another batch in between), one with a different explicit id per
+    // attempt, one that passed after failing (flaky), one failed twice.
+    const attempt = (name: string, n: number, status: string, tags: string[] = []) => ({
+      result: { name, status, attempt: n, tags, suite_path: ["s"] } as ResultInput,
+      files: NO_FILES,
     });
+    const upload = [
+      attempt("flaky", 0, "failed"),
+      ...results(4, "steady"),
+      attempt("flaky", 1, "passed"),
+      attempt("broken", 0, "failed", ["TC901"]),
+      attempt("broken", 1, "failed", ["TC902"]),
+      attempt("fixed later", 0, "failed"),
+    ];
+    const flags = (runId: number) =>
+      database.db.pool
+        .query<{ name: string; attempt: number; is_final: boolean; flaky: boolean }>(
+          "SELECT name, attempt, is_final, flaky FROM results WHERE run_id = $1 ORDER BY id",
+          [runId],
+        )
+        .then((r) => r.rows);
+    const counts = (runId: number) =>
+      database.db.pool
+        .query("SELECT total, passed, failed, pending, flaky FROM runs WHERE id = $1", [runId])
+        .then((r) => r.rows[0]);
+    const targeted = await inTransaction(async (client, runId) => {
+      const w = writer(client, runId);
+      await w.write(upload);
+      const rank = w.ranking();
+      expect(Array.isArray(rank) && rank.length).toBe(3); // flaky, TC901, TC902
+      await finalizeRun(client, runId, { rank, tally: w.tally });
+      return runId;
+    });
+    const full = await inTransaction(async (client, runId) => {
+      await writer(client, runId).write(upload);
+      await finalizeRun(client, runId, { rank: "all" });
+      return runId;
+    });
+    expect(await flags(targeted)).toEqual(await flags(full));
+    expect((await flags(targeted)).filter((r) => !r.is_final).map((r) => r.name)).toEqual([
+      "flaky",
+    ]);
+    expect((await flags(targeted)).filter((r) => r.flaky).map((r) => r.name)).toEqual(["flaky"]);
+    expect(await counts(targeted)).toEqual(await counts(full));
+    expect(await counts(targeted)).toMatchObject({ total: 8, passed: 5, failed: 3, flaky: 1 });
   });
 });
 
@@ -177,8 +217,8 @@ describe("run counts", () => {
       run = runId;
       const w = writer(client, runId);
       await w.write(mixed.map((result) => ({ result, files: NO_FILES })));
-      expect(w.summary.mayHaveRetries).toBe(false);
-      await finalizeRun(client, runId, { mayHaveRetries: false, tally: w.tally });
+      expect(w.ranking()).toBe("none");
+      await finalizeRun(client, runId, { rank: "none", tally: w.tally });
     });
     const tallied = (await counts()).rows[0];
     expect(tallied).toMatchObject({

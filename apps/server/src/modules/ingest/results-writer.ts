@@ -1,7 +1,7 @@
 import type { ResultInput } from "@assay/core";
 import type pg from "pg";
-import { copyLines } from "./copy.js";
-import { RunTally } from "./finalize-run.js";
+import { copyData } from "./copy.js";
+import { RunTally, type Ranking } from "./finalize-run.js";
 import type { UploadFiles } from "./parsers/types.js";
 import { ResultIds } from "./result-ids.js";
 import { writeResultChildren, type AttachmentSink } from "./result-children.js";
@@ -9,9 +9,10 @@ import {
   derivedTestRunTestId,
   encodeResultTail,
   RESULT_COLUMNS,
-  resultLine,
+  resultHead,
   type RunFacts,
 } from "./result-rows.js";
+import { RowBuffer } from "./row-buffer.js";
 import {
   explicitTestId,
   identityOf,
@@ -42,11 +43,6 @@ export interface WriteSummary {
   attachments: number;
   /** Attachment references with no matching uploaded file. */
   missingAttachments: string[];
-  /**
-   * Whether some test may now have more than one attempt in the run (a retry in this upload, or
-   * results from an earlier one), so that finalizeRun must rank attempts.
-   */
-  mayHaveRetries: boolean;
 }
 
 /** A result and the files its attachment paths refer to (its report's, or the upload's). */
@@ -58,11 +54,16 @@ export interface QueuedResult {
 /** What a result waits for its batch as: its row already encoded, the parsed objects let go. */
 interface PreparedResult {
   testRunTestId: string;
-  test: TestIdentity;
-  /** The COPY text of the columns after test_id (encodeResultTail). */
-  tail: string;
+  /** The stable id when the catalogue already knows the test, else what registers it. */
+  test: number | TestIdentity;
   /** Kept only for results with attachments or API requests (few), to write those rows. */
   children: QueuedResult | undefined;
+}
+
+/** A batch: its results, and their rows (every column after test_id) encoded in `rows`. */
+interface Batch {
+  results: PreparedResult[];
+  rows: RowBuffer;
 }
 
 /**
@@ -79,9 +80,16 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  */
 export class ResultsWriter {
   private readonly seenInUpload = new Map<string, number>();
-  private readonly testsInUpload = new Set<string>();
+  /** Identity -> explicit id of each test of the upload (undefined: none). */
+  private readonly testsInUpload = new Map<string, number | undefined>();
+  /** Tests with more than one result in this upload: the attempts finalizeRun must rank. */
+  private readonly retried: Pick<TestIdentity, "identity" | "explicitId">[] = [];
+  /** Whether the run held results before this upload (any test may then have two attempts). */
+  private readonly runHadResults: boolean;
   private readonly tests: TestIdResolver;
   private readonly resultIds = new ResultIds();
+  /** Row buffers of written batches, reused: an upload needs MAX_BATCHES_IN_FLIGHT + 1. */
+  private readonly spareRows: RowBuffer[] = [];
   private aborted = false;
   readonly summary: WriteSummary;
   /** The counts of what this upload wrote, for finalizeRun. */
@@ -97,8 +105,15 @@ export class ResultsWriter {
       duplicates: 0,
       attachments: 0,
       missingAttachments: [],
-      mayHaveRetries: options.existing.size > 0,
     };
+    this.runHadResults = options.existing.size > 0;
+  }
+
+  /** Which tests finalizeRun must rank, once write() is done. */
+  ranking(): Ranking {
+    if (this.runHadResults) return "all";
+    if (this.retried.length === 0) return "none";
+    return [...new Set(this.retried.map((test) => this.tests.knownId(test)!))];
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
@@ -115,11 +130,11 @@ export class ResultsWriter {
     const batchSize = this.options.batchSize ?? 2000;
     const inFlight: Promise<void>[] = [];
     let chain = Promise.resolve();
-    let batch: PreparedResult[] = [];
+    let batch = this.newBatch();
     const handOff = async () => {
       const full = batch;
-      batch = [];
-      if (full.length === 0) return;
+      batch = this.newBatch();
+      if (full.results.length === 0) return;
       chain = chain.then(() => this.writeBatch(full));
       // Awaited below or in the catch; this only keeps a failure from counting as unhandled.
       chain.catch(() => undefined);
@@ -128,9 +143,7 @@ export class ResultsWriter {
     };
     try {
       for await (const queued of source) {
-        const prepared = this.prepare(queued);
-        if (prepared) batch.push(prepared);
-        if (batch.length >= batchSize) await handOff();
+        if (this.prepare(queued, batch) && batch.results.length >= batchSize) await handOff();
       }
       await handOff();
       await chain;
@@ -141,63 +154,80 @@ export class ResultsWriter {
     }
   }
 
+  private newBatch(): Batch {
+    return { results: [], rows: this.spareRows.pop() ?? new RowBuffer() };
+  }
+
   /**
-   * A result's identities, run-wide id and encoded row, or undefined for a duplicate. JavaScript
-   * only: done as each result is parsed, so that its objects die young (cheap for the GC).
+   * Adds a result to the batch: its identities, run-wide id and encoded row; false for a
+   * duplicate. JavaScript only: done as each result is parsed, so that its objects die young
+   * (cheap for the GC).
    */
-  private prepare({ result, files }: QueuedResult): PreparedResult | undefined {
+  private prepare({ result, files }: QueuedResult, batch: Batch): boolean {
     const { family, testIdPattern, existing } = this.options;
     const identity = identityOf(family, result.file, result.suite_path ?? [], result.name);
     const testRunTestId = this.testRunTestId(result, identity);
     if (existing.has(testRunTestId)) {
       this.summary.duplicates++;
-      return undefined;
+      return false;
     }
     existing.add(testRunTestId);
-    if (this.testsInUpload.has(identity)) this.summary.mayHaveRetries = true;
-    else this.testsInUpload.add(identity);
     this.tally.add(result);
-    const hasChildren = !!(result.attachments?.length || result.api_requests?.length);
-    return {
-      testRunTestId,
-      test: {
-        // An id the result states outright wins over one read from its tags or title.
-        explicitId:
-          result.test_id ??
-          explicitTestId(
-            { tags: result.tags ?? [], texts: [result.title, result.name] },
-            testIdPattern,
-          ),
-        identity,
-        title: result.title ?? result.name,
-        file: result.file,
-      },
-      tail: encodeResultTail(result, this.options.runFacts),
-      children: hasChildren ? { result, files } : undefined,
+    const test: TestIdentity = {
+      // An id the result states outright wins over one read from its tags or title.
+      explicitId:
+        result.test_id ??
+        explicitTestId(
+          { tags: result.tags ?? [], texts: [result.title, result.name] },
+          testIdPattern,
+        ),
+      identity,
+      title: result.title ?? result.name,
+      file: result.file,
     };
+    if (this.testsInUpload.has(identity)) {
+      // Attempts of one test share its identity; their stable ids may differ (tags per attempt).
+      this.retried.push({ identity, explicitId: this.testsInUpload.get(identity) }, test);
+    } else {
+      this.testsInUpload.set(identity, test.explicitId);
+    }
+    const hasChildren = !!(result.attachments?.length || result.api_requests?.length);
+    batch.results.push({
+      testRunTestId,
+      // A known test keeps only its id: the title and file are slices of the report's text and
+      // would keep the whole chunk they came from alive until the batch is written.
+      test: this.tests.knownId(test) ?? test,
+      children: hasChildren ? { result, files } : undefined,
+    });
+    batch.rows.append(encodeResultTail(result, this.options.runFacts));
+    return true;
   }
 
-  private async writeBatch(batch: readonly PreparedResult[]): Promise<void> {
+  private async writeBatch({ results, rows }: Batch): Promise<void> {
     if (this.aborted) return;
     const testIds = await this.tests.resolve(
       this.client,
-      batch.map((b) => b.test),
+      results.map((r) => r.test),
     );
-    const ids = await this.resultIds.take(this.client, batch.length);
+    const ids = await this.resultIds.take(this.client, results.length);
     const { runId } = this.options;
-    await copyLines(
+    await copyData(
       this.client,
       "results",
       RESULT_COLUMNS,
-      batch.map((b, i) =>
-        resultLine(
-          { id: ids[i]!, runId, testRunTestId: b.testRunTestId, testId: testIds[i]! },
-          b.tail,
-        ),
+      rows.chunks((i) =>
+        resultHead({
+          id: ids[i]!,
+          runId,
+          testRunTestId: results[i]!.testRunTestId,
+          testId: testIds[i]!,
+        }),
       ),
     );
-    const withChildren = batch.flatMap((b, i) =>
-      b.children ? [{ id: ids[i]!, ...b.children }] : [],
+    rows.clear();
+    this.spareRows.push(rows);
+    const withChildren = results.flatMap((r, i) =>
+      r.children ? [{ id: ids[i]!, ...r.children }] : [],
     );
     if (withChildren.length > 0) {
       const written = await writeResultChildren(
@@ -209,7 +239,7 @@ export class ResultsWriter {
       this.summary.attachments += written.attachments;
       this.summary.missingAttachments.push(...written.missing);
     }
-    this.summary.inserted += batch.length;
+    this.summary.inserted += results.length;
   }
 
   /** An explicit id, or one derived from the test's identity; repeats within one upload get a suffix. */

@@ -85,10 +85,21 @@ export class TestIdResolver {
     private readonly family: Family,
   ) {}
 
-  async resolve(client: pg.PoolClient, tests: readonly TestIdentity[]): Promise<number[]> {
+  /** The test's stable id if it needs no database work (known, or registered by this upload). */
+  knownId(test: Pick<TestIdentity, "identity" | "explicitId">): number | undefined {
+    if (test.explicitId === undefined) return this.lookup(identityKey(this.family, test.identity));
+    return this.lookup(explicitKey(test.explicitId));
+  }
+
+  /** Stable ids for `tests`; a number is an id already known (see knownId). */
+  async resolve(
+    client: pg.PoolClient,
+    tests: readonly (number | TestIdentity)[],
+  ): Promise<number[]> {
     const newExplicit = new Map<number, TestIdentity>();
     const missing = new Map<string, TestIdentity>();
     for (const test of tests) {
+      if (typeof test === "number") continue;
       if (test.explicitId !== undefined) {
         if (this.lookup(explicitKey(test.explicitId)) === undefined)
           newExplicit.set(test.explicitId, test);
@@ -98,8 +109,10 @@ export class TestIdResolver {
     }
     if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()]);
     if (missing.size > 0) await this.registerImplicit(client, [...missing.values()]);
-    return tests.map(
-      (t) => t.explicitId ?? (this.lookup(identityKey(this.family, t.identity)) as number),
+    return tests.map((t) =>
+      typeof t === "number"
+        ? t
+        : (t.explicitId ?? (this.lookup(identityKey(this.family, t.identity)) as number)),
     );
   }
 
