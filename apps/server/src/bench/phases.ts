@@ -51,7 +51,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 
 function kindOf(sql: string): string {
   if (sql.startsWith("COPY")) return sql.split(" ").slice(0, 2).join(" ");
-  if (/test_keys|INSERT INTO tests/.test(sql)) return "resolve test ids (tests, test_keys)";
+  if (/\b(FROM|INTO) tests\b/.test(sql)) return "resolve test ids (tests)";
   if (sql.includes("nextval(pg_get_serial_sequence")) return "allocate result ids (nextval)";
   return "other statements";
 }

@@ -62,4 +62,28 @@ describe("migrate", () => {
     );
     expect(rows[0]).toEqual({ t: null, n: 0 });
   });
+
+  it("0007 moves each test's identity from test_keys onto its tests row", async () => {
+    database = await createTestDatabase({ migrated: false });
+    const migrations = listMigrations();
+    await migrate(
+      database.db.pool,
+      migrations.filter((m) => m.version < 7),
+    );
+    await database.db.pool.query(
+      `INSERT INTO tests (id, family, title) VALUES (1000000, 'frontend', 'a'), (1000001, 'backend', 'b'), (42, 'frontend', 'TC42');
+       INSERT INTO test_keys (family, identity, test_id) VALUES ('frontend', 'id-a', 1000000), ('backend', 'id-b', 1000001)`,
+    );
+    expect(await migrate(database.db.pool, migrations)).toEqual([7]);
+    const { rows } = await database.db.pool.query(
+      "SELECT id::int, family, identity FROM tests ORDER BY id",
+    );
+    expect(rows).toEqual([
+      { id: 42, family: "frontend", identity: null },
+      { id: 1000000, family: "frontend", identity: "id-a" },
+      { id: 1000001, family: "backend", identity: "id-b" },
+    ]);
+    const { rows: keys } = await database.db.pool.query("SELECT to_regclass('test_keys') AS t");
+    expect(keys[0]).toEqual({ t: null });
+  });
 });

@@ -30,12 +30,8 @@ export interface TestsTable {
   title: string;
   file: string | null;
   created_at: DefaultTimestamp;
-}
-
-export interface TestKeysTable {
-  family: Family;
-  identity: string;
-  test_id: number;
+  /** How a test without an id in its report is recognised again (null: the report gave its id). */
+  identity: string | null;
 }
 
 export interface RunsTable {
@@ -252,7 +248,6 @@ export interface Database {
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
   tests: TestsTable;
-  test_keys: TestKeysTable;
   runs: RunsTable;
   results: ResultsTable;
   attachments: AttachmentsTable;

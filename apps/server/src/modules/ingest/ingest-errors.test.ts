@@ -144,7 +144,7 @@ describe("refused uploads", () => {
        FROM results r LEFT JOIN tests t ON t.id = r.test_id`,
     );
     expect(rows[0]).toEqual({ results: "2500", with_test: "2500" });
-    await database.db.pool.query("TRUNCATE runs, results, tests, test_keys CASCADE");
+    await database.db.pool.query("TRUNCATE runs, results, tests CASCADE");
   });
 
   it("answers 413 for an upload over the configured limit", async () => {

@@ -125,12 +125,46 @@ describe("ResultsWriter", () => {
       const original = client.query.bind(client);
       client.query = ((...args: Parameters<typeof original>) => {
         const sql = typeof args[0] === "string" ? args[0] : "";
-        if (sql.includes("test_keys")) catalogueQueries++;
+        if (/\btests\b/.test(sql)) catalogueQueries++;
         return original(...args);
       }) as typeof client.query;
       await writer(client, runId, known).write(results(4, "known"));
     });
     expect(catalogueQueries).toBe(0);
+  });
+
+  it("gives two uploads that register the same new tests at once the same ids", async () => {
+    const open = async () => {
+      const client = await database.db.pool.connect();
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ id: string }>(
+        "INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'r') RETURNING id",
+      );
+      return { client, runId: Number(rows[0]!.id) };
+    };
+    const first = await open();
+    const second = await open();
+    try {
+      await writer(first.client, first.runId).write(results(3, "raced"));
+      // The second upload meets the first one's uncommitted rows and waits for its COMMIT.
+      const waiting = writer(second.client, second.runId).write(results(3, "raced"));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await first.client.query("COMMIT");
+      await waiting;
+      await second.client.query("COMMIT");
+    } finally {
+      first.client.release();
+      second.client.release();
+    }
+    const { rows } = await database.db.pool.query<{ run_id: string; test_id: string }>(
+      "SELECT run_id, test_id FROM results WHERE run_id = ANY($1) ORDER BY run_id, id",
+      [[first.runId, second.runId]],
+    );
+    const idsOf = (runId: number) =>
+      rows.filter((r) => Number(r.run_id) === runId).map((r) => r.test_id);
+    expect(idsOf(first.runId)).toHaveLength(3);
+    expect(idsOf(second.runId)).toEqual(idsOf(first.runId));
+    expect(await count("SELECT count(*) AS n FROM tests WHERE title LIKE 'raced %'")).toBe(3);
   });
 
   it("ranks only the retried tests of a fresh run, with the flags and counts of a full ranking", async () => {

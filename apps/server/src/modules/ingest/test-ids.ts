@@ -72,7 +72,7 @@ export class KnownTests {
 
 /**
  * Resolves the stable test id of each result of one upload: explicit ids are registered in
- * `tests` as they are; the others are looked up in test_keys and assigned from test_id_seq when
+ * `tests` as they are; the others are looked up by identity in `tests` and assigned from test_id_seq when
  * new. Cache hits cost nothing; the misses of a batch take one statement. Runs inside the upload's
  * transaction, so an upload that fails assigns nothing.
  */
@@ -136,31 +136,26 @@ export class TestIdResolver {
   }
 
   /**
-   * One statement: the known keys, plus new tests with the next ids. If a concurrent upload
-   * registers the same test first, its key wins (ON CONFLICT) and is read in a second lookup;
-   * the spare tests row is harmless.
+   * One statement: the known identities, plus new tests with the next ids. If a concurrent upload
+   * registers the same test first, its row wins (ON CONFLICT) and is read in a second lookup.
    */
   private async registerImplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {
     const { rows } = await client.query<{ identity: string; test_id: string }>(
       `WITH input AS (
          SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS w(identity, title, file)
        ), known AS MATERIALIZED (
-         -- = ANY: one probe of the primary key per identity (IN (SELECT ...) let the planner
+         -- = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
          -- scan the whole table once it was large)
-         SELECT k.identity, k.test_id FROM test_keys k
-         WHERE k.family = $1 AND k.identity = ANY($2::text[])
-       ), wanted AS MATERIALIZED (
-         SELECT w.identity, w.title, w.file, nextval('test_id_seq') AS id
-         FROM input w WHERE w.identity NOT IN (SELECT identity FROM known)
+         SELECT t.identity, t.id AS test_id FROM tests t
+         WHERE t.family = $1 AND t.identity = ANY($2::text[])
        ), made AS (
-         INSERT INTO tests (id, family, title, file) SELECT id, $1, title, file FROM wanted
-       ), keyed AS (
-         INSERT INTO test_keys (family, identity, test_id)
-         SELECT $1, identity, id FROM wanted
-         ON CONFLICT DO NOTHING
-         RETURNING identity, test_id
+         INSERT INTO tests (id, family, identity, title, file)
+         SELECT nextval('test_id_seq'), $1, w.identity, w.title, w.file
+         FROM input w WHERE w.identity NOT IN (SELECT identity FROM known)
+         ON CONFLICT (family, identity) DO NOTHING
+         RETURNING identity, id AS test_id
        )
-       SELECT identity, test_id FROM known UNION ALL SELECT identity, test_id FROM keyed`,
+       SELECT identity, test_id FROM known UNION ALL SELECT identity, test_id FROM made`,
       [
         this.family,
         tests.map((t) => t.identity),
@@ -173,7 +168,7 @@ export class TestIdResolver {
     const raced = tests.filter((t) => !this.learned.has(identityKey(this.family, t.identity)));
     if (raced.length === 0) return;
     const { rows: theirs } = await client.query<{ identity: string; test_id: string }>(
-      "SELECT identity, test_id FROM test_keys WHERE family = $1 AND identity = ANY($2::text[])",
+      "SELECT identity, id AS test_id FROM tests WHERE family = $1 AND identity = ANY($2::text[])",
       [this.family, raced.map((t) => t.identity)],
     );
     for (const row of theirs)
