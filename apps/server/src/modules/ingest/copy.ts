@@ -106,18 +106,8 @@ export async function copyLines(
   columns: readonly string[],
   lines: Iterable<string>,
 ): Promise<void> {
-  await copyData(client, table, columns, copyChunks(lines));
-}
-
-/** Streams COPY data already cut into chunks (text or UTF-8 bytes of whole lines). */
-export async function copyData(
-  client: pg.PoolClient,
-  table: string,
-  columns: readonly string[],
-  chunks: Iterable<string | Buffer>,
-): Promise<void> {
   const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`));
-  await pipeline(Readable.from(chunks), stream);
+  await pipeline(Readable.from(copyChunks(lines)), stream);
 }
 
 function* encodedRows(rows: readonly (readonly CopyValue[])[]): Generator<string> {

@@ -3,8 +3,11 @@ import type pg from "pg";
 /** results.id's sequence steps by this much (migration 0006): each nextval reserves a block. */
 export const RESULT_ID_BLOCK = 1000;
 
-/** Blocks reserved at least per query: a large upload asks once per 10,000 results. */
-const MIN_BLOCKS_PER_QUERY = 10;
+/**
+ * Blocks reserved by the first query of an upload; each later query reserves twice as many as
+ * the one before, so a 100k-result upload asks four times (each ends the writer's open COPY).
+ */
+const FIRST_BLOCKS_PER_QUERY = 10;
 
 /**
  * Hands out result ids from reserved blocks, so that 10,000 results cost one query of ten nextval
@@ -15,14 +18,25 @@ export class ResultIds {
   private next = 0;
   private end = 0;
   private readonly blocks: number[] = [];
+  private blocksPerQuery = FIRST_BLOCKS_PER_QUERY;
+
+  private available(): number {
+    return this.end - this.next + this.blocks.length * RESULT_ID_BLOCK;
+  }
+
+  /** Whether take(count) must query the sequence. */
+  needsQuery(count: number): boolean {
+    return count > this.available();
+  }
 
   async take(client: pg.PoolClient, count: number): Promise<number[]> {
-    const available = this.end - this.next + this.blocks.length * RESULT_ID_BLOCK;
+    const available = this.available();
     if (count > available) {
       const { rows } = await client.query<{ start: string }>(
         "SELECT nextval(pg_get_serial_sequence('results', 'id')) AS start FROM generate_series(1, $1)",
-        [Math.max(MIN_BLOCKS_PER_QUERY, Math.ceil((count - available) / RESULT_ID_BLOCK))],
+        [Math.max(this.blocksPerQuery, Math.ceil((count - available) / RESULT_ID_BLOCK))],
       );
+      this.blocksPerQuery *= 2;
       for (const row of rows) this.blocks.push(Number(row.start));
     }
     const ids = new Array<number>(count);

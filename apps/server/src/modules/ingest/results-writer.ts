@@ -1,6 +1,6 @@
 import type { ResultInput } from "@assay/core";
 import type pg from "pg";
-import { copyData } from "./copy.js";
+import { OpenCopy } from "./open-copy.js";
 import { RunTally, type Ranking } from "./finalize-run.js";
 import type { UploadFiles } from "./parsers/types.js";
 import { ResultIds } from "./result-ids.js";
@@ -88,6 +88,7 @@ export class ResultsWriter {
   private readonly runHadResults: boolean;
   private readonly tests: TestIdResolver;
   private readonly resultIds = new ResultIds();
+  private readonly copy: OpenCopy;
   /** Row buffers of written batches, reused: an upload needs MAX_BATCHES_IN_FLIGHT + 1. */
   private readonly spareRows: RowBuffer[] = [];
   private aborted = false;
@@ -100,6 +101,7 @@ export class ResultsWriter {
     private readonly options: WriterOptions,
   ) {
     this.tests = new TestIdResolver(options.knownTests, options.family);
+    this.copy = new OpenCopy(client, `COPY results (${RESULT_COLUMNS.join(", ")}) FROM STDIN`);
     this.summary = {
       inserted: 0,
       duplicates: 0,
@@ -147,9 +149,11 @@ export class ResultsWriter {
       }
       await handOff();
       await chain;
+      await this.copy.end();
     } catch (error) {
       this.aborted = true;
       await chain.catch(() => undefined);
+      await this.copy.abort();
       throw error;
     }
   }
@@ -205,16 +209,14 @@ export class ResultsWriter {
 
   private async writeBatch({ results, rows }: Batch): Promise<void> {
     if (this.aborted) return;
-    const testIds = await this.tests.resolve(
-      this.client,
-      results.map((r) => r.test),
-    );
+    const tests = results.map((r) => r.test);
+    // Statements cannot run while the COPY is open: most batches of a daily run need none.
+    if (this.tests.needsQuery(tests) || this.resultIds.needsQuery(results.length))
+      await this.copy.end();
+    const testIds = await this.tests.resolve(this.client, tests);
     const ids = await this.resultIds.take(this.client, results.length);
     const { runId } = this.options;
-    await copyData(
-      this.client,
-      "results",
-      RESULT_COLUMNS,
+    await this.copy.write(
       rows.chunks((i) =>
         resultHead({
           id: ids[i]!,
@@ -230,6 +232,7 @@ export class ResultsWriter {
       r.children ? [{ id: ids[i]!, ...r.children }] : [],
     );
     if (withChildren.length > 0) {
+      await this.copy.end();
       const written = await writeResultChildren(
         this.client,
         runId,

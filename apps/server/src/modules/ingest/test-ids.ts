@@ -91,6 +91,11 @@ export class TestIdResolver {
     return this.lookup(explicitKey(test.explicitId));
   }
 
+  /** Whether resolve() must ask the database for some of `tests`. */
+  needsQuery(tests: readonly (number | TestIdentity)[]): boolean {
+    return tests.some((t) => typeof t !== "number" && this.knownId(t) === undefined);
+  }
+
   /** Stable ids for `tests`; a number is an id already known (see knownId). */
   async resolve(
     client: pg.PoolClient,
