@@ -74,7 +74,12 @@ describe("migrate", () => {
       `INSERT INTO tests (id, family, title) VALUES (1000000, 'frontend', 'a'), (1000001, 'backend', 'b'), (42, 'frontend', 'TC42');
        INSERT INTO test_keys (family, identity, test_id) VALUES ('frontend', 'id-a', 1000000), ('backend', 'id-b', 1000001)`,
     );
-    expect(await migrate(database.db.pool, migrations)).toEqual([7]);
+    expect(
+      await migrate(
+        database.db.pool,
+        migrations.filter((m) => m.version <= 7),
+      ),
+    ).toEqual([7]);
     const { rows } = await database.db.pool.query(
       "SELECT id::int, family, identity FROM tests ORDER BY id",
     );
