@@ -24,10 +24,16 @@ import type {
 
 /**
  * Rows to API objects: timestamps as ISO strings, derived statuses from @assay/core's rules.
- * The response schemas then drop anything they do not name.
+ * The response schemas then drop anything they do not name, except on the run details, which
+ * are sent as these mappers build them (runs.routes.ts): there, keys must be exactly the
+ * schema's, in its order (run-details.test.ts checks it).
  */
 
 export const iso = (value: Date | null): string | null => (value ? value.toISOString() : null);
+
+/** The run detail reads its timestamps as ISO text already (runs.repo.ts, isoText). */
+const isoOf = (value: Date | string | null): string | null =>
+  typeof value === "string" ? value : iso(value);
 
 function runCommon(row: RunRow) {
   return {
@@ -100,14 +106,18 @@ export interface StatusRules {
 }
 
 export function toFrontendResult(
-  row: Omit<FrontendResultRow, "screenshot">,
+  row: Omit<FrontendResultRow, "screenshot" | "start_time" | "end_time"> & {
+    start_time: Date | string | null;
+    end_time: Date | string | null;
+  },
   runKey: string,
   rules: StatusRules,
   screenshot: string | null,
 ): FrontendResult {
   const derived = deriveStatus(row, rules.unstableTestIds);
   // One flat literal: spreading a shared part and adding fields makes V8 build slow
-  // dictionary-mode objects, which cost ~20x more over a 13,700-result run.
+  // dictionary-mode objects, which cost ~20x more over a 13,700-result run. Its keys are in
+  // FrontendResultSchema's order: the run detail is sent as it is, without zod rebuilding it.
   return {
     id: row.id,
     test_run_key: runKey,
@@ -116,29 +126,29 @@ export function toFrontendResult(
     name: row.name,
     title: row.title,
     scenario: row.scenario,
-    file: row.file,
     status: row.status,
     passed: row.status === "passed",
+    tags: row.tags,
+    branch: row.branch,
+    start_time: isoOf(row.start_time),
+    end_time: isoOf(row.end_time),
+    duration_ms: row.duration_ms,
+    attempt: row.attempt,
+    is_final: row.is_final,
+    flaky: row.flaky,
+    file: row.file,
     derived_status: derived,
     pending_reason: derived === "skipped" ? pendingReason(row.error_message) : null,
     // The spec takes tickets from failure messages only.
     tickets:
       row.status === "failed" ? extractTickets([row.error_message], rules.ticketPattern) : [],
     error_message: row.error_message,
-    tags: row.tags,
-    duration_ms: row.duration_ms,
-    start_time: iso(row.start_time),
-    end_time: iso(row.end_time),
     nora_site: row.nora_site,
     version: row.version,
     chrome_version: row.chrome_version,
     platform: row.platform,
     commit_hash: row.commit_hash,
-    branch: row.branch,
     executor: row.executor,
-    attempt: row.attempt,
-    is_final: row.is_final,
-    flaky: row.flaky,
     screenshot,
   };
 }
@@ -166,6 +176,7 @@ export function toScreenshot(row: ScreenshotRow): Screenshot {
 export function toBackendResult(row: BackendResultRow, runKey: string): BackendResult {
   const hasError =
     row.error_name !== null || row.error_message !== null || row.error_stack !== null;
+  // Keys in BackendResultSchema's order: the run detail is sent without zod rebuilding it.
   return {
     id: row.id,
     test_run_key: runKey,
@@ -174,15 +185,8 @@ export function toBackendResult(row: BackendResultRow, runKey: string): BackendR
     name: row.name,
     title: row.title,
     scenario: row.scenario,
-    baseurl: row.baseurl,
-    file: row.file,
     status: row.status,
     passed: row.status === "passed",
-    error_message: hasError
-      ? { name: row.error_name, message: row.error_message, stack: row.error_stack }
-      : null,
-    consoleLog: row.console_log,
-    body: row.body,
     tags: row.tags,
     branch: row.branch,
     start_time: iso(row.start_time),
@@ -191,6 +195,13 @@ export function toBackendResult(row: BackendResultRow, runKey: string): BackendR
     attempt: row.attempt,
     is_final: row.is_final,
     flaky: row.flaky,
+    baseurl: row.baseurl,
+    file: row.file,
+    error_message: hasError
+      ? { name: row.error_name, message: row.error_message, stack: row.error_stack }
+      : null,
+    consoleLog: row.console_log,
+    body: row.body,
   };
 }
 

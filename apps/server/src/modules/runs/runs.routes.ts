@@ -27,6 +27,7 @@ import {
   listLoadRuns,
   type RunsContext,
 } from "./runs.service.js";
+import { sendOkAsBuilt } from "./sent-as-built.js";
 
 const tags = ["runs"];
 /**
@@ -98,6 +99,7 @@ export const runsRoutes =
           params: RunKeyParamsSchema,
           response: { 200: FrontendRunDetailSchema, ...itemErrors },
         },
+        serializerCompiler: sendOkAsBuilt,
       },
       async (request) => getFrontendRun(ctx, request.params.key),
     );
@@ -127,6 +129,7 @@ export const runsRoutes =
             querystring: ForceQuerySchema,
             response: { 200: BackendRunDetailSchema, ...itemErrors },
           },
+          serializerCompiler: sendOkAsBuilt,
         },
         async (request) => getBackendRun(ctx, request.params.key),
       );
