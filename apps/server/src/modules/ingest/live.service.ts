@@ -151,13 +151,13 @@ export async function attachToResult(
   fields: AttachmentFields,
 ) {
   // Look the result up first, so a wrong id stores no orphan object.
-  const { rows } = await deps.db.pool.query<{ id: string }>(
-    `SELECT r.id FROM results r JOIN runs ON runs.id = r.run_id
+  const { rows } = await deps.db.pool.query<{ id: string; run_id: string }>(
+    `SELECT r.id, r.run_id FROM results r JOIN runs ON runs.id = r.run_id
      WHERE runs.test_run_key = $1 AND r.test_run_test_id = $2`,
     [key, testRunTestId],
   );
-  const resultId = rows[0]?.id;
-  if (!resultId) {
+  const found = rows[0];
+  if (!found) {
     file.body.resume();
     throw new AppError(404, "not_found", `No result ${testRunTestId} in run ${key}.`);
   }
@@ -167,7 +167,7 @@ export async function attachToResult(
       `INSERT INTO attachments (result_id, name, content_type, description, step_index, taken_at, object_key, size)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
       [
-        resultId,
+        found.id,
         file.name,
         file.contentType,
         fields.description ?? null,
@@ -177,6 +177,8 @@ export async function attachToResult(
         stored.size,
       ],
     );
+    // A new version of the run's row: kept run details (RunDetailCache) show the new screenshot.
+    await client.query("UPDATE runs SET state = state WHERE id = $1", [found.run_id]);
     return {
       id: Number(made[0]!.id),
       object_key: stored.key,

@@ -117,15 +117,18 @@ export async function countRuns(db: Db, family: Family): Promise<number> {
   return Number(row.count);
 }
 
-export async function findRun(db: Db, family: Family, key: string): Promise<RunRow | undefined> {
+export async function findRun(db: Db, family: Family, key: string) {
   const row = await db.kysely
     .selectFrom("runs")
     .select(RUN_COLUMNS)
+    // Changes with every update of the row: the version of what is stored about the run.
+    .select(sql<string>`xmin::text`.as("row_version"))
     .where("test_run_key", "=", key)
     .where("family", "=", family)
     .executeTakeFirst();
   return row && withIds(row);
 }
+export type FoundRun = NonNullable<Awaited<ReturnType<typeof findRun>>>;
 
 /** Ids of the tests in a dynamic tag (the '@unstable' tag, for the status rules). */
 export async function listTaggedTestIds(db: Db, tagName: string): Promise<number[]> {

@@ -16,6 +16,7 @@ import {
   RunListQuerySchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { getBackendResult, getFrontendResult } from "./results.service.js";
 import {
   getApiLog,
@@ -27,9 +28,13 @@ import {
   listLoadRuns,
   type RunsContext,
 } from "./runs.service.js";
+import { RunDetailCache } from "./run-detail-cache.js";
 import { sendOkAsBuilt } from "./sent-as-built.js";
 
 const tags = ["runs"];
+const NotModifiedSchema = z
+  .null()
+  .describe("Unchanged since the ETag sent in If-None-Match: no body");
 /**
  * The spec's clients call the lists and the API run as ".../?force=true": the slash form is
  * served too, and left out of the OpenAPI document.
@@ -90,18 +95,35 @@ export const runsRoutes =
       );
     }
 
+    const detailCache = new RunDetailCache();
     app.get(
       "/v1/test-runs/:key",
       {
         schema: {
           tags,
           summary: "A frontend run and all its results (every attempt)",
+          description:
+            "Answers carry an ETag: a request with If-None-Match gets 304 while the run, its " +
+            "results and the '@unstable' tag are unchanged. force=true rebuilds the answer.",
           params: RunKeyParamsSchema,
-          response: { 200: FrontendRunDetailSchema, ...itemErrors },
+          querystring: ForceQuerySchema,
+          response: { 200: FrontendRunDetailSchema, 304: NotModifiedSchema, ...itemErrors },
         },
         serializerCompiler: sendOkAsBuilt,
       },
-      async (request) => getFrontendRun(ctx, request.params.key),
+      async (request, reply) => {
+        const answer = await getFrontendRun(
+          ctx,
+          request.params.key,
+          detailCache,
+          request.query.force,
+        );
+        void reply.header("etag", answer.etag).header("cache-control", "no-cache");
+        if (request.headers["if-none-match"] === answer.etag) return reply.code(304).send(null);
+        // Already JSON: Fastify sends a string payload with a JSON type as it is (the type
+        // provider types send() as the schema's object, hence the cast).
+        return reply.type("application/json; charset=utf-8").send(answer.body as never);
+      },
     );
 
     app.get(

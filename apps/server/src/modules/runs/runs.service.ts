@@ -22,6 +22,7 @@ import {
   toLoadRun,
   toLoadStat,
 } from "./runs.mappers.js";
+import { runDetailVersion, type RunDetailCache } from "./run-detail-cache.js";
 import * as repo from "./runs.repo.js";
 
 /** What the runs services need: the database and the catalogue's ticket pattern. */
@@ -37,7 +38,7 @@ const FAMILY_LABEL: Record<repo.Family, string> = {
 };
 
 /** The run of a family with this key, or a 404 naming the key. */
-export async function requireRun(db: Db, family: repo.Family, key: string): Promise<repo.RunRow> {
+export async function requireRun(db: Db, family: repo.Family, key: string): Promise<repo.FoundRun> {
   const run = await repo.findRun(db, family, key);
   if (!run) throw notFound(`No ${FAMILY_LABEL[family]} with key ${key}.`);
   return run;
@@ -90,20 +91,39 @@ export async function listLoadRuns(ctx: RunsContext, query: RunListQuery) {
   return { items: rows.map(toLoadRun), ...paging } satisfies LoadRunPage;
 }
 
+/** A run detail as sent: its JSON text and its version (the ETag). */
+export interface RunDetailAnswer {
+  etag: string;
+  body: string;
+}
+
 /**
  * A frontend run and all its results (every attempt; is_final marks the ones that count), with
- * derived statuses, tickets and each result's last screenshot, read in one indexed query.
+ * derived statuses, tickets and each result's last screenshot, read in one indexed query. The
+ * JSON is kept in `cache` while the run, the '@unstable' tag and the rules are unchanged;
+ * `force` builds it again whatever the cache holds.
  */
-export async function getFrontendRun(ctx: RunsContext, key: string): Promise<FrontendRunDetail> {
-  const run = await requireRun(ctx.db, "frontend", key);
-  const [rows, unstableIds] = await Promise.all([
-    repo.listFrontendResults(ctx.db, run.id),
+export async function getFrontendRun(
+  ctx: RunsContext,
+  key: string,
+  cache: RunDetailCache,
+  force = false,
+): Promise<RunDetailAnswer> {
+  const [run, unstableIds] = await Promise.all([
+    requireRun(ctx.db, "frontend", key),
     unstableTestIds(ctx.db),
   ]);
+  const etag = runDetailVersion(run.row_version, unstableIds, ctx.ticketPattern);
+  const kept = force ? undefined : cache.get(key, etag);
+  if (kept !== undefined) return { etag, body: kept };
+  const rows = await repo.listFrontendResults(ctx.db, run.id);
   const rules = { unstableTestIds: unstableIds, ticketPattern: ctx.ticketPattern };
   const results = rows.map((row) => toFrontendResult(row, key, rules, row.screenshot));
   const unstable = results.filter((r) => r.is_final && r.derived_status === "unstable").length;
-  return { run: toFrontendRun(run, unstable), results };
+  const detail: FrontendRunDetail = { run: toFrontendRun(run, unstable), results };
+  const body = JSON.stringify(detail);
+  cache.set(key, etag, body);
+  return { etag, body };
 }
 
 /** A backend run and all its results, with their errors, console logs and scripts. */

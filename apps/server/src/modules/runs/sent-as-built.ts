@@ -14,6 +14,8 @@ export function sendOkAsBuilt<S>(
   route: Parameters<FastifySerializerCompiler<S>>[0],
 ): (data: unknown) => string {
   if (route.httpStatus === "200") return (data) => JSON.stringify(data);
+  // Not Modified has no body (HTTP forbids one).
+  if (route.httpStatus === "304") return () => "";
   // Error bodies: small, and checked by zod as on every other route.
   return serializerCompiler(route as unknown as Parameters<typeof serializerCompiler>[0]);
 }

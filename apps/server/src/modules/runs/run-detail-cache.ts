@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+
+/**
+ * Serialized run details (up to ~10 MB each for a 14,000-result run), kept while they are
+ * current. A finished run is opened again and again (the morning's failures, by several people)
+ * and building its answer costs ~300 ms; sending a kept one costs a few.
+ *
+ * An answer is current while its version is: the runs row's version (xmin: every write to a run's
+ * results or attachments also updates its row, see finalizeRun and attachToResult), the
+ * '@unstable' test ids and the ticket pattern (the derived statuses). So nothing needs to be told
+ * to forget anything, and several servers on one database each keep their own copies safely.
+ */
+export class RunDetailCache {
+  private readonly bodies: LRUCache<string, { version: string; body: string }>;
+
+  constructor(maxBytes = 48 * 1024 * 1024) {
+    this.bodies = new LRUCache({
+      maxSize: maxBytes,
+      // Characters, near enough bytes for JSON; a body larger than maxBytes is not kept.
+      sizeCalculation: (entry) => Math.max(1, entry.body.length),
+    });
+  }
+
+  get(key: string, version: string): string | undefined {
+    const entry = this.bodies.get(key);
+    return entry?.version === version ? entry.body : undefined;
+  }
+
+  set(key: string, version: string, body: string): void {
+    this.bodies.set(key, { version, body });
+  }
+}
+
+/** The version of a run detail (see RunDetailCache), also its ETag. */
+export function runDetailVersion(
+  rowVersion: string,
+  unstableTestIds: ReadonlySet<number>,
+  ticketPattern: string,
+): string {
+  const hash = createHash("sha256").update(`${rowVersion}\u0000${ticketPattern}\u0000`);
+  hash.update([...unstableTestIds].sort((a, b) => a - b).join(","));
+  return `"${hash.digest("base64url").slice(0, 27)}"`;
+}
