@@ -106,9 +106,14 @@ function verdicts(results: BenchResults): Verdict[] {
     ["one run's results median < 100 ms", 2],
   ] as const) {
     const f = q?.figures[index];
+    // The run's answer is kept once built: say what building it costs too.
+    const rebuilt =
+      index === 2 ? q?.figures.find((g) => g.path.endsWith("?force=true")) : undefined;
+    const measured =
+      f && `${ms(f.medianMs)}${rebuilt ? ` (rebuilt, force=true: ${ms(rebuilt.medianMs)})` : ""}`;
     out.push(
-      f
-        ? [f.medianMs < f.targetMs!, label, ms(f.medianMs)]
+      f && measured
+        ? [f.medianMs < f.targetMs!, label, measured]
         : [undefined, label, "not measured (--only)"],
     );
   }
