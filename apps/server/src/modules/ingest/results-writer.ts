@@ -14,6 +14,7 @@ import {
 } from "./result-rows.js";
 import { RowBuffer } from "./row-buffer.js";
 import {
+  catalogueKey,
   explicitTestId,
   identityOf,
   TestIdResolver,
@@ -80,10 +81,10 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  */
 export class ResultsWriter {
   private readonly seenInUpload = new Map<string, number>();
-  /** Identity -> explicit id of each test of the upload (undefined: none). */
+  /** Identity -> explicit id (or none) of the first result of each test of the upload. */
   private readonly testsInUpload = new Map<string, number | undefined>();
-  /** Tests with more than one result in this upload: the attempts finalizeRun must rank. */
-  private readonly retried: Pick<TestIdentity, "identity" | "explicitId">[] = [];
+  /** Catalogue keys of tests with more than one result here: finalizeRun ranks their attempts. */
+  private readonly retried: string[] = [];
   /** Whether the run held results before this upload (any test may then have two attempts). */
   private readonly runHadResults: boolean;
   private readonly tests: TestIdResolver;
@@ -115,7 +116,7 @@ export class ResultsWriter {
   ranking(): Ranking {
     if (this.runHadResults) return "all";
     if (this.retried.length === 0) return "none";
-    return [...new Set(this.retried.map((test) => this.tests.knownId(test)!))];
+    return [...new Set(this.retried.map((key) => this.tests.knownId(key)!))];
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
@@ -177,30 +178,33 @@ export class ResultsWriter {
     }
     existing.add(testRunTestId);
     this.tally.add(result);
+    // An id the result states outright wins over one read from its tags or title.
+    const explicitId =
+      result.test_id ??
+      explicitTestId(
+        { tags: result.tags ?? [], texts: [result.title, result.name] },
+        testIdPattern,
+      );
     const test: TestIdentity = {
-      // An id the result states outright wins over one read from its tags or title.
-      explicitId:
-        result.test_id ??
-        explicitTestId(
-          { tags: result.tags ?? [], texts: [result.title, result.name] },
-          testIdPattern,
-        ),
+      explicitId,
       identity,
+      key: catalogueKey(family, explicitId, identity),
       title: result.title ?? result.name,
       file: result.file,
     };
-    if (this.testsInUpload.has(identity)) {
-      // Attempts of one test share its identity; their stable ids may differ (tags per attempt).
-      this.retried.push({ identity, explicitId: this.testsInUpload.get(identity) }, test);
+    if (!this.testsInUpload.has(identity)) {
+      this.testsInUpload.set(identity, explicitId);
     } else {
-      this.testsInUpload.set(identity, test.explicitId);
+      // Attempts of one test share its identity; their stable ids may differ (tags per attempt).
+      const first = catalogueKey(family, this.testsInUpload.get(identity), identity);
+      this.retried.push(first, test.key);
     }
     const hasChildren = !!(result.attachments?.length || result.api_requests?.length);
     batch.results.push({
       testRunTestId,
       // A known test keeps only its id: the title and file are slices of the report's text and
       // would keep the whole chunk they came from alive until the batch is written.
-      test: this.tests.knownId(test) ?? test,
+      test: this.tests.knownId(test.key) ?? test,
       children: hasChildren ? { result, files } : undefined,
     });
     batch.rows.append(encodeResultTail(result, this.options.runFacts));

@@ -11,6 +11,11 @@ export interface TestIdentity {
   explicitId: number | undefined;
   /** family + file + suite path + name: how a test without an id is recognised across runs. */
   identity: string;
+  /**
+   * Its key in KnownTests (catalogueKey), made once: a string hashes once, and a result's test
+   * is looked up several times (when prepared, before and after its batch's query).
+   */
+  key: string;
   title: string;
   file: string | undefined;
 }
@@ -45,6 +50,10 @@ export function identityOf(
 /** Cache key of an identity, or of an explicit id known to be in `tests`. */
 const identityKey = (family: Family, identity: string) => `${family}\u0000${identity}`;
 const explicitKey = (id: number) => `#${id}`;
+
+/** A test's key in KnownTests: its explicit id, else its identity in its family. */
+export const catalogueKey = (family: Family, explicitId: number | undefined, identity: string) =>
+  explicitId === undefined ? identityKey(family, identity) : explicitKey(explicitId);
 
 /**
  * The test catalogue entries this server has seen committed: identity -> stable id, and explicit
@@ -85,15 +94,17 @@ export class TestIdResolver {
     private readonly family: Family,
   ) {}
 
-  /** The test's stable id if it needs no database work (known, or registered by this upload). */
-  knownId(test: Pick<TestIdentity, "identity" | "explicitId">): number | undefined {
-    if (test.explicitId === undefined) return this.lookup(identityKey(this.family, test.identity));
-    return this.lookup(explicitKey(test.explicitId));
+  /**
+   * The stable id of the test with this catalogueKey if it needs no database work (known, or
+   * registered by this upload).
+   */
+  knownId(key: string): number | undefined {
+    return this.learned.get(key) ?? this.known.get(key);
   }
 
   /** Whether resolve() must ask the database for some of `tests`. */
   needsQuery(tests: readonly (number | TestIdentity)[]): boolean {
-    return tests.some((t) => typeof t !== "number" && this.knownId(t) === undefined);
+    return tests.some((t) => typeof t !== "number" && this.knownId(t.key) === undefined);
   }
 
   /** Stable ids for `tests`; a number is an id already known (see knownId). */
@@ -104,25 +115,13 @@ export class TestIdResolver {
     const newExplicit = new Map<number, TestIdentity>();
     const missing = new Map<string, TestIdentity>();
     for (const test of tests) {
-      if (typeof test === "number") continue;
-      if (test.explicitId !== undefined) {
-        if (this.lookup(explicitKey(test.explicitId)) === undefined)
-          newExplicit.set(test.explicitId, test);
-      } else if (this.lookup(identityKey(this.family, test.identity)) === undefined) {
-        missing.set(test.identity, test);
-      }
+      if (typeof test === "number" || this.knownId(test.key) !== undefined) continue;
+      if (test.explicitId !== undefined) newExplicit.set(test.explicitId, test);
+      else missing.set(test.identity, test);
     }
     if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()]);
     if (missing.size > 0) await this.registerImplicit(client, [...missing.values()]);
-    return tests.map((t) =>
-      typeof t === "number"
-        ? t
-        : (t.explicitId ?? (this.lookup(identityKey(this.family, t.identity)) as number)),
-    );
-  }
-
-  private lookup(key: string): number | undefined {
-    return this.learned.get(key) ?? this.known.get(key);
+    return tests.map((t) => (typeof t === "number" ? t : this.knownId(t.key)!));
   }
 
   private async registerExplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {
@@ -137,7 +136,7 @@ export class TestIdResolver {
         tests.map((t) => t.file ?? null),
       ],
     );
-    for (const t of tests) this.learned.set(explicitKey(t.explicitId!), t.explicitId!);
+    for (const t of tests) this.learned.set(t.key, t.explicitId!);
   }
 
   /**
@@ -170,7 +169,7 @@ export class TestIdResolver {
     );
     for (const row of rows)
       this.learned.set(identityKey(this.family, row.identity), Number(row.test_id));
-    const raced = tests.filter((t) => !this.learned.has(identityKey(this.family, t.identity)));
+    const raced = tests.filter((t) => !this.learned.has(t.key));
     if (raced.length === 0) return;
     const { rows: theirs } = await client.query<{ identity: string; test_id: string }>(
       "SELECT identity, id AS test_id FROM tests WHERE family = $1 AND identity = ANY($2::text[])",
