@@ -125,9 +125,10 @@ export class ResultsWriter {
   }
 
   /**
-   * Writes every result of `source`. When reading the source or writing fails, batches not yet
-   * started are dropped and the one in progress is awaited before the error is rethrown, so the
-   * caller's ROLLBACK is the last thing the connection runs.
+   * Writes every result of `source`; once it returns, every row is stored. When reading the
+   * source or writing fails, batches not yet started are dropped, the one in progress is awaited
+   * and the open COPY abandoned before the error is rethrown, so the caller's ROLLBACK is the
+   * last thing the connection runs.
    */
   async write(source: AsyncIterable<QueuedResult> | Iterable<QueuedResult>): Promise<void> {
     const batchSize = this.options.batchSize ?? 2000;

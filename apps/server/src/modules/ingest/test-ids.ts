@@ -81,9 +81,9 @@ export class KnownTests {
 
 /**
  * Resolves the stable test id of each result of one upload: explicit ids are registered in
- * `tests` as they are; the others are looked up by identity in `tests` and assigned from test_id_seq when
- * new. Cache hits cost nothing; the misses of a batch take one statement. Runs inside the upload's
- * transaction, so an upload that fails assigns nothing.
+ * `tests` as they are; the others are looked up by identity in `tests` and assigned from
+ * test_id_seq when new. Cache hits cost nothing; the misses of a batch take one statement. Runs
+ * inside the upload's transaction, so an upload that fails assigns nothing.
  */
 export class TestIdResolver {
   /** What this upload looked up or registered; KnownTests takes it after COMMIT. */
