@@ -6,6 +6,12 @@ import { FIXTURES_DIR } from "../src/modules/ingest/parsers/test-files.js";
 
 export const TEST_INGEST_TOKEN = "test-ingest-token-0123456789abcdef";
 
+/** The smallest valid PNG: what a reporter's screenshot looks like on the wire. */
+export const TINY_PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+  "base64",
+);
+
 export interface UploadPart {
   /** File name as the client sends it. */
   name: string;

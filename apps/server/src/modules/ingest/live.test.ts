@@ -3,16 +3,11 @@ import FormData from "form-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { TEST_INGEST_TOKEN } from "../../../test/upload.js";
+import { TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../test/upload.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
 const auth = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
-// The smallest valid PNG: what a reporter's screenshot looks like on the wire.
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 beforeAll(async () => {
   database = await createTestDatabase();

@@ -3,7 +3,7 @@ import FormData from "form-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { TEST_INGEST_TOKEN } from "../../../test/upload.js";
+import { TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../test/upload.js";
 
 /*
  * The frontend run detail is kept serialized while it is current (RunDetailCache). Every way
@@ -14,10 +14,6 @@ import { TEST_INGEST_TOKEN } from "../../../test/upload.js";
 let database: TestDatabase;
 let app: FastifyInstance;
 const auth = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
-const PNG = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 beforeAll(async () => {
   database = await createTestDatabase();
