@@ -18,6 +18,24 @@ export interface UploadPart {
   content: string | Buffer;
 }
 
+/** Attaches TINY_PNG to a result through the live API, as a reporter does after a step. */
+export function attachPng(
+  app: FastifyInstance,
+  runKey: string,
+  testRunTestId: string,
+  fields: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append("file", TINY_PNG, { filename: "screenshot.png", contentType: "image/png" });
+  return app.inject({
+    method: "POST",
+    url: `/v1/ingest/runs/${encodeURIComponent(runKey)}/results/${encodeURIComponent(testRunTestId)}/attachments`,
+    headers: { authorization: `Bearer ${TEST_INGEST_TOKEN}`, ...form.getHeaders() },
+    payload: form.getBuffer(),
+  });
+}
+
 /** A fixture file as an upload part, named by its path under the format's folder. */
 export function fixturePart(format: string, name: string, as = name): UploadPart {
   return { name: as, content: readFileSync(`${FIXTURES_DIR}${format}/${name}`) };

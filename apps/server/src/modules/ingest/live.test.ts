@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import FormData from "form-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../test/upload.js";
+import { attachPng, TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../test/upload.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -84,15 +83,9 @@ describe("live reporting", () => {
       counts: { total: 3, pending: 1, failed: 1 },
     });
 
-    const form = new FormData();
-    form.append("description", "after login");
-    form.append("step_index", "0");
-    form.append("file", PNG, { filename: "login.png", contentType: "image/png" });
-    const attached = await app.inject({
-      method: "POST",
-      url: "/v1/ingest/runs/live-1/results/login-1/attachments",
-      headers: { ...auth, ...form.getHeaders() },
-      payload: form.getBuffer(),
+    const attached = await attachPng(app, "live-1", "login-1", {
+      description: "after login",
+      step_index: "0",
     });
     expect(attached.statusCode).toBe(201);
     const object = await app.inject({
@@ -144,14 +137,7 @@ describe("live reporting", () => {
 
   it("answers 404 for a file attached to an unknown result, storing no object", async () => {
     await post("/v1/ingest/runs", { run_key: "live-3" });
-    const form = new FormData();
-    form.append("file", PNG, { filename: "x.png", contentType: "image/png" });
-    const res = await app.inject({
-      method: "POST",
-      url: "/v1/ingest/runs/live-3/results/missing/attachments",
-      headers: { ...auth, ...form.getHeaders() },
-      payload: form.getBuffer(),
-    });
+    const res = await attachPng(app, "live-3", "missing");
     expect(res.statusCode).toBe(404);
   });
 

@@ -1,9 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import FormData from "form-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../test/upload.js";
+import { attachPng, TEST_INGEST_TOKEN } from "../../../test/upload.js";
 
 /*
  * The frontend run detail is kept serialized while it is current (RunDetailCache). Every way
@@ -69,14 +68,7 @@ describe("kept run details", () => {
     expect(grown.json().results.map((r: { name: string }) => r.name)).toEqual(["a", "b"]);
 
     // A screenshot attached to a result.
-    const form = new FormData();
-    form.append("file", PNG, { filename: "a.png", contentType: "image/png" });
-    const attached = await app.inject({
-      method: "POST",
-      url: "/v1/ingest/runs/kept-1/results/a/attachments",
-      headers: { ...auth, ...form.getHeaders() },
-      payload: form.getBuffer(),
-    });
+    const attached = await attachPng(app, "kept-1", "a");
     expect(attached.statusCode).toBe(201);
     const shot = await current(grown.headers.etag as string);
     expect(shot.json().results[0].screenshot).toBe(attached.json().object_key);
