@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
@@ -15,6 +16,7 @@ import { registerErrorHandler } from "./errors.js";
 import multipart from "@fastify/multipart";
 import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
 import { KnownTests } from "./modules/ingest/test-ids.js";
+import { ParseWorkers } from "./modules/ingest/parse-workers.js";
 import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
 import { liveRoutes } from "./modules/ingest/live.routes.js";
 import { registerAccessControl, type PrincipalResolver } from "./modules/auth/access.js";
@@ -142,8 +144,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(db));
   await app.register(catalogRoutes(config.catalog));
   await app.register(objectsRoutes(deps.objects));
+  const parseWorkers = new ParseWorkers(availableParallelism());
+  app.addHook("onClose", () => parseWorkers.close());
   const ingest = {
     db,
+    parseWorkers,
     attachments: objectStoreSink(deps.objects),
     testIdPattern: config.catalog.testIdPattern,
     knownTests: new KnownTests(),

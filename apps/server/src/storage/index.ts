@@ -2,7 +2,6 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../config.js";
 import { LocalObjectStore } from "./local-store.js";
 import type { ObjectStore } from "./object-store.js";
-import { S3ObjectStore } from "./s3-store.js";
 
 export { keyProblem, newObjectKey, validateKey } from "./object-store.js";
 export type { ObjectStore, PutResult, StoredObject } from "./object-store.js";
@@ -29,5 +28,7 @@ export async function createObjectStore(
     { objectStore: { kind: "s3", bucket, region, endpoint, forcePathStyle, prefix } },
     "object store ready",
   );
+  // Loaded only when configured: the AWS SDK adds ~20 MB to the server's memory.
+  const { S3ObjectStore } = await import("./s3-store.js");
   return new S3ObjectStore({ bucket, region, endpoint, forcePathStyle, prefix }, log);
 }

@@ -3,31 +3,33 @@ import type pg from "pg";
 
 const NO_UNSTABLE: ReadonlySet<number> = new Set();
 
+/** How a result counts in its run: passed, failed or pending (spec section 4). */
+function countedAs(result: Pick<ResultInput, "status" | "error_message">) {
+  return deriveStatus(
+    { test_id: 0, status: result.status, error_message: result.error_message },
+    NO_UNSTABLE,
+  );
+}
+
 /**
  * The counts of the results an upload writes, kept as they are written. When they are all the
- * run has, one attempt each, they are the run's counts, and finalizeRun need not read the
- * results back (0.6-0.8 s for 100k results, most of what finishing an upload cost).
+ * run has, they are the run's counts once the attempts that are not final are taken out again
+ * (finalizeRun), and finalizeRun need not read the results back (0.6-0.8 s for 100k results,
+ * most of what finishing an upload cost). started_at and finished_at span every attempt.
  */
 export class RunTally {
   total = 0;
   passed = 0;
   failed = 0;
   pending = 0;
+  flaky = 0;
   durationMs = 0;
   // The reports' own timestamp texts, so PostgreSQL reads them exactly as it read the results'.
   private first: { at: number; text: string } | undefined;
   private last: { at: number; text: string } | undefined;
 
   add(result: ResultInput): void {
-    this.total++;
-    const shown = deriveStatus(
-      { test_id: 0, status: result.status, error_message: result.error_message },
-      NO_UNSTABLE,
-    );
-    if (shown === "passed") this.passed++;
-    else if (shown === "skipped") this.pending++;
-    else this.failed++;
-    this.durationMs += result.duration_ms ?? 0;
+    this.count(result, 1);
     if (result.start_time) {
       const at = Date.parse(result.start_time);
       if (!this.first || at < this.first.at) this.first = { at, text: result.start_time };
@@ -38,6 +40,28 @@ export class RunTally {
     }
   }
 
+  /** Takes out an attempt that turned out not to be its test's last (its times stay). */
+  removeAttempt(result: Pick<ResultInput, "status" | "error_message" | "duration_ms">): void {
+    this.count(result, -1);
+  }
+
+  private count(
+    result: Pick<ResultInput, "status" | "error_message" | "duration_ms">,
+    sign: 1 | -1,
+  ): void {
+    this.total += sign;
+    const shown = countedAs(result);
+    if (shown === "passed") this.passed += sign;
+    else if (shown === "skipped") this.pending += sign;
+    else this.failed += sign;
+    this.durationMs += sign * (result.duration_ms ?? 0);
+  }
+
+  /** A RunTally posted from another thread: structured cloning keeps its fields, not its class. */
+  static from(fields: object): RunTally {
+    return Object.assign(new RunTally(), fields);
+  }
+
   /** Parameters $2.. of TALLIED_COUNTS. */
   values(): unknown[] {
     return [
@@ -45,6 +69,7 @@ export class RunTally {
       this.passed,
       this.failed,
       this.pending,
+      this.flaky,
       this.durationMs,
       this.first?.text ?? null,
       this.last?.text ?? null,
@@ -63,6 +88,7 @@ export type Ranking = "all" | "none" | readonly number[];
  * After an upload, marks which attempt of each test decides its status (the last), flags tests
  * that passed after failing as flaky, and stores the run's counts so lists and charts read them
  * without scanning results. Pending = skipped by the report, or failed with "Pending reason".
+ * With a tally of everything the run holds (a fresh run), the counts come from it.
  */
 export async function finalizeRun(
   client: pg.PoolClient,
@@ -70,21 +96,41 @@ export async function finalizeRun(
   { rank = "all", tally }: { rank?: Ranking; tally?: RunTally } = {},
 ): Promise<void> {
   // Every result is stored final and not flaky; ranking (a sort of the results concerned) is
-  // needed only for tests that can have more than one attempt, and then the counts are read back.
-  if (rank !== "none") await rankAttempts(client, runId, rank === "all" ? null : rank);
-  await storeRunCounts(client, runId, rank === "none" ? tally : undefined);
+  // needed only for tests that can have more than one attempt.
+  if (rank === "all" || !tally) {
+    if (rank !== "none") await rankAttempts(client, runId, rank === "all" ? null : rank);
+    return storeRunCounts(client, runId);
+  }
+  if (rank !== "none") {
+    for (const changed of await rankAttempts(client, runId, rank)) {
+      if (!changed.is_final) {
+        tally.removeAttempt({ ...changed, error_message: changed.error_message ?? undefined });
+      }
+      if (changed.flaky) tally.flaky++;
+    }
+  }
+  await storeRunCounts(client, runId, tally);
+}
+
+interface RankedRow {
+  status: ResultInput["status"];
+  error_message: string | null;
+  duration_ms: number;
+  is_final: boolean;
+  flaky: boolean;
 }
 
 /**
  * Ranks the attempts of the run's results, or only of the tests `testIds` names (a fresh run
  * with a few retries: 1% of a 100k-test run costs a few milliseconds instead of ~0.4 s).
+ * Returns the results whose flags changed, as they are now.
  */
 async function rankAttempts(
   client: pg.PoolClient,
   runId: number,
   testIds: readonly number[] | null,
-): Promise<void> {
-  await client.query(
+): Promise<RankedRow[]> {
+  const { rows } = await client.query<RankedRow>(
     `WITH ranked AS (
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
@@ -99,27 +145,30 @@ async function rankAttempts(
      FROM ranked
      WHERE r.id = ranked.id
        AND (r.is_final IS DISTINCT FROM ranked.last_attempt
-            OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))`,
+            OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
+     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`,
     [runId, testIds],
   );
+  return rows;
 }
 
-/** The run's counts from its final results. */
+/** The run's counts from its final results; its start and end from all its attempts. */
 const COUNTED = `
-  SELECT count(*)::int AS total,
-         count(*) FILTER (WHERE status = 'passed')::int AS passed,
-         count(*) FILTER (WHERE status = 'failed' AND coalesce(error_message, '') NOT LIKE '%Pending reason%')::int AS failed,
-         count(*) FILTER (WHERE status = 'skipped' OR (status = 'failed' AND error_message LIKE '%Pending reason%'))::int AS pending,
-         count(*) FILTER (WHERE flaky)::int AS flaky,
-         coalesce(sum(duration_ms), 0) AS duration_ms,
+  SELECT count(*) FILTER (WHERE is_final)::int AS total,
+         count(*) FILTER (WHERE is_final AND status = 'passed')::int AS passed,
+         count(*) FILTER (WHERE is_final AND status = 'failed' AND coalesce(error_message, '') NOT LIKE '%Pending reason%')::int AS failed,
+         count(*) FILTER (WHERE is_final AND (status = 'skipped' OR (status = 'failed' AND error_message LIKE '%Pending reason%')))::int AS pending,
+         count(*) FILTER (WHERE is_final AND flaky)::int AS flaky,
+         coalesce(sum(duration_ms) FILTER (WHERE is_final), 0) AS duration_ms,
          min(start_time) AS started_at,
          max(end_time) AS finished_at
-  FROM results WHERE run_id = $1 AND is_final`;
+  FROM results WHERE run_id = $1`;
 
-/** The same counts, from a RunTally (no retries: none is flaky). */
+/** The same counts, from a RunTally. */
 const TALLIED = `
-  SELECT $2::int AS total, $3::int AS passed, $4::int AS failed, $5::int AS pending, 0 AS flaky,
-         $6::float8 AS duration_ms, $7::timestamptz AS started_at, $8::timestamptz AS finished_at`;
+  SELECT $2::int AS total, $3::int AS passed, $4::int AS failed, $5::int AS pending,
+         $6::int AS flaky, $7::float8 AS duration_ms, $8::timestamptz AS started_at,
+         $9::timestamptz AS finished_at`;
 
 async function storeRunCounts(client: pg.PoolClient, runId: number, tally?: RunTally) {
   await client.query(

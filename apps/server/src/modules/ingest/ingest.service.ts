@@ -5,9 +5,10 @@ import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { finalizeRun } from "./finalize-run.js";
 import * as repo from "./ingest.repo.js";
-import { classifyUpload } from "./parsers/index.js";
-import { ReportError } from "./parsers/types.js";
-import { ResultsWriter, type AttachmentSink, type QueuedResult } from "./results-writer.js";
+import { classifyUpload, type UploadPlan } from "./parsers/index.js";
+import { reportErrorToAppError } from "./parsers/types.js";
+import type { ParseWorkers } from "./parse-workers.js";
+import { ResultsWriter, type AttachmentSink } from "./results-writer.js";
 import type { Spool } from "./spool.js";
 import type { KnownTests } from "./test-ids.js";
 
@@ -18,6 +19,8 @@ export interface IngestDeps {
   testIdPattern: string;
   /** Catalogue entries already committed: known tests need no lookup. */
   knownTests: KnownTests;
+  /** Where uploaded reports are parsed. */
+  parseWorkers: ParseWorkers;
 }
 
 /** A new run's key: its family and creation time, plus randomness so two at once differ. */
@@ -41,15 +44,6 @@ export function runUrl(family: RunMetadata["family"], key: string): string {
   const path = `/test_runs/${encodeURIComponent(key)}`;
   if (family === "backend") return `${path}?be=1`;
   return family === "load" ? `/test_runs?tab=load&run=${encodeURIComponent(key)}` : path;
-}
-
-/** Turns a parser's complaint into the 400 the client sees, naming file and position. */
-export function reportErrorToAppError(error: unknown): unknown {
-  if (!(error instanceof ReportError)) return error;
-  return new AppError(400, "invalid_report", error.message, {
-    file: error.file,
-    ...error.location,
-  });
 }
 
 export async function withTransaction<T>(
@@ -140,7 +134,7 @@ export async function ingestUpload(
         };
       }
     }
-    const upload = await storeUpload(client, deps, { ...fields, family }, plan);
+    const upload = await storeUpload(client, deps, { ...fields, family }, spool, plan);
     if (idempotencyKey) {
       await repo.saveIdempotentAnswer(
         client,
@@ -158,12 +152,22 @@ export async function ingestUpload(
   return stored.outcome;
 }
 
-/** Every result of every report of the upload, with the files its attachments refer to. */
-async function* resultsOf(
-  plan: Awaited<ReturnType<typeof classifyUpload>>,
-): AsyncGenerator<QueuedResult> {
-  for await (const report of plan.reports()) {
-    for await (const result of report.results) yield { result, files: report.files };
+/** A Locust upload's statistics, and its HTML report in object storage. */
+async function storeLoadReport(
+  client: pg.PoolClient,
+  deps: IngestDeps,
+  runId: number,
+  load: NonNullable<UploadPlan["load"]>,
+): Promise<void> {
+  const report = await load();
+  await repo.replaceLoadStats(client, runId, report.stats);
+  if (report.htmlReport) {
+    const stored = await deps.attachments.store(
+      report.htmlReport.open(),
+      "text/html",
+      report.htmlReport.name,
+    );
+    await repo.setReportLocation(client, runId, `/v1/objects/${stored.key}`);
   }
 }
 
@@ -171,7 +175,8 @@ async function storeUpload(
   client: pg.PoolClient,
   deps: IngestDeps,
   fields: UploadFields,
-  plan: Awaited<ReturnType<typeof classifyUpload>>,
+  spool: Spool,
+  plan: UploadPlan,
 ): Promise<StoredUpload> {
   const now = new Date();
   const key = fields.run_key ?? newRunKey(fields.family, now);
@@ -189,34 +194,33 @@ async function storeUpload(
       `Run ${key} is a ${run.family} run; this upload is ${fields.family}.`,
     );
   }
+  const existing = await repo.existingTestRunTestIds(client, run.id);
   const writer = new ResultsWriter(client, {
     runId: run.id,
     family: fields.family,
     testIdPattern: new RegExp(deps.testIdPattern, "i"),
     attachments: deps.attachments,
     knownTests: deps.knownTests,
-    existing: await repo.existingTestRunTestIds(client, run.id),
-    runFacts: {
-      nora_site: fields.nora_site,
-      branch: fields.branch,
-      commit_hash: fields.commit,
-      executor: fields.executor,
-      baseurl: fields.baseurl,
-    },
+    existing,
   });
-  await writer.write(resultsOf(plan));
   if (plan.load) {
-    const load = await plan.load();
-    await repo.replaceLoadStats(client, run.id, load.stats);
-    if (load.htmlReport) {
-      const stored = await deps.attachments.store(
-        load.htmlReport.open(),
-        "text/html",
-        load.htmlReport.name,
-      );
-      await repo.setReportLocation(client, run.id, `/v1/objects/${stored.key}`);
-    }
+    await storeLoadReport(client, deps, run.id, plan.load);
   } else {
+    const parsed = deps.parseWorkers.parse(spool, {
+      format: fields.format,
+      family: fields.family,
+      testIdPattern: deps.testIdPattern,
+      runFacts: {
+        nora_site: fields.nora_site,
+        branch: fields.branch,
+        commit_hash: fields.commit,
+        executor: fields.executor,
+        baseurl: fields.baseurl,
+      },
+      existing: [...existing],
+    });
+    await writer.writeBatches(parsed.batches);
+    writer.finish(parsed.summary());
     await finalizeRun(client, run.id, {
       rank: writer.ranking(),
       tally: writer.tally,

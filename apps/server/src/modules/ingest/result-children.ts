@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import type { AttachmentInput, ResultInput } from "@assay/core";
 import type pg from "pg";
 import { copyRows, type CopyValue } from "./copy.js";
-import type { UploadFiles } from "./parsers/types.js";
+import { findFile, type UploadFiles } from "./parsers/types.js";
 
 /** Where attachment bytes go (object storage); returns the key the row refers to. */
 export interface AttachmentSink {
@@ -83,19 +83,6 @@ async function storeAttachment(
     stored.key,
     stored.size,
   ];
-}
-
-/** Reports name attachments by the path they had on the CI machine: match it, then its tail. */
-function findFile(files: UploadFiles, reference: string) {
-  const normalized = reference.replace(/\\/g, "/");
-  const exact = files.get(normalized);
-  if (exact) return exact;
-  const parts = normalized.split("/").filter(Boolean);
-  for (let i = 1; i < parts.length; i++) {
-    const found = files.get(parts.slice(i).join("/"));
-    if (found) return found;
-  }
-  return undefined;
 }
 
 /** step_index counts all steps; stored, it points into json_steps (the main steps). */

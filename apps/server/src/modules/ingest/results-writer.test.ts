@@ -170,8 +170,19 @@ describe("ResultsWriter", () => {
   it("ranks only the retried tests of a fresh run, with the flags and counts of a full ranking", async () => {
     // Retries sent apart (another batch in between), one with a different explicit id per
     // attempt, one that passed after failing (flaky), one failed twice.
+    // Each attempt lasts n + 1 ms and starts n hours into the day, so the counts tell which
+    // attempts were taken out and the run spans all of them.
     const attempt = (name: string, n: number, status: string, tags: string[] = []) => ({
-      result: { name, status, attempt: n, tags, suite_path: ["s"] } as ResultInput,
+      result: {
+        name,
+        status,
+        attempt: n,
+        tags,
+        suite_path: ["s"],
+        duration_ms: n + 1,
+        start_time: `2026-03-01T0${n}:00:00Z`,
+        end_time: `2026-03-01T0${n}:30:00Z`,
+      } as ResultInput,
       files: NO_FILES,
     });
     const upload = [
@@ -191,7 +202,10 @@ describe("ResultsWriter", () => {
         .then((r) => r.rows);
     const counts = (runId: number) =>
       database.db.pool
-        .query("SELECT total, passed, failed, pending, flaky FROM runs WHERE id = $1", [runId])
+        .query(
+          "SELECT total, passed, failed, pending, flaky, duration_ms, started_at, finished_at FROM runs WHERE id = $1",
+          [runId],
+        )
         .then((r) => r.rows[0]);
     const targeted = await inTransaction(async (client, runId) => {
       const w = writer(client, runId);
@@ -212,7 +226,17 @@ describe("ResultsWriter", () => {
     ]);
     expect((await flags(targeted)).filter((r) => r.flaky).map((r) => r.name)).toEqual(["flaky"]);
     expect(await counts(targeted)).toEqual(await counts(full));
-    expect(await counts(targeted)).toMatchObject({ total: 8, passed: 5, failed: 3, flaky: 1 });
+    expect(await counts(targeted)).toMatchObject({
+      total: 8,
+      passed: 5,
+      failed: 3,
+      flaky: 1,
+      // final attempts: flaky's second (2 ms), both of broken (two test ids: 1 + 2 ms), fixed
+      // later (1 ms); the steady ones have no duration
+      duration_ms: 6,
+      started_at: new Date("2026-03-01T00:00:00Z"),
+      finished_at: new Date("2026-03-01T01:30:00Z"),
+    });
   });
 });
 

@@ -9,14 +9,36 @@
  * Each row is stored without its first columns (ids known only once the batch reaches the
  * database); `chunks` puts a head in front of each row as it builds the COPY data.
  */
+/** A RowBuffer's rows as structured-clonable data (`bytes` can be transferred). */
+export interface PackedRows {
+  bytes: Uint8Array<ArrayBuffer>;
+  ends: number[];
+}
+
 export class RowBuffer {
   private bytes: Buffer;
   private used = 0;
   /** End offset of each row in `bytes`. */
-  private readonly ends: number[] = [];
+  private ends: number[] = [];
 
   constructor(initialBytes = 1024 * 1024) {
     this.bytes = Buffer.allocUnsafe(initialBytes);
+  }
+
+  /** The rows as plain data to post to another thread: a copy of the bytes in use. */
+  packed(): PackedRows {
+    const bytes = new Uint8Array(this.used);
+    bytes.set(this.bytes.subarray(0, this.used));
+    return { bytes, ends: this.ends.slice() };
+  }
+
+  /** Rows packed by another thread's RowBuffer; their bytes are used as they are. */
+  static unpacked({ bytes, ends }: PackedRows): RowBuffer {
+    const rows = new RowBuffer(0);
+    rows.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    rows.used = bytes.byteLength;
+    rows.ends = ends;
+    return rows;
   }
 
   get rows(): number {

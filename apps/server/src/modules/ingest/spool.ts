@@ -9,6 +9,8 @@ import type { ReportFile, UploadFiles } from "./parsers/types.js";
 /** A spooled upload file: readable any number of times, with the hash of its content. */
 export interface SpooledFile extends ReportFile {
   sha256: string;
+  /** Where it is on disk, when it is not held in memory (`content`). */
+  path?: string;
 }
 
 /**
@@ -159,7 +161,7 @@ export class Spool implements UploadFiles {
 }
 
 function onDisk(name: string, size: number, sha256: string, file: string): SpooledFile {
-  return { name, size, sha256, open: () => createReadStream(file) };
+  return { name, size, sha256, path: file, open: () => createReadStream(file) };
 }
 
 function inMemory(name: string, sha256: string, content: Buffer): SpooledFile {

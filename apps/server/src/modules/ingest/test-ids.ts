@@ -13,7 +13,7 @@ export interface TestIdentity {
   identity: string;
   /**
    * Its key in KnownTests (catalogueKey), made once: a string hashes once, and a result's test
-   * is looked up several times (when prepared, before and after its batch's query).
+   * is looked up several times (before and after its batch's query).
    */
   key: string;
   title: string;
@@ -103,25 +103,22 @@ export class TestIdResolver {
   }
 
   /** Whether resolve() must ask the database for some of `tests`. */
-  needsQuery(tests: readonly (number | TestIdentity)[]): boolean {
-    return tests.some((t) => typeof t !== "number" && this.knownId(t.key) === undefined);
+  needsQuery(tests: readonly TestIdentity[]): boolean {
+    return tests.some((t) => this.knownId(t.key) === undefined);
   }
 
-  /** Stable ids for `tests`; a number is an id already known (see knownId). */
-  async resolve(
-    client: pg.PoolClient,
-    tests: readonly (number | TestIdentity)[],
-  ): Promise<number[]> {
+  /** Stable ids for `tests`. */
+  async resolve(client: pg.PoolClient, tests: readonly TestIdentity[]): Promise<number[]> {
     const newExplicit = new Map<number, TestIdentity>();
     const missing = new Map<string, TestIdentity>();
     for (const test of tests) {
-      if (typeof test === "number" || this.knownId(test.key) !== undefined) continue;
+      if (this.knownId(test.key) !== undefined) continue;
       if (test.explicitId !== undefined) newExplicit.set(test.explicitId, test);
       else missing.set(test.identity, test);
     }
     if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()]);
     if (missing.size > 0) await this.registerImplicit(client, [...missing.values()]);
-    return tests.map((t) => (typeof t === "number" ? t : this.knownId(t.key)!));
+    return tests.map((t) => this.knownId(t.key)!);
   }
 
   private async registerExplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {

@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import type { LoadEndpointStat, ReportFormat, ResultInput } from "@assay/core";
+import { AppError } from "../../../errors.js";
 
 /**
  * One uploaded file, spooled to disk by the ingest route. Parsers read it as a stream; `name` is
@@ -21,6 +22,22 @@ export interface ReportFile {
 export interface UploadFiles {
   get(name: string): ReportFile | undefined;
   all(): readonly ReportFile[];
+}
+
+/** Reports name attachments by the path they had on the CI machine: match it, then its tail. */
+/** A reference with forward slashes, as upload file names have them. */
+export const normalizedReference = (reference: string) => reference.replace(/\\/g, "/");
+
+export function findFile(files: UploadFiles, reference: string): ReportFile | undefined {
+  const normalized = normalizedReference(reference);
+  const exact = files.get(normalized);
+  if (exact) return exact;
+  const parts = normalized.split("/").filter(Boolean);
+  for (let i = 1; i < parts.length; i++) {
+    const found = files.get(parts.slice(i).join("/"));
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Where a problem is: a line/column for text formats, a JSON path for JSON. */
@@ -47,6 +64,15 @@ export class ReportError extends Error {
     super(`${file}${where ? ` (${where})` : ""}: ${message}`);
     this.name = "ReportError";
   }
+}
+
+/** Turns a parser's complaint into the 400 the client sees, naming file and position. */
+export function reportErrorToAppError(error: unknown): unknown {
+  if (!(error instanceof ReportError)) return error;
+  return new AppError(400, "invalid_report", error.message, {
+    file: error.file,
+    ...error.location,
+  });
 }
 
 /** What a test-result parser yields: results one by one, so memory stays flat. */

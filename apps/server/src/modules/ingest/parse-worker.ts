@@ -1,0 +1,133 @@
+import type { MessagePort } from "node:worker_threads";
+import { classifyUpload } from "./parsers/index.js";
+import {
+  findFile,
+  normalizedReference,
+  readBytes,
+  reportErrorToAppError,
+} from "./parsers/types.js";
+import {
+  errorData,
+  FileSet,
+  reportFile,
+  type AttachedFile,
+  type BatchData,
+  type ChildData,
+  type ParseTask,
+  type WorkerMessage,
+} from "./parse-task.js";
+import {
+  ResultPreparer,
+  type PreparedBatch,
+  type PreparedChild,
+  type QueuedResult,
+} from "./result-preparer.js";
+
+/*
+ * The parse worker: reads an upload's report files, prepares its results (result-preparer.ts)
+ * and posts them to the ingest route in batches, which writes them to PostgreSQL meanwhile.
+ * Parsing and encoding are most of an upload's JavaScript work; here they run on a core of
+ * their own, and their garbage stays out of the server's heap. Run by a piscina pool
+ * (parse-workers.ts).
+ */
+
+/** Batches posted and not yet taken by the route: enough to keep it busy, and no more. */
+const BATCHES_AHEAD = 2;
+
+/** Counts the batches the route has taken ("more"); notices when it has gone away. */
+class Credit {
+  private available = BATCHES_AHEAD;
+  private closed = false;
+  private wake: (() => void) | undefined;
+
+  constructor(port: MessagePort) {
+    port.on("message", () => {
+      this.available++;
+      this.wake?.();
+    });
+    port.on("close", () => {
+      this.closed = true;
+      this.wake?.();
+    });
+  }
+
+  /** Waits until a batch may be posted; false once the route stopped listening. */
+  async take(): Promise<boolean> {
+    while (this.available === 0 && !this.closed) {
+      await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+    this.available--;
+    return !this.closed;
+  }
+}
+
+async function* resultsOf(task: ParseTask, files: FileSet): AsyncGenerator<QueuedResult> {
+  const plan = await classifyUpload(files, task.format);
+  for await (const report of plan.reports()) {
+    for await (const result of report.results) yield { result, files: report.files };
+  }
+}
+
+/** A child's attachment references, resolved here: the route cannot open a zip's entries. */
+async function childData(child: PreparedChild, upload: FileSet): Promise<ChildData> {
+  const attached: [string, AttachedFile][] = [];
+  for (const attachment of child.result.attachments ?? []) {
+    const file = attachment.path === undefined ? undefined : findFile(child.files, attachment.path);
+    if (!file) continue;
+    const inUpload = upload.get(file.name) === file;
+    attached.push([
+      normalizedReference(attachment.path!),
+      inUpload ? { upload: file.name } : { bytes: new Uint8Array(await readBytes(file)) },
+    ]);
+  }
+  return { index: child.index, result: child.result, attached };
+}
+
+async function post(
+  port: MessagePort,
+  preparer: ResultPreparer,
+  batch: PreparedBatch,
+  upload: FileSet,
+): Promise<void> {
+  const data: BatchData = {
+    rows: batch.rows.packed(),
+    testRunTestIds: batch.testRunTestIds,
+    tests: batch.tests,
+    children: await Promise.all(batch.children.map((child) => childData(child, upload))),
+  };
+  preparer.recycle(batch.rows);
+  const message: WorkerMessage = { kind: "batch", batch: data };
+  port.postMessage(message, [data.rows.bytes.buffer]);
+}
+
+export default async function parseUpload(task: ParseTask): Promise<void> {
+  const { port } = task;
+  const credit = new Credit(port);
+  let message: WorkerMessage;
+  try {
+    const upload = new FileSet(task.files.map(reportFile));
+    const preparer = new ResultPreparer({
+      family: task.family,
+      testIdPattern: new RegExp(task.testIdPattern, "i"),
+      runFacts: task.runFacts,
+      existing: new Set(task.existing),
+      ...(task.batchSize !== undefined && { batchSize: task.batchSize }),
+    });
+    for await (const queued of resultsOf(task, upload)) {
+      const full = preparer.add(queued);
+      if (!full) continue;
+      if (!(await credit.take())) return;
+      await post(port, preparer, full, upload);
+    }
+    const last = preparer.flush();
+    if (last) {
+      if (!(await credit.take())) return;
+      await post(port, preparer, last, upload);
+    }
+    message = { kind: "done", summary: preparer.done() };
+  } catch (error) {
+    message = { kind: "failed", error: errorData(reportErrorToAppError(error)) };
+  }
+  port.postMessage(message);
+  port.close();
+}
