@@ -140,9 +140,10 @@ export class ResultsWriter {
   private async writeBatch({ rows, testRunTestIds, tests, children }: PreparedBatch) {
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
-    if (this.tests.needsQuery(tests) || this.resultIds.needsQuery(tests.length))
+    const cached = this.tests.cachedIds(tests);
+    if (cached.includes(undefined) || this.resultIds.needsQuery(tests.length))
       await this.copy.end();
-    const testIds = await this.tests.resolve(this.client, tests);
+    const testIds = await this.tests.resolve(this.client, tests, cached);
     const ids = await this.resultIds.take(this.client, tests.length);
     const { runId } = this.options;
     await this.copy.write(

@@ -102,23 +102,30 @@ export class TestIdResolver {
     return this.learned.get(key) ?? this.known.get(key);
   }
 
-  /** Whether resolve() must ask the database for some of `tests`. */
-  needsQuery(tests: readonly TestIdentity[]): boolean {
-    return tests.some((t) => this.knownId(t.key) === undefined);
+  /**
+   * The stable ids of `tests` that need no database work, undefined for the others: one cache
+   * lookup per test (resolve() fills in the rest).
+   */
+  cachedIds(tests: readonly TestIdentity[]): (number | undefined)[] {
+    return tests.map((t) => this.knownId(t.key));
   }
 
-  /** Stable ids for `tests`. */
-  async resolve(client: pg.PoolClient, tests: readonly TestIdentity[]): Promise<number[]> {
+  /** Fills in the ids cachedIds() left undefined: one statement per kind of test missing. */
+  async resolve(
+    client: pg.PoolClient,
+    tests: readonly TestIdentity[],
+    ids: (number | undefined)[],
+  ): Promise<number[]> {
     const newExplicit = new Map<number, TestIdentity>();
     const missing = new Map<string, TestIdentity>();
-    for (const test of tests) {
-      if (this.knownId(test.key) !== undefined) continue;
+    tests.forEach((test, i) => {
+      if (ids[i] !== undefined) return;
       if (test.explicitId !== undefined) newExplicit.set(test.explicitId, test);
       else missing.set(test.identity, test);
-    }
+    });
     if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()]);
     if (missing.size > 0) await this.registerImplicit(client, [...missing.values()]);
-    return tests.map((t) => this.knownId(t.key)!);
+    return tests.map((t, i) => ids[i] ?? this.knownId(t.key)!);
   }
 
   private async registerExplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {
