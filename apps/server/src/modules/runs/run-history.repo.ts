@@ -4,7 +4,7 @@ import type { Db } from "../../db/pool.js";
 /** Reads behind GET /v1/test-runs/{key}/history: recent history of every test of one run. */
 
 /**
- * The run's final results (results_run_idx): each test's own entry, the first of its history.
+ * The run's final results: each test's own entry, the first of its history.
  * Only a failure's message is read, which is all the status rules need of it.
  */
 export async function listRunFinalResults(db: Db, runId: number) {

@@ -185,9 +185,10 @@ const FRONTEND_LIST_COLUMNS = FRONTEND_RESULT_COLUMNS.filter(
 );
 
 /**
- * A frontend run's results, every attempt, in report order (results_run_idx), each with the
- * object key of its last image attachment: a lateral probe of attachments_result_idx per result,
- * so the attachments table is never scanned whatever its size. Timestamps come as ISO text.
+ * A frontend run's results, every attempt, in report order (found by the unique index on
+ * (run_id, test_run_test_id), sorted by id), each with the object key of its last image
+ * attachment: a lateral probe of attachments_result_idx per result, so the attachments table is
+ * never scanned whatever its size. Timestamps come as ISO text.
  */
 export async function listFrontendResults(db: Db, runId: number) {
   const rows = await db.kysely
@@ -239,7 +240,7 @@ export async function listScreenshots(db: Db, resultId: number) {
 }
 export type ScreenshotRow = Awaited<ReturnType<typeof listScreenshots>>[number];
 
-/** A backend run's results, every attempt, in report order (results_run_idx). */
+/** A backend run's results, every attempt, in report order (sorted by id). */
 export async function listBackendResults(db: Db, runId: number) {
   const rows = await db.kysely
     .selectFrom("results")
