@@ -78,11 +78,11 @@ export class RunTally {
 }
 
 /**
- * Which tests of the run may now have more than one attempt, so that finalizeRun must rank them:
- * all (results were there before this upload), the ids of the tests this upload sent twice or
- * more, or none.
+ * Which results of the run may now be one of several attempts, so that finalizeRun must rank
+ * them: all (results were there before this upload), the test_run_test_ids of the attempts of the
+ * tests this upload sent twice or more, or none.
  */
-export type Ranking = "all" | "none" | readonly number[];
+export type Ranking = "all" | "none" | readonly string[];
 
 /**
  * After an upload, marks which attempt of each test decides its status (the last), flags tests
@@ -121,21 +121,22 @@ interface RankedRow {
 }
 
 /**
- * Ranks the attempts of the run's results, or only of the tests `testIds` names (a fresh run
- * with a few retries: 1% of a 100k-test run costs a few milliseconds instead of ~0.4 s).
- * Returns the results whose flags changed, as they are now.
+ * Ranks the attempts of the run's results, or only the results `attempts` names by
+ * test_run_test_id (a fresh run with a few retries: 1% of a 100k-test run, a probe of the run's
+ * unique index each, costs a few milliseconds instead of reading the whole run). Returns the
+ * results whose flags changed, as they are now.
  */
 async function rankAttempts(
   client: pg.PoolClient,
   runId: number,
-  testIds: readonly number[] | null,
+  attempts: readonly string[] | null,
 ): Promise<RankedRow[]> {
   const { rows } = await client.query<RankedRow>(
     `WITH ranked AS (
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
               bool_or(status = 'failed') OVER w AS ever_failed
-       FROM results WHERE run_id = $1 AND ($2::bigint[] IS NULL OR test_id = ANY($2::bigint[]))
+       FROM results WHERE run_id = $1 ${attempts ? "AND test_run_test_id = ANY($2::text[])" : ""}
        WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
      )
@@ -147,7 +148,7 @@ async function rankAttempts(
        AND (r.is_final IS DISTINCT FROM ranked.last_attempt
             OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
      RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`,
-    [runId, testIds],
+    attempts ? [runId, attempts] : [runId],
   );
   return rows;
 }

@@ -49,7 +49,7 @@ export interface PreparedBatch {
 export interface PreparedSummary {
   duplicates: number;
   tally: RunTally;
-  /** Catalogue keys of tests with more than one result here: finalizeRun ranks their attempts. */
+  /** test_run_test_ids of the attempts of tests with more than one here: finalizeRun ranks them. */
   retried: string[];
 }
 
@@ -63,8 +63,9 @@ const DEFAULT_BATCH_SIZE = 2000;
  */
 export class ResultPreparer {
   private readonly seenInUpload = new Map<string, number>();
-  /** Identity -> explicit id (or none) of the first result of each test of the upload. */
-  private readonly testsInUpload = new Map<string, number | undefined>();
+  /** Identity -> test_run_test_id of the first result of each test of the upload. */
+  private readonly testsInUpload = new Map<string, string>();
+  private readonly retried = new Set<string>();
   private readonly existing: Set<string>;
   private readonly spareRows: RowBuffer[] = [];
   private batch: PreparedBatch;
@@ -93,13 +94,12 @@ export class ResultPreparer {
         { tags: result.tags ?? [], texts: [result.title, result.name] },
         testIdPattern,
       );
-    const key = catalogueKey(family, explicitId, identity);
-    if (!this.testsInUpload.has(identity)) {
-      this.testsInUpload.set(identity, explicitId);
+    // Attempts of one test share its identity (their stable ids may differ: tags per attempt).
+    const first = this.testsInUpload.get(identity);
+    if (first === undefined) {
+      this.testsInUpload.set(identity, testRunTestId);
     } else {
-      // Attempts of one test share its identity; their stable ids may differ (tags per attempt).
-      const first = catalogueKey(family, this.testsInUpload.get(identity), identity);
-      this.summary.retried.push(first, key);
+      this.retried.add(first).add(testRunTestId);
     }
     const batch = this.batch;
     if (result.attachments?.length || result.api_requests?.length) {
@@ -109,7 +109,7 @@ export class ResultPreparer {
     batch.tests.push({
       explicitId,
       identity,
-      key,
+      key: catalogueKey(family, explicitId, identity),
       title: result.title ?? result.name,
       file: result.file,
     });
@@ -134,7 +134,7 @@ export class ResultPreparer {
 
   /** Complete once every result has been added. */
   done(): PreparedSummary {
-    return this.summary;
+    return { ...this.summary, retried: [...this.retried] };
   }
 
   private newBatch(): PreparedBatch {

@@ -211,7 +211,8 @@ describe("ResultsWriter", () => {
       const w = writer(client, runId);
       await w.write(upload);
       const rank = w.ranking();
-      expect(Array.isArray(rank) && rank.length).toBe(3); // flaky, TC901, TC902
+      // the two attempts of flaky and the two of broken; fixed later came once
+      expect(Array.isArray(rank) && rank.length).toBe(4);
       await finalizeRun(client, runId, { rank, tally: w.tally });
       return runId;
     });

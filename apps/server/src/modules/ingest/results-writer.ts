@@ -82,8 +82,7 @@ export class ResultsWriter {
   ranking(): Ranking {
     if (this.runHadResults) return "all";
     const retried = this.prepared?.retried ?? [];
-    if (retried.length === 0) return "none";
-    return [...new Set(retried.map((key) => this.tests.knownId(key)!))];
+    return retried.length === 0 ? "none" : retried;
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
