@@ -23,7 +23,7 @@ interface CpuProfile {
 export interface ProfileSummary {
   /** Sampled wall time in the window, ms. */
   windowMs: number;
-  /** Time not idle: the main thread was running JavaScript, GC or native code. */
+  /** Time not idle: the thread was running JavaScript, GC or native code. */
   busyMs: number;
   byArea: [string, number][];
   byFunction: [string, number][];
@@ -37,6 +37,9 @@ function areaOf(frame: ProfileNode["callFrame"]): string {
   const { functionName: name, url } = frame;
   if (name === "(garbage collector)") return "GC";
   if (name === "(idle)") return "idle (waiting on I/O, PostgreSQL)";
+  // A piscina worker blocks in Atomics.wait between tasks: the profiler sees a running function.
+  if (name === "atomicsWaitLoop" && url.includes("/piscina/"))
+    return "idle (worker waiting for a task)";
   if (name === "(program)" || name === "(root)") return "V8 / native (program)";
   if (!url) return "V8 builtins";
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url)?.[1];
@@ -57,14 +60,23 @@ function add(map: Map<string, number>, key: string, value: number): void {
   map.set(key, (map.get(key) ?? 0) + value);
 }
 
-/** Reads the newest .cpuprofile in `dir`. */
-export function readNewestProfile(dir: string): CpuProfile {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".cpuprofile"))
-    .sort();
-  const newest = files[files.length - 1];
-  if (!newest) throw new Error(`no .cpuprofile written in ${dir}`);
-  return JSON.parse(readFileSync(path.join(dir, newest), "utf8")) as CpuProfile;
+/** A thread's profile: node --cpu-prof writes one per thread, named CPU.<date>.<time>.<pid>.<thread>.<n>. */
+export interface ThreadProfile {
+  thread: string;
+  profile: CpuProfile;
+}
+
+/** Reads every .cpuprofile in `dir`: the main thread's first, then the parse workers'. */
+export function readThreadProfiles(dir: string): ThreadProfile[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
+  if (files.length === 0) throw new Error(`no .cpuprofile written in ${dir}`);
+  const threadOf = (file: string) => Number(file.split(".")[4] ?? 0);
+  return files
+    .sort((a, b) => threadOf(a) - threadOf(b))
+    .map((file) => ({
+      thread: threadOf(file) === 0 ? "main thread" : `worker thread ${threadOf(file)}`,
+      profile: JSON.parse(readFileSync(path.join(dir, file), "utf8")) as CpuProfile,
+    }));
 }
 
 /**
@@ -103,7 +115,8 @@ export function summarizeProfile(
       const ms = delta / 1000;
       total += ms;
       add(byArea, areaOf(node.callFrame), ms);
-      if (!SPECIAL.has(node.callFrame.functionName)) add(byFunction, labelOf(node.callFrame), ms);
+      if (!SPECIAL.has(node.callFrame.functionName) && !areaOf(node.callFrame).startsWith("idle"))
+        add(byFunction, labelOf(node.callFrame), ms);
     });
     return { byArea, byFunction, total };
   };
@@ -114,7 +127,9 @@ export function summarizeProfile(
     picked = pick(false);
   }
   const sorted = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]);
-  const idle = [...picked.byArea.entries()].find(([k]) => k.startsWith("idle"))?.[1] ?? 0;
+  const idle = [...picked.byArea.entries()]
+    .filter(([k]) => k.startsWith("idle"))
+    .reduce((sum, [, t]) => sum + t, 0);
   return {
     windowMs: picked.total,
     busyMs: picked.total - idle,

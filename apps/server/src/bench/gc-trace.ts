@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
  */
 
 export interface GcSummary {
+  /** Which V8 isolate: the main thread's (the first to print), then the workers'. */
+  thread: string;
   scavenges: number;
   fullGcs: number;
   /** Largest heap in use before any collection, MB. */
@@ -19,21 +21,29 @@ export interface GcSummary {
 }
 
 const LINE =
-  /(Scavenge|Mark-Compact|Mark-sweep)[^\d]*?([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+)/;
+  /^\[\d+:(0x[0-9a-f]+)\].*?(Scavenge|Mark-Compact|Mark-sweep)[^\d]*?([\d.]+) \(([\d.]+)\) -> ([\d.]+) \(([\d.]+)\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+)/;
 
-export function readGcTrace(logFile: string): GcSummary {
-  const summary: GcSummary = {
-    scavenges: 0,
-    fullGcs: 0,
-    maxBeforeMb: 0,
-    maxLiveMb: 0,
-    maxCommittedMb: 0,
-    pauseMs: 0,
-  };
+/** One summary per isolate (thread), in the order they first collected. */
+export function readGcTrace(logFile: string): GcSummary[] {
+  const byIsolate = new Map<string, GcSummary>();
   for (const line of readFileSync(logFile, "utf8").split("\n")) {
     const m = LINE.exec(line);
     if (!m) continue;
-    const [, kind, before, committedBefore, after, committedAfter, pause] = m;
+    const [, isolate, kind, before, committedBefore, after, committedAfter, pause] = m;
+    let summary = byIsolate.get(isolate!);
+    if (!summary) {
+      const thread = byIsolate.size === 0 ? "main thread" : `worker thread ${byIsolate.size}`;
+      summary = {
+        thread,
+        scavenges: 0,
+        fullGcs: 0,
+        maxBeforeMb: 0,
+        maxLiveMb: 0,
+        maxCommittedMb: 0,
+        pauseMs: 0,
+      };
+      byIsolate.set(isolate!, summary);
+    }
     if (kind === "Scavenge") summary.scavenges++;
     else {
       summary.fullGcs++;
@@ -47,5 +57,5 @@ export function readGcTrace(logFile: string): GcSummary {
     );
     summary.pauseMs += Number(pause);
   }
-  return summary;
+  return [...byIsolate.values()];
 }

@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig } from "../config.js";
 import { withTimeout } from "./cleanup.js";
-import { readNewestProfile, summarizeProfile, type ProfileSummary } from "./cpu-profile.js";
+import { readThreadProfiles, summarizeProfile, type ProfileSummary } from "./cpu-profile.js";
 import { readGcTrace, type GcSummary } from "./gc-trace.js";
 import { IngestServer, type ServerSetup } from "./ingest-server.js";
 import { seconds, step } from "./output.js";
@@ -19,8 +19,9 @@ export interface UploadProfile {
   label: string;
   ms: number;
   peakRss: number;
-  cpu: ProfileSummary;
-  gc: GcSummary;
+  /** One per thread: the main thread, then the parse worker. */
+  cpu: { thread: string; summary: ProfileSummary }[];
+  gc: GcSummary[];
 }
 
 export interface PhaseProfile {
@@ -64,11 +65,14 @@ export async function profileUpload(
   const m = await server.upload(files, fields);
   const logFile = server.server.logFile;
   await server.stop();
-  const cpu = summarizeProfile(
-    readNewestProfile(dir),
-    Number(m.answer.startNs / 1000n),
-    Number(m.answer.endNs / 1000n),
-  );
+  const cpu = readThreadProfiles(dir).map(({ thread, profile }) => ({
+    thread,
+    summary: summarizeProfile(
+      profile,
+      Number(m.answer.startNs / 1000n),
+      Number(m.answer.endNs / 1000n),
+    ),
+  }));
   step(`profile: ${label} took ${seconds(m.answer.ms)} under the profiler`);
   return { label, ms: m.answer.ms, peakRss: m.peakRss, cpu, gc: readGcTrace(logFile) };
 }

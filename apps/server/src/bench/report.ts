@@ -159,25 +159,31 @@ function printPhases(ingest: IngestReport): void {
 }
 
 function printUploadProfile(profile: UploadProfile): void {
-  const { cpu, gc } = profile;
   say();
   say(
-    `CPU profile of the server during "${profile.label}" (${seconds(profile.ms)} under the profiler, peak RSS ${mib(profile.peakRss)}; main thread busy ${seconds(cpu.busyMs)} of ${seconds(cpu.windowMs)}${cpu.windowed ? "" : "; whole process, the upload window was not found"}):`,
+    `CPU profile of the server during "${profile.label}" (${seconds(profile.ms)} under the profiler, peak RSS ${mib(profile.peakRss)}), by thread:`,
   );
-  const pct = (t: number) => `${((t / cpu.windowMs) * 100).toFixed(1)}%`;
-  const areas = cpu.byArea.slice(0, 12).map(([a, t]) => [a, seconds(t), pct(t)]);
-  for (const line of table(["area (self time)", "time", "share"], areas)) say(`  ${line}`);
-  say();
-  const functions = cpu.byFunction.map(([f, t]) => [f, seconds(t), pct(t)]);
-  for (const line of table(
-    ["function (self time; builtins charged to the caller)", "time", "share"],
-    functions,
-  )) {
-    say(`  ${line}`);
+  for (const { thread, summary: cpu } of profile.cpu) {
+    say();
+    say(
+      `  ${thread}: busy ${seconds(cpu.busyMs)} of ${seconds(cpu.windowMs)}${cpu.windowed ? "" : " (the upload window was not found: whole profile)"}`,
+    );
+    const pct = (t: number) => `${((t / cpu.windowMs) * 100).toFixed(1)}%`;
+    const areas = cpu.byArea.slice(0, 10).map(([a, t]) => [a, seconds(t), pct(t)]);
+    for (const line of table(["area (self time)", "time", "share"], areas)) say(`    ${line}`);
+    const functions = cpu.byFunction.slice(0, 10).map(([f, t]) => [f, seconds(t), pct(t)]);
+    for (const line of table(
+      ["function (self time; builtins charged to the caller)", "time", "share"],
+      functions,
+    )) {
+      say(`    ${line}`);
+    }
   }
-  say(
-    `  V8 heap (--trace-gc): up to ${gc.maxBeforeMb.toFixed(0)} MB in use before a GC, at most ${gc.maxLiveMb.toFixed(0)} MB live after a full GC, ${gc.maxCommittedMb.toFixed(0)} MB committed; ${gc.scavenges} scavenges, ${gc.fullGcs} full GCs, ${seconds(gc.pauseMs)} of pauses`,
-  );
+  for (const gc of profile.gc) {
+    say(
+      `  V8 heap of the ${gc.thread} (--trace-gc): up to ${gc.maxBeforeMb.toFixed(0)} MB in use before a GC, at most ${gc.maxLiveMb.toFixed(0)} MB live after a full GC, ${gc.maxCommittedMb.toFixed(0)} MB committed; ${gc.scavenges} scavenges, ${gc.fullGcs} full GCs, ${seconds(gc.pauseMs)} of pauses`,
+    );
+  }
 }
 
 export function printResults(results: BenchResults): void {

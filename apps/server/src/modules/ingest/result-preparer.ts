@@ -69,7 +69,8 @@ export class ResultPreparer {
   private readonly existing: Set<string>;
   private readonly spareRows: RowBuffer[] = [];
   private batch: PreparedBatch;
-  private readonly summary: PreparedSummary = { duplicates: 0, tally: new RunTally(), retried: [] };
+  private duplicates = 0;
+  private readonly tally = new RunTally();
 
   constructor(private readonly options: PreparerOptions) {
     this.existing = new Set(options.existing);
@@ -82,11 +83,11 @@ export class ResultPreparer {
     const identity = identityOf(family, result.file, result.suite_path ?? [], result.name);
     const testRunTestId = this.testRunTestId(result, identity);
     if (this.existing.has(testRunTestId)) {
-      this.summary.duplicates++;
+      this.duplicates++;
       return undefined;
     }
     this.existing.add(testRunTestId);
-    this.summary.tally.add(result);
+    this.tally.add(result);
     // An id the result states outright wins over one read from its tags or title.
     const explicitId =
       result.test_id ??
@@ -134,7 +135,7 @@ export class ResultPreparer {
 
   /** Complete once every result has been added. */
   done(): PreparedSummary {
-    return { ...this.summary, retried: [...this.retried] };
+    return { duplicates: this.duplicates, tally: this.tally, retried: [...this.retried] };
   }
 
   private newBatch(): PreparedBatch {
