@@ -3,13 +3,7 @@ import { RunTally } from "./finalize-run.js";
 import type { UploadFiles } from "./parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "./row-buffer.js";
-import {
-  catalogueKey,
-  explicitTestId,
-  identityOf,
-  type Family,
-  type TestIdentity,
-} from "./test-ids.js";
+import { explicitTestId, identityOf, type BatchTests, type Family } from "./test-ids.js";
 
 export interface PreparerOptions {
   family: Family;
@@ -41,7 +35,7 @@ export interface PreparedChild extends QueuedResult {
 export interface PreparedBatch {
   rows: RowBuffer;
   testRunTestIds: string[];
-  tests: TestIdentity[];
+  tests: BatchTests;
   children: PreparedChild[];
 }
 
@@ -104,18 +98,18 @@ export class ResultPreparer {
     }
     const batch = this.batch;
     if (result.attachments?.length || result.api_requests?.length) {
-      batch.children.push({ index: batch.tests.length, result, files });
+      batch.children.push({ index: batch.testRunTestIds.length, result, files });
     }
     batch.testRunTestIds.push(testRunTestId);
-    batch.tests.push({
-      explicitId,
-      identity,
-      key: catalogueKey(family, explicitId, identity),
-      title: result.title ?? result.name,
-      file: result.file,
-    });
+    const { tests } = batch;
+    tests.identities.push(identity);
+    tests.explicitIds.push(explicitId ?? null);
+    tests.titles.push(result.title ?? result.name);
+    tests.files.push(result.file ?? null);
     batch.rows.append(encodeResultTail(result, this.options.runFacts));
-    if (batch.tests.length < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) return undefined;
+    if (batch.testRunTestIds.length < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+      return undefined;
+    }
     this.batch = this.newBatch();
     return batch;
   }
@@ -124,7 +118,7 @@ export class ResultPreparer {
   flush(): PreparedBatch | undefined {
     const batch = this.batch;
     this.batch = this.newBatch();
-    return batch.tests.length > 0 ? batch : undefined;
+    return batch.testRunTestIds.length > 0 ? batch : undefined;
   }
 
   /** A written batch's row buffer, for a later batch to reuse. */
@@ -140,7 +134,8 @@ export class ResultPreparer {
 
   private newBatch(): PreparedBatch {
     const rows = this.spareRows.pop() ?? new RowBuffer();
-    return { rows, testRunTestIds: [], tests: [], children: [] };
+    const tests: BatchTests = { identities: [], explicitIds: [], titles: [], files: [] };
+    return { rows, testRunTestIds: [], tests, children: [] };
   }
 
   /** An explicit id, or one derived from the test's identity; repeats within one upload get a suffix. */

@@ -140,10 +140,10 @@ export class ResultsWriter {
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
-    if (cached.includes(undefined) || this.resultIds.needsQuery(tests.length))
-      await this.copy.end();
+    const count = testRunTestIds.length;
+    if (cached.includes(undefined) || this.resultIds.needsQuery(count)) await this.copy.end();
     const testIds = await this.tests.resolve(this.client, tests, cached);
-    const ids = await this.resultIds.take(this.client, tests.length);
+    const ids = await this.resultIds.take(this.client, count);
     const { runId } = this.options;
     await this.copy.write(
       rows.chunks((i) =>
@@ -161,6 +161,6 @@ export class ResultsWriter {
       this.summary.attachments += written.attachments;
       this.summary.missingAttachments.push(...written.missing);
     }
-    this.summary.inserted += tests.length;
+    this.summary.inserted += count;
   }
 }

@@ -6,15 +6,25 @@ import type { Family } from "@assay/core";
 
 export type { Family };
 
+/**
+ * The tests of a batch of results, as columns: cheap to post from the parse worker (structured
+ * cloning an object per test cost twice as much), and no object per test where the cache knows
+ * them all.
+ */
+export interface BatchTests {
+  identities: string[];
+  /** The id the report carries, or null. */
+  explicitIds: (number | null)[];
+  titles: string[];
+  files: (string | null)[];
+}
+
 export interface TestIdentity {
   /** The id the report carries, if any. */
   explicitId: number | undefined;
   /** family + file + suite path + name: how a test without an id is recognised across runs. */
   identity: string;
-  /**
-   * Its key in KnownTests (catalogueKey), made once: a string hashes once, and a result's test
-   * is looked up several times (before and after its batch's query).
-   */
+  /** Its key in KnownTests (catalogueKey). */
   key: string;
   title: string;
   file: string | undefined;
@@ -106,26 +116,45 @@ export class TestIdResolver {
    * The stable ids of `tests` that need no database work, undefined for the others: one cache
    * lookup per test (resolve() fills in the rest).
    */
-  cachedIds(tests: readonly TestIdentity[]): (number | undefined)[] {
-    return tests.map((t) => this.knownId(t.key));
+  cachedIds(tests: BatchTests): (number | undefined)[] {
+    const { identities, explicitIds } = tests;
+    return identities.map((identity, i) =>
+      this.knownId(catalogueKey(this.family, explicitIds[i] ?? undefined, identity)),
+    );
   }
 
   /** Fills in the ids cachedIds() left undefined: one statement per kind of test missing. */
   async resolve(
     client: pg.PoolClient,
-    tests: readonly TestIdentity[],
+    tests: BatchTests,
     ids: (number | undefined)[],
   ): Promise<number[]> {
+    const unknown = new Map<number, TestIdentity>();
+    ids.forEach((id, i) => {
+      if (id === undefined) unknown.set(i, this.identityAt(tests, i));
+    });
+    if (unknown.size === 0) return ids as number[];
     const newExplicit = new Map<number, TestIdentity>();
     const missing = new Map<string, TestIdentity>();
-    tests.forEach((test, i) => {
-      if (ids[i] !== undefined) return;
+    for (const test of unknown.values()) {
       if (test.explicitId !== undefined) newExplicit.set(test.explicitId, test);
       else missing.set(test.identity, test);
-    });
+    }
     if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()]);
     if (missing.size > 0) await this.registerImplicit(client, [...missing.values()]);
-    return tests.map((t, i) => ids[i] ?? this.knownId(t.key)!);
+    return ids.map((id, i) => id ?? this.knownId(unknown.get(i)!.key)!);
+  }
+
+  private identityAt(tests: BatchTests, i: number): TestIdentity {
+    const explicitId = tests.explicitIds[i] ?? undefined;
+    const identity = tests.identities[i]!;
+    return {
+      explicitId,
+      identity,
+      key: catalogueKey(this.family, explicitId, identity),
+      title: tests.titles[i]!,
+      file: tests.files[i] ?? undefined,
+    };
   }
 
   private async registerExplicit(client: pg.PoolClient, tests: readonly TestIdentity[]) {
