@@ -133,7 +133,7 @@ function printPhases(ingest: IngestReport): void {
   const { file, phases: p } = ingest.phases;
   say();
   say(
-    `Where the time goes: ${file} ingested in-process, phase by phase (${count(p.results)} results)`,
+    `Where the time goes: ${file} ingested in the bench's process, phase by phase and in one thread (the server parses in a worker thread) (${count(p.results)} results)`,
   );
   const database = p.database.reduce((s, [, t]) => s + t, 0);
   const rows: string[][] = [
@@ -145,7 +145,7 @@ function printPhases(ingest: IngestReport): void {
       perSecond(rate(p.results, p.parseAndEncodeMs)),
     ],
     [
-      "ResultsWriter: parse -> COPY, one transaction",
+      "ResultsWriter in one thread: parse -> COPY",
       seconds(p.writerMs),
       perSecond(rate(p.results, p.writerMs)),
     ],

@@ -110,7 +110,7 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
       family: task.family,
       testIdPattern: new RegExp(task.testIdPattern, "i"),
       runFacts: task.runFacts,
-      existing: new Set(task.existing),
+      existing: task.existing,
       ...(task.batchSize !== undefined && { batchSize: task.batchSize }),
     });
     for await (const queued of resultsOf(task, upload)) {

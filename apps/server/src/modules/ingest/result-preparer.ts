@@ -11,7 +11,7 @@ export interface PreparerOptions {
   /** Facts of the whole run for results whose report does not carry them (see RunFacts). */
   runFacts?: RunFacts;
   /** test_run_test_ids the run already holds: results with these are duplicates, skipped. */
-  existing: ReadonlySet<string>;
+  existing: Iterable<string>;
   batchSize?: number;
 }
 
