@@ -78,7 +78,7 @@ export class ResultsWriter {
     return this.prepared?.tally ?? new RunTally();
   }
 
-  /** Which tests finalizeRun must rank, once the writing is done. */
+  /** Which results finalizeRun must rank, once the writing is done. */
   ranking(): Ranking {
     if (this.runHadResults) return "all";
     const retried = this.prepared?.retried ?? [];
