@@ -112,6 +112,21 @@ describe("ParseWorkers", () => {
     );
   });
 
+  it("fails the upload with the cause when its worker dies mid-parse", async () => {
+    const dying = new ParseWorkers(1);
+    const big = await spoolOf({ "big.xml": junit(3000) });
+    const reading = (async () => {
+      const rows: number[] = [];
+      for await (const batch of dying.parse(big, OPTIONS).batches) {
+        rows.push(batch.rows.rows);
+        // The pool is shut down under the upload: its thread is terminated.
+        if (rows.length === 1) await dying.close();
+      }
+      return rows;
+    })();
+    await expect(reading).rejects.toThrow(/the report parser stopped: .*terminat/i);
+  });
+
   it("stops the worker when the reader stops early, and parses the next upload", async () => {
     const big = await spoolOf({ "big.xml": junit(3000) });
     const abandoned = workers.parse(big, OPTIONS).batches[Symbol.asyncIterator]();
