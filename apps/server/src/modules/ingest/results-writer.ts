@@ -8,25 +8,22 @@ import {
   ResultPreparer,
   type PreparedBatch,
   type PreparedSummary,
+  type PreparerOptions,
   type QueuedResult,
 } from "./result-preparer.js";
-import { RESULT_COLUMNS, resultHead, type RunFacts } from "./result-rows.js";
+import { RESULT_COLUMNS, resultHead } from "./result-rows.js";
 import type { RowBuffer } from "./row-buffer.js";
-import { TestIdResolver, type Family, type KnownTests } from "./test-ids.js";
+import { TestIdResolver, type KnownTests } from "./test-ids.js";
 
 export type { AttachmentSink, QueuedResult };
 
-export interface WriterOptions {
+/** What the writer needs, plus what write() hands its ResultPreparer. */
+export interface WriterOptions extends PreparerOptions {
   runId: number;
-  family: Family;
-  testIdPattern: RegExp;
   attachments: AttachmentSink;
   knownTests: KnownTests;
-  /** Facts of the whole run for results whose report does not carry them (see RunFacts). */
-  runFacts?: RunFacts;
   /** test_run_test_ids the run already holds: results with these are duplicates, skipped. */
   existing: Set<string>;
-  batchSize?: number;
 }
 
 export interface WriteSummary {
