@@ -133,22 +133,38 @@ describe("ResultsWriter", () => {
     expect(catalogueQueries).toBe(0);
   });
 
+  /** A transaction on its own connection with a new run in it, as an upload has. */
+  async function openUpload() {
+    const client = await database.db.pool.connect();
+    await client.query("BEGIN");
+    const { rows } = await client.query<{ id: string }>(
+      "INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'r') RETURNING id",
+    );
+    return { client, runId: Number(rows[0]!.id) };
+  }
+
+  /** Whether `promise` is still pending after `ms`. */
+  async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
+    const timeout = new Promise((resolve) => setTimeout(() => resolve("pending"), ms));
+    return (await Promise.race([promise.then(() => "done"), timeout])) === "pending";
+  }
+
+  const testIdsOf = async (runId: number) =>
+    (
+      await database.db.pool.query<{ test_id: string }>(
+        "SELECT test_id FROM results WHERE run_id = $1 ORDER BY id",
+        [runId],
+      )
+    ).rows.map((r) => r.test_id);
+
   it("gives two uploads that register the same new tests at once the same ids", async () => {
-    const open = async () => {
-      const client = await database.db.pool.connect();
-      await client.query("BEGIN");
-      const { rows } = await client.query<{ id: string }>(
-        "INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'r') RETURNING id",
-      );
-      return { client, runId: Number(rows[0]!.id) };
-    };
-    const first = await open();
-    const second = await open();
+    const first = await openUpload();
+    const second = await openUpload();
     try {
       await writer(first.client, first.runId).write(results(3, "raced"));
-      // The second upload meets the first one's uncommitted rows and waits for its COMMIT.
+      // The second upload waits for the registration lock, held until the first one's COMMIT.
       const waiting = writer(second.client, second.runId).write(results(3, "raced"));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await pendingAfter(waiting, 200)).toBe(true);
       await first.client.query("COMMIT");
       await waiting;
       await second.client.query("COMMIT");
@@ -156,15 +172,28 @@ describe("ResultsWriter", () => {
       first.client.release();
       second.client.release();
     }
-    const { rows } = await database.db.pool.query<{ run_id: string; test_id: string }>(
-      "SELECT run_id, test_id FROM results WHERE run_id = ANY($1) ORDER BY run_id, id",
-      [[first.runId, second.runId]],
-    );
-    const idsOf = (runId: number) =>
-      rows.filter((r) => Number(r.run_id) === runId).map((r) => r.test_id);
-    expect(idsOf(first.runId)).toHaveLength(3);
-    expect(idsOf(second.runId)).toEqual(idsOf(first.runId));
+    expect(await testIdsOf(first.runId)).toHaveLength(3);
+    expect(await testIdsOf(second.runId)).toEqual(await testIdsOf(first.runId));
     expect(await count("SELECT count(*) AS n FROM tests WHERE title LIKE 'raced %'")).toBe(3);
+  });
+
+  it("lets an upload of known tests through while another registers new ones", async () => {
+    await inTransaction((client, runId) => writer(client, runId).write(results(2, "settled")));
+    const registering = await openUpload();
+    const reading = await openUpload();
+    try {
+      await writer(registering.client, registering.runId).write(results(2, "brand new"));
+      // Known to the catalogue, not to this writer's cache: looked up, no lock needed.
+      const known = writer(reading.client, reading.runId).write(results(2, "settled"));
+      expect(await pendingAfter(known, 2000)).toBe(false);
+      await reading.client.query("COMMIT");
+      await registering.client.query("ROLLBACK");
+    } finally {
+      registering.client.release();
+      reading.client.release();
+    }
+    expect(await testIdsOf(reading.runId)).toHaveLength(2);
+    expect(await count("SELECT count(*) AS n FROM tests WHERE title LIKE 'brand new %'")).toBe(0);
   });
 
   it("ranks only the retried tests of a fresh run, with the flags and counts of a full ranking", async () => {
