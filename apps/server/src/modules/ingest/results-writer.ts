@@ -13,7 +13,7 @@ import {
 } from "./result-preparer.js";
 import { RESULT_COLUMNS, resultHead } from "./result-rows.js";
 import type { RowBuffer } from "./row-buffer.js";
-import { TestIdResolver, type KnownTests } from "./test-ids.js";
+import { TestIdResolver, type CatalogueKey, type KnownTests } from "./test-ids.js";
 
 export type { AttachmentSink, QueuedResult };
 
@@ -83,7 +83,7 @@ export class ResultsWriter {
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
-  get learnedTests(): ReadonlyMap<string, number> {
+  get learnedTests(): ReadonlyMap<CatalogueKey, number> {
     return this.tests.learned;
   }
 

@@ -26,7 +26,7 @@ export interface TestIdentity {
   /** family + file + suite path + name: how a test without an id is recognised across runs. */
   identity: string;
   /** Its key in KnownTests (catalogueKey). */
-  key: string;
+  key: CatalogueKey;
   title: string;
   file: string | undefined;
 }
@@ -58,13 +58,14 @@ export function identityOf(
   return hash("sha256", [family, file ?? "", ...suitePath, name].join("\u0000"), "base64url");
 }
 
-/** Cache key of an identity, or of an explicit id known to be in `tests`. */
-const identityKey = (family: Family, identity: string) => `${family}\u0000${identity}`;
-const explicitKey = (id: number) => `#${id}`;
+/**
+ * A test's key in KnownTests: its explicit id (a number), else its identity (a string, which
+ * hashes the family in). Used as they come, so a lookup builds no string.
+ */
+export type CatalogueKey = number | string;
 
-/** A test's key in KnownTests: its explicit id, else its identity in its family. */
-export const catalogueKey = (family: Family, explicitId: number | undefined, identity: string) =>
-  explicitId === undefined ? identityKey(family, identity) : explicitKey(explicitId);
+export const catalogueKey = (explicitId: number | undefined, identity: string): CatalogueKey =>
+  explicitId ?? identity;
 
 /**
  * The test catalogue entries this server has seen committed: identity -> stable id, and explicit
@@ -74,18 +75,18 @@ export const catalogueKey = (family: Family, explicitId: number | undefined, ide
  * Bounded; about 120 bytes an entry.
  */
 export class KnownTests {
-  private readonly ids: LRUCache<string, number>;
+  private readonly ids: LRUCache<CatalogueKey, number>;
 
   constructor(maxEntries = 200_000) {
     this.ids = new LRUCache({ max: maxEntries });
   }
 
-  get(key: string): number | undefined {
+  get(key: CatalogueKey): number | undefined {
     return this.ids.get(key);
   }
 
   /** Adds what an upload resolved, once its transaction has committed. */
-  remember(learned: ReadonlyMap<string, number>): void {
+  remember(learned: ReadonlyMap<CatalogueKey, number>): void {
     for (const [key, id] of learned) this.ids.set(key, id);
   }
 }
@@ -99,7 +100,7 @@ export class KnownTests {
  */
 export class TestIdResolver {
   /** What this upload looked up or registered; KnownTests takes it after COMMIT. */
-  readonly learned = new Map<string, number>();
+  readonly learned = new Map<CatalogueKey, number>();
   private holdsRegistrationLock = false;
 
   constructor(
@@ -111,7 +112,7 @@ export class TestIdResolver {
    * The stable id of the test with this catalogueKey if it needs no database work (known, or
    * registered by this upload).
    */
-  knownId(key: string): number | undefined {
+  knownId(key: CatalogueKey): number | undefined {
     return this.learned.get(key) ?? this.known.get(key);
   }
 
@@ -122,7 +123,7 @@ export class TestIdResolver {
   cachedIds(tests: BatchTests): (number | undefined)[] {
     const { identities, explicitIds } = tests;
     return identities.map((identity, i) =>
-      this.knownId(catalogueKey(this.family, explicitIds[i] ?? undefined, identity)),
+      this.knownId(catalogueKey(explicitIds[i] ?? undefined, identity)),
     );
   }
 
@@ -154,7 +155,7 @@ export class TestIdResolver {
     return {
       explicitId,
       identity,
-      key: catalogueKey(this.family, explicitId, identity),
+      key: catalogueKey(explicitId, identity),
       title: tests.titles[i]!,
       file: tests.files[i] ?? undefined,
     };
@@ -218,8 +219,7 @@ export class TestIdResolver {
       "SELECT identity, id FROM tests WHERE family = $1 AND identity = ANY($2::text[])",
       [this.family, tests.map((t) => t.identity)],
     );
-    for (const row of rows)
-      this.learned.set(identityKey(this.family, row.identity), Number(row.id));
+    for (const row of rows) this.learned.set(row.identity, Number(row.id));
     return tests.filter((t) => !this.learned.has(t.key));
   }
 }
