@@ -56,6 +56,20 @@ describe("Spool", () => {
     expect(budget.inUse).toBe(0);
   });
 
+  it("writes a file of several disk-write pieces whole, whatever the chunk sizes", async () => {
+    const spool = await Spool.create({ maxMemoryFileBytes: 100 });
+    try {
+      // 2.5 MB and a few bytes, in 16 KB chunks: written as two full pieces and a remainder.
+      const bytes = bytesOf(2.5 * 1024 * 1024 + 7, 3);
+      const file = await spool.add("junit.xml", chunked(bytes, 16 * 1024));
+      expect(file.content).toBeUndefined();
+      expect([file.size, file.sha256]).toEqual([bytes.length, sha256(bytes)]);
+      expect(await readBytes(file)).toEqual(bytes);
+    } finally {
+      await spool.dispose();
+    }
+  });
+
   it("writes small files to disk once the uploads in progress use up the memory budget", async () => {
     const budget = new MemoryBudget(150);
     const first = await Spool.create({ budget, maxMemoryFileBytes: 100 });

@@ -20,6 +20,11 @@ export interface SpooledFile extends ReportFile {
  * it go to disk and are streamed from there.
  */
 export const MEMORY_FILE_BYTES = 1024 * 1024;
+/**
+ * A file going to disk is written in pieces of about this size: the network hands it over in
+ * chunks of 16-64 KB, and one write each made spooling a 31 MB report take about a second.
+ */
+const DISK_WRITE_BYTES = 1024 * 1024;
 /** What all uploads in progress keep in memory together; beyond it, files go to disk. */
 export const MEMORY_TOTAL_BYTES = 128 * 1024 * 1024;
 
@@ -97,21 +102,21 @@ export class Spool implements UploadFiles {
     const chunks: Buffer[] = [];
     let size = 0;
     let disk: { file: string; handle: FileHandle } | undefined;
+    let unwritten = 0;
     try {
       for await (const chunk of content as AsyncIterable<Buffer>) {
         hash.update(chunk);
         size += chunk.length;
-        if (disk) {
-          await writeAll(disk.handle, chunk);
-          continue;
-        }
         chunks.push(chunk);
-        if (size > this.maxMemoryFileBytes) {
-          disk = await this.diskFile();
-          await writeAll(disk.handle, Buffer.concat(chunks));
+        unwritten += chunk.length;
+        if (!disk && size > this.maxMemoryFileBytes) disk = await this.diskFile();
+        if (disk && unwritten >= DISK_WRITE_BYTES) {
+          await writeAll(disk.handle, Buffer.concat(chunks, unwritten));
           chunks.length = 0;
+          unwritten = 0;
         }
       }
+      if (disk && unwritten > 0) await writeAll(disk.handle, Buffer.concat(chunks, unwritten));
     } finally {
       await disk?.handle.close();
     }
