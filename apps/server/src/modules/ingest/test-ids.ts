@@ -178,7 +178,7 @@ export class TestIdResolver {
 
   /**
    * Looks the identities up, then registers the missing ones with ids from test_id_seq. New
-   * tests are written with COPY: for 100k of them PostgreSQL spent about half the time it took on
+   * tests are written with COPY: for 100k of them the database time fell by about a third against
    * INSERT ... ON CONFLICT (docs/performance.md). COPY cannot step over a row that another upload
    * registered meanwhile, so an upload about to register tests of a family first takes that
    * family's registration lock, held until its transaction ends: a second one waits for the
