@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import FormData from "form-data";
@@ -80,6 +81,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.stop();
+  // Its own data folder (a PostgreSQL cluster, ~75 MB), which the server's stop() leaves to it.
+  await rm(dataDir, { recursive: true, force: true });
 });
 
 describe("a crash during an upload", () => {

@@ -1,13 +1,14 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 // The built command, as `npx assay` runs it (npm test builds before testing).
 const bin = fileURLToPath(new URL("../bin/assay.js", import.meta.url));
 const cwd = mkdtempSync(path.join(tmpdir(), "assay-cli-"));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function assay(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [bin, ...args], {

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,10 +11,14 @@ const bin = fileURLToPath(new URL("../bin/assay.js", import.meta.url));
 const fixtures = fileURLToPath(new URL("../../server/test/fixtures/", import.meta.url));
 const INGEST_TOKEN = "cli-test-ingest-token-0123456789abcdef";
 let server: E2eServer;
+/** This file's scratch folder (the commands' empty working folder, generated reports). */
+const scratch = mkdtempSync(path.join(tmpdir(), "assay-cli-upload-"));
+const cwd = path.join(scratch, "cwd");
+mkdirSync(cwd);
 
 function assay(args: string[], env: Record<string, string> = {}) {
   const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: mkdtempSync(path.join(tmpdir(), "assay-cli-cwd-")),
+    cwd,
     env: {
       PATH: process.env.PATH ?? "",
       ASSAY_URL: server.url,
@@ -32,6 +36,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
+  rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("assay upload", () => {
@@ -67,7 +72,7 @@ describe("assay upload", () => {
 
   it("sends a folder of more files than it may hold open at once", () => {
     // `ulimit -n` sets the hard limit too, so Node cannot raise it: 600 files, 128 descriptors.
-    const dir = path.join(mkdtempSync(path.join(tmpdir(), "assay-cli-many-")), "allure-results");
+    const dir = path.join(scratch, "allure-results");
     mkdirSync(dir);
     for (let i = 0; i < 600; i++) {
       const uuid = `00000000-0000-4000-8000-${String(i).padStart(12, "0")}`;
@@ -111,7 +116,8 @@ describe("assay upload", () => {
   });
 
   it("exits 1 with the server's message for a file that is no report", () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "assay-cli-notes-"));
+    const dir = path.join(scratch, "notes");
+    mkdirSync(dir);
     writeFileSync(path.join(dir, "notes.txt"), "hello");
     const { code, stderr } = assay([
       "upload",

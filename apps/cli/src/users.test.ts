@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,10 +17,12 @@ import { startE2eServer, type E2eServer } from "../../../e2e/support/server.js";
 // password is proved by signing in with it through the embedded provider's login form.
 const bin = fileURLToPath(new URL("../bin/assay.js", import.meta.url));
 let server: E2eServer;
+/** The commands' working folder: an empty one of their own, not the repository. */
+const cwd = mkdtempSync(path.join(tmpdir(), "assay-cli-users-"));
 
 function assay(args: string[]) {
   const result = spawnSync(process.execPath, [bin, ...args], {
-    cwd: mkdtempSync(path.join(tmpdir(), "assay-cli-cwd-")),
+    cwd,
     env: { PATH: process.env.PATH ?? "", ASSAY_DATA_DIR: server.dataDir },
     encoding: "utf8",
     timeout: 60_000,
@@ -51,6 +53,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => {
   await server?.stop();
+  rmSync(cwd, { recursive: true, force: true });
 });
 
 describe("the first start", () => {
