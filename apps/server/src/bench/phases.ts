@@ -5,11 +5,7 @@ import pg from "pg";
 import { finalizeRun } from "../modules/ingest/finalize-run.js";
 import { parseJunit } from "../modules/ingest/parsers/junit.js";
 import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js";
-import {
-  derivedTestRunTestId,
-  encodeResultTail,
-  resultHead,
-} from "../modules/ingest/result-rows.js";
+import { derivedTestRunTestId, encodeResultTail } from "../modules/ingest/result-rows.js";
 import { RowBuffer } from "../modules/ingest/row-buffer.js";
 import { ResultsWriter, type QueuedResult } from "../modules/ingest/results-writer.js";
 import { explicitTestId, identityOf, KnownTests } from "../modules/ingest/test-ids.js";
@@ -110,19 +106,17 @@ export async function measurePhases(
   const [results, parseMs] = await timed(() => parseAll(file, () => undefined));
   // Rows encoded into a batch's buffer and cut into COPY chunks, as ResultsWriter does.
   const rows = new RowBuffer();
-  const heads: string[] = [];
+  const ids = Array.from({ length: 2000 }, (_, i) => 1_000_000 + i);
   const flush = () => {
-    for (const chunk of rows.chunks((i) => heads[i]!)) void chunk;
+    for (const chunk of rows.chunks(ids, ids)) void chunk;
     rows.clear();
-    heads.length = 0;
   };
   const [, parseAndEncodeMs] = await timed(async () => {
     await parseAll(file, (r) => {
       explicitTestId({ tags: r.tags ?? [], texts: [r.title, r.name] }, pattern);
       const identity = identityOf("frontend", r.file, r.suite_path ?? [], r.name);
       const testRunTestId = derivedTestRunTestId(identity, r.attempt ?? 0);
-      heads.push(resultHead({ id: 1, runId: 1, testRunTestId, testId: 1 }));
-      rows.append(encodeResultTail(r));
+      rows.append(encodeResultTail({ runId: 1, testRunTestId }, r));
       if (rows.rows === 2000) flush();
     });
     flush();

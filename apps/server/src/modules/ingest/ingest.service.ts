@@ -78,7 +78,7 @@ export interface IngestOutcome {
 /** An outcome, and the catalogue entries its writer resolved (for KnownTests after COMMIT). */
 interface StoredUpload {
   outcome: IngestOutcome;
-  learnedTests?: ReadonlyMap<CatalogueKey, number>;
+  learnedTests?: Iterable<[CatalogueKey, number]>;
 }
 
 /**
@@ -207,6 +207,7 @@ async function storeUpload(
     await storeLoadReport(client, deps, run.id, plan.load);
   } else {
     const parsed = deps.parseWorkers.parse(spool, {
+      runId: run.id,
       format: fields.format,
       family: fields.family,
       testIdPattern: deps.testIdPattern,

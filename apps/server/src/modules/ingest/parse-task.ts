@@ -26,6 +26,7 @@ export interface ParseTask {
   port: MessagePort;
   files: FileData[];
   format: "auto" | ReportFormat;
+  runId: number;
   family: Family;
   /** Regular expression source (case-insensitive); its first group is a test's stable id. */
   testIdPattern: string;
@@ -47,7 +48,6 @@ export interface ChildData {
 
 export interface BatchData {
   rows: PackedRows;
-  testRunTestIds: string[];
   tests: BatchTests;
   children: ChildData[];
 }

@@ -91,7 +91,6 @@ async function post(
 ): Promise<void> {
   const data: BatchData = {
     rows: batch.rows.packed(),
-    testRunTestIds: batch.testRunTestIds,
     tests: batch.tests,
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
   };
@@ -107,6 +106,7 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
   try {
     const upload = new FileSet(task.files.map(reportFile));
     const preparer = new ResultPreparer({
+      runId: task.runId,
       family: task.family,
       testIdPattern: new RegExp(task.testIdPattern, "i"),
       runFacts: task.runFacts,

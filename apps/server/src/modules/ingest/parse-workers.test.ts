@@ -10,6 +10,7 @@ import {
   type PreparedSummary,
   type QueuedResult,
 } from "./result-preparer.js";
+import { RESULT_COLUMNS } from "./result-rows.js";
 import { MemoryBudget, Spool } from "./spool.js";
 
 const workers = new ParseWorkers(1);
@@ -40,6 +41,7 @@ function junit(cases: number, failing = new Set<number>()): string {
 }
 
 const OPTIONS = {
+  runId: 7,
   format: "auto" as const,
   family: "frontend" as const,
   testIdPattern: "TC(\\d+)",
@@ -48,10 +50,19 @@ const OPTIONS = {
   batchSize: 3,
 };
 
-/** A batch as comparable data: its COPY rows (without heads), ids and tests. */
+/**
+ * A batch as comparable data: its COPY rows (ids 1, 2, ... and test ids 0), the
+ * test_run_test_ids they hold (RESULT_COLUMNS) and its tests.
+ */
 function plain(batch: PreparedBatch) {
-  const rows = Buffer.concat([...batch.rows.chunks(() => "")]).toString("utf8");
-  return { rows, ids: batch.testRunTestIds, tests: batch.tests, children: batch.children.length };
+  const count = batch.rows.rows;
+  const ids = Array.from({ length: count }, (_, i) => i + 1);
+  const bytes = Buffer.concat([...batch.rows.chunks(ids, new Array<number>(count).fill(0))]);
+  const rows = bytes.toString("utf8");
+  const lines = rows.split("\n").slice(0, -1);
+  const column = RESULT_COLUMNS.indexOf("test_run_test_id");
+  const testRunTestIds = lines.map((line) => line.split("\t")[column]!);
+  return { rows, ids: testRunTestIds, tests: batch.tests, children: batch.children.length };
 }
 
 async function inWorker(spool: Spool, options = OPTIONS) {

@@ -125,7 +125,6 @@ function summaryOf(data: SummaryData): PreparedSummary {
 function batchOf(data: BatchData, spool: Spool): PreparedBatch {
   return {
     rows: RowBuffer.unpacked(data.rows),
-    testRunTestIds: data.testRunTestIds,
     tests: data.tests,
     children: data.children.map(({ index, result, attached }) => {
       const files = attached.map(([reference, file]): [string, ReportFile | undefined] => [

@@ -6,6 +6,8 @@ import { RowBuffer } from "./row-buffer.js";
 import { explicitTestId, identityOf, type BatchTests, type Family } from "./test-ids.js";
 
 export interface PreparerOptions {
+  /** The run the results go to. */
+  runId: number;
   family: Family;
   testIdPattern: RegExp;
   /** Facts of the whole run for results whose report does not carry them (see RunFacts). */
@@ -34,7 +36,6 @@ export interface PreparedChild extends QueuedResult {
  */
 export interface PreparedBatch {
   rows: RowBuffer;
-  testRunTestIds: string[];
   tests: BatchTests;
   children: PreparedChild[];
 }
@@ -98,16 +99,16 @@ export class ResultPreparer {
     }
     const batch = this.batch;
     if (result.attachments?.length || result.api_requests?.length) {
-      batch.children.push({ index: batch.testRunTestIds.length, result, files });
+      batch.children.push({ index: batch.rows.rows, result, files });
     }
-    batch.testRunTestIds.push(testRunTestId);
     const { tests } = batch;
     tests.identities.push(identity);
     tests.explicitIds.push(explicitId ?? null);
     tests.titles.push(result.title ?? result.name);
     tests.files.push(result.file ?? null);
-    batch.rows.append(encodeResultTail(result, this.options.runFacts));
-    if (batch.testRunTestIds.length < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
+    const place = { runId: this.options.runId, testRunTestId };
+    batch.rows.append(encodeResultTail(place, result, this.options.runFacts));
+    if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       return undefined;
     }
     this.batch = this.newBatch();
@@ -118,7 +119,7 @@ export class ResultPreparer {
   flush(): PreparedBatch | undefined {
     const batch = this.batch;
     this.batch = this.newBatch();
-    return batch.testRunTestIds.length > 0 ? batch : undefined;
+    return batch.rows.rows > 0 ? batch : undefined;
   }
 
   /** A written batch's row buffer, for a later batch to reuse. */
@@ -135,7 +136,7 @@ export class ResultPreparer {
   private newBatch(): PreparedBatch {
     const rows = this.spareRows.pop() ?? new RowBuffer();
     const tests: BatchTests = { identities: [], explicitIds: [], titles: [], files: [] };
-    return { rows, testRunTestIds: [], tests, children: [] };
+    return { rows, tests, children: [] };
   }
 
   /** An explicit id, or one derived from the test's identity; repeats within one upload get a suffix. */

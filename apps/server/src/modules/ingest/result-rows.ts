@@ -1,13 +1,16 @@
 import { hash } from "node:crypto";
 import type { ResultInput } from "@assay/core";
-import { encodeCopyRow, encodeCopyValue, json, type CopyValue } from "./copy.js";
+import { encodeCopyRow, json, type CopyValue } from "./copy.js";
 
-/** Columns of `results` written by COPY, in the order of resultHead() then the tail. */
+/**
+ * Columns of `results` written by COPY: the two ids the database hands out (RowBuffer.chunks
+ * writes them), then the columns of encodeResultTail.
+ */
 export const RESULT_COLUMNS = [
   "id",
+  "test_id",
   "run_id",
   "test_run_test_id",
-  "test_id",
   "attempt",
   "status",
   "failure_type",
@@ -76,29 +79,30 @@ export type RunFacts = Pick<
 
 const NO_FACTS: RunFacts = {};
 
-/** The ids that lead a result's row: known only once the database has resolved the test. */
-export interface ResultIdColumns {
-  id: number;
+/** What a result's row holds besides the result: where it belongs. */
+export interface ResultPlace {
   runId: number;
   testRunTestId: string;
-  testId: number;
 }
 
 /**
- * A result's COPY line, in two parts: the tail (every column after test_id, with the newline) is
- * encoded as soon as the result is parsed, so the parsed objects can be dropped while the result
- * waits for its batch; the head (the ids) is put in front once they are known.
+ * A result's COPY line without its first two columns: everything after test_id, with the
+ * newline. Encoded as soon as the result is parsed, so the parsed objects can be dropped while
+ * the result waits for its batch; the result's id and its test's stable id are known only once
+ * the batch reaches the database, which puts them in front (RowBuffer.chunks).
  */
-export function encodeResultTail(result: ResultInput, facts: RunFacts = NO_FACTS): string {
-  return encodeCopyRow(resultTail(result, facts));
+export function encodeResultTail(
+  place: ResultPlace,
+  result: ResultInput,
+  facts: RunFacts = NO_FACTS,
+): string {
+  return encodeCopyRow(resultTail(place, result, facts));
 }
 
-export function resultHead(ids: ResultIdColumns): string {
-  return `${ids.id}\t${ids.runId}\t${encodeCopyValue(ids.testRunTestId)}\t${ids.testId}\t`;
-}
-
-function resultTail(result: ResultInput, facts: RunFacts): CopyValue[] {
+function resultTail(place: ResultPlace, result: ResultInput, facts: RunFacts): CopyValue[] {
   return [
+    place.runId,
+    place.testRunTestId,
     result.attempt ?? 0,
     result.status,
     result.failure_type,

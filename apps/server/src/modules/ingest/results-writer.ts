@@ -11,7 +11,7 @@ import {
   type PreparerOptions,
   type QueuedResult,
 } from "./result-preparer.js";
-import { RESULT_COLUMNS, resultHead } from "./result-rows.js";
+import { RESULT_COLUMNS } from "./result-rows.js";
 import type { RowBuffer } from "./row-buffer.js";
 import { TestIdResolver, type CatalogueKey, type KnownTests } from "./test-ids.js";
 
@@ -83,7 +83,7 @@ export class ResultsWriter {
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
-  get learnedTests(): ReadonlyMap<CatalogueKey, number> {
+  get learnedTests(): Iterable<[CatalogueKey, number]> {
     return this.tests.learned;
   }
 
@@ -133,25 +133,20 @@ export class ResultsWriter {
     this.summary.duplicates = prepared.duplicates;
   }
 
-  private async writeBatch({ rows, testRunTestIds, tests, children }: PreparedBatch) {
+  private async writeBatch({ rows, tests, children }: PreparedBatch) {
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
-    const count = testRunTestIds.length;
+    const count = rows.rows;
     if (cached.includes(undefined) || this.resultIds.needsQuery(count)) await this.copy.end();
     const testIds = await this.tests.resolve(this.client, tests, cached);
     const ids = await this.resultIds.take(this.client, count);
-    const { runId } = this.options;
-    await this.copy.write(
-      rows.chunks((i) =>
-        resultHead({ id: ids[i]!, runId, testRunTestId: testRunTestIds[i]!, testId: testIds[i]! }),
-      ),
-    );
+    await this.copy.write(rows.chunks(ids, testIds));
     if (children.length > 0) {
       await this.copy.end();
       const written = await writeResultChildren(
         this.client,
-        runId,
+        this.options.runId,
         this.options.attachments,
         children.map(({ index, result, files }) => ({ id: ids[index]!, result, files })),
       );

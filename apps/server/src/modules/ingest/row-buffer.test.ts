@@ -4,15 +4,18 @@ import { RowBuffer } from "./row-buffer.js";
 const text = (chunks: Iterable<Buffer>) => Buffer.concat([...chunks]).toString("utf8");
 
 describe("RowBuffer", () => {
-  it("gives back every row with its head, in order, across chunk boundaries and growth", () => {
+  it("gives back every row after its two ids, in order, across chunk boundaries and growth", () => {
     // A small start and small chunks: the buffer grows and rows straddle chunk edges.
     const rows = new RowBuffer(16);
     const tails = Array.from({ length: 500 }, (_, i) => `row ${i}\tété 😀 ${"x".repeat(i % 37)}\n`);
     for (const tail of tails) rows.append(tail);
     expect(rows.rows).toBe(500);
-    const chunks = [...rows.chunks((i) => `${i}\tß\t`, 256)];
+    // Ids of every length, up to the largest safe integer.
+    const ids = tails.map((_, i) => (i === 499 ? Number.MAX_SAFE_INTEGER : 10 ** (i % 16) + i));
+    const testIds = tails.map((_, i) => i + 1);
+    const chunks = [...rows.chunks(ids, testIds, 256)];
     expect(chunks.length).toBeGreaterThan(10);
-    expect(text(chunks)).toBe(tails.map((tail, i) => `${i}\tß\t${tail}`).join(""));
+    expect(text(chunks)).toBe(tails.map((tail, i) => `${ids[i]}\t${i + 1}\t${tail}`).join(""));
     // No chunk ends inside a row.
     for (const chunk of chunks) expect(chunk.toString("utf8").endsWith("\n")).toBe(true);
   });
@@ -23,11 +26,13 @@ describe("RowBuffer", () => {
     rows.append("a\n");
     rows.append(big);
     rows.append("b\n");
-    expect(text(rows.chunks(() => "h\t", 64))).toBe(`h\ta\nh\t${big}h\tb\n`);
+    expect(text(rows.chunks([1, 20, 300], [9, 0, 7], 64))).toBe(
+      `1\t9\ta\n20\t0\t${big}300\t7\tb\n`,
+    );
     rows.clear();
     expect(rows.rows).toBe(0);
-    expect([...rows.chunks(() => "h\t")]).toEqual([]);
+    expect([...rows.chunks([], [])]).toEqual([]);
     rows.append("again\n");
-    expect(text(rows.chunks(() => ""))).toBe("again\n");
+    expect(text(rows.chunks([5], [6]))).toBe("5\t6\tagain\n");
   });
 });

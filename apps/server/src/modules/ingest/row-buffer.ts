@@ -6,8 +6,8 @@
  * file, about half of it row text). Bytes in a buffer the writer reuses from batch to batch cost
  * the same whatever the file size.
  *
- * Each row is stored without its first columns (ids known only once the batch reaches the
- * database); `chunks` puts a head in front of each row as it builds the COPY data.
+ * Each row is stored without its first two columns (ids known only once the batch reaches the
+ * database); `chunks` puts them in front of each row as it builds the COPY data.
  */
 /** A RowBuffer's rows as structured-clonable data (`bytes` can be transferred). */
 export interface PackedRows {
@@ -64,18 +64,22 @@ export class RowBuffer {
   }
 
   /**
-   * The rows as COPY data in chunks of about `chunkBytes`: head(i) (text, UTF-8 encoded here)
-   * then row i's stored bytes. Each chunk is a new buffer, as the connection may still hold it
-   * after it is handed over.
+   * The rows as COPY data in chunks of about `chunkBytes`: row i's two leading columns, ids[i]
+   * and testIds[i], then its stored bytes. The ids are written as digits straight into the
+   * chunk, with no string per row. Each chunk is a new buffer, as the connection may still hold
+   * it after it is handed over.
    */
-  *chunks(head: (row: number) => string, chunkBytes = 64 * 1024): Generator<Buffer> {
+  *chunks(
+    ids: readonly number[],
+    testIds: readonly number[],
+    chunkBytes = 64 * 1024,
+  ): Generator<Buffer> {
     let chunk = Buffer.allocUnsafe(chunkBytes);
     let filled = 0;
     let start = 0;
     for (let i = 0; i < this.ends.length; i++) {
-      const text = head(i);
       const end = this.ends[i]!;
-      const size = text.length * 3 + (end - start);
+      const size = 2 * (MAX_ID_DIGITS + 1) + (end - start);
       if (filled > 0 && filled + size > chunk.length) {
         yield chunk.subarray(0, filled);
         chunk = Buffer.allocUnsafe(Math.max(chunkBytes, size));
@@ -83,10 +87,29 @@ export class RowBuffer {
       } else if (size > chunk.length) {
         chunk = Buffer.allocUnsafe(size);
       }
-      filled += chunk.write(text, filled, "utf8");
+      filled = writeId(chunk, filled, ids[i]!);
+      filled = writeId(chunk, filled, testIds[i]!);
       filled += this.bytes.copy(chunk, filled, start, end);
       start = end;
     }
     if (filled > 0) yield chunk.subarray(0, filled);
   }
+}
+
+/** Digits of the largest id: ids are positive safe integers (bigint columns). */
+const MAX_ID_DIGITS = 16;
+const DIGIT_ZERO = 0x30;
+const TAB = 0x09;
+
+/** Writes `id` in decimal followed by a tab at `at`; returns the offset after them. */
+function writeId(buffer: Buffer, at: number, id: number): number {
+  let digits = 1;
+  for (let power = 10; power <= id; power *= 10) digits++;
+  let rest = id;
+  for (let i = at + digits - 1; i >= at; i--) {
+    buffer[i] = DIGIT_ZERO + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  buffer[at + digits] = TAB;
+  return at + digits + 1;
 }
