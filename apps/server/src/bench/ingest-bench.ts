@@ -34,6 +34,8 @@ export interface IngestReport {
   rows: IngestRow[];
   /** The 100k-test JUnit upload of new tests: the row the targets apply to. */
   target: IngestRow | undefined;
+  /** A 300k-test JUnit upload of new tests: whether memory stays flat as the file grows. */
+  larger: IngestRow | undefined;
   /** runs.total/passed/failed/... match a count of the run's final results. */
   countsStored: boolean;
   phases?: PhaseProfile;
@@ -144,6 +146,7 @@ export async function benchIngest(ctx: IngestContext): Promise<IngestReport> {
   const report: IngestReport = {
     rows: [],
     target: undefined,
+    larger: undefined,
     countsStored: false,
     profiles: [],
     postgres: await serverVersion(target.dbUrl),
@@ -165,6 +168,14 @@ export async function benchIngest(ctx: IngestContext): Promise<IngestReport> {
       rowOf("JUnit 100k (known tests)", fileInput(junit100k), await target.upload([junit100k], {})),
     );
     allure = await benchAllure(target, inputs, report);
+    step("generating a JUnit report of 300k tests (memory as the file grows)");
+    const junit300k = await writeJunitReport(path.join(inputs, "junit-300k.xml"), 300_000, 3);
+    report.larger = rowOf(
+      "JUnit 300k (new tests)",
+      fileInput(junit300k),
+      await target.upload([junit300k], {}),
+    );
+    report.rows.push(report.larger);
   }
   report.countsStored = await countsMatch(target.dbUrl, report.rows[0]!.runKey);
   for (const row of report.rows) {

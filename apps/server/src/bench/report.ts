@@ -99,6 +99,17 @@ function verdicts(results: BenchResults): Verdict[] {
       ? [target.peakRss < 256 * MB, "peak server RSS < 256 MB during it", mib(target.peakRss)]
       : [undefined, "peak server RSS < 256 MB during it", skipped],
   );
+  const larger = results.ingest?.larger;
+  const flat = "memory flat as the file grows: peak RSS for 300k tests within 10% of 100k";
+  out.push(
+    target && larger
+      ? [
+          larger.peakRss <= target.peakRss * 1.1,
+          flat,
+          `${mib(larger.peakRss)} against ${mib(target.peakRss)}`,
+        ]
+      : [undefined, flat, skipped],
+  );
   const q = results.queries;
   for (const [label, index] of [
     ["history median < 5 ms", 0],
