@@ -112,7 +112,8 @@ describe("ResultsWriter", () => {
   });
 
   it("keeps what an upload learned within KnownTests' bound, and looks a dropped test up again", async () => {
-    const known = new KnownTests(3);
+    // A bound below the batch size (3): a batch's own ids must not depend on what is kept.
+    const known = new KnownTests(2);
     // Nine new tests, then a retry of the first: by then it has left the upload's memory.
     const source = results(9, "bounded");
     source.push({ ...source[0]!, result: { ...source[0]!.result, attempt: 1 } });
@@ -121,7 +122,7 @@ describe("ResultsWriter", () => {
       await w.write(source);
       return { run: runId, learned: [...w.learnedTests] };
     });
-    expect(learned).toHaveLength(3);
+    expect(learned).toHaveLength(2);
     const { rows } = await database.db.pool.query<{ name: string; test_id: string }>(
       "SELECT name, test_id FROM results WHERE run_id = $1 ORDER BY id",
       [run],
