@@ -78,7 +78,7 @@ export interface IngestOutcome {
 /** An outcome, and the catalogue entries its writer resolved (for KnownTests after COMMIT). */
 interface StoredUpload {
   outcome: IngestOutcome;
-  learnedTests?: Iterable<[CatalogueKey, number]>;
+  learnedTests?: ReadonlyMap<CatalogueKey, number>;
 }
 
 /**

@@ -83,7 +83,7 @@ export class ResultsWriter {
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
-  get learnedTests(): Iterable<[CatalogueKey, number]> {
+  get learnedTests(): ReadonlyMap<CatalogueKey, number> {
     return this.tests.learned;
   }
 

@@ -86,7 +86,7 @@ export class KnownTests {
   }
 
   /** Adds what an upload resolved, once its transaction has committed. */
-  remember(learned: Iterable<[CatalogueKey, number]>): void {
+  remember(learned: ReadonlyMap<CatalogueKey, number>): void {
     for (const [key, id] of learned) this.ids.set(key, id);
   }
 }
