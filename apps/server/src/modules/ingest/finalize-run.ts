@@ -79,10 +79,10 @@ export class RunTally {
 
 /**
  * Which results of the run may now be one of several attempts, so that finalizeRun must rank
- * them: all (results were there before this upload), the test_run_test_ids of the attempts of the
- * tests this upload sent twice or more, or none.
+ * them: all (results were there before this upload), the ids of the attempts of the tests this
+ * upload sent twice or more, or none.
  */
-export type Ranking = "all" | "none" | readonly string[];
+export type Ranking = "all" | "none" | readonly number[];
 
 /**
  * After an upload, marks which attempt of each test decides its status (the last), flags tests
@@ -121,22 +121,22 @@ interface RankedRow {
 }
 
 /**
- * Ranks the attempts of the run's results, or only the results `attempts` names by
- * test_run_test_id (a fresh run with a few retries: 1% of a 100k-test run, a probe of the run's
- * unique index each, costs a few milliseconds instead of reading the whole run). Returns the
- * results whose flags changed, as they are now.
+ * Ranks the attempts of the run's results, or only the results `attempts` names by id (a fresh
+ * run with a few retries: 1% of a 100k-test run, a probe of the primary key each, costs a few
+ * milliseconds instead of reading the whole run). Returns the results whose flags changed, as
+ * they are now.
  */
 async function rankAttempts(
   client: pg.PoolClient,
   runId: number,
-  attempts: readonly string[] | null,
+  attempts: readonly number[] | null,
 ): Promise<RankedRow[]> {
   const { rows } = await client.query<RankedRow>(
     `WITH ranked AS (
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
               bool_or(status = 'failed') OVER w AS ever_failed
-       FROM results WHERE run_id = $1 ${attempts ? "AND test_run_test_id = ANY($2::text[])" : ""}
+       FROM results WHERE run_id = $1 ${attempts ? "AND id = ANY($2::bigint[])" : ""}
        WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
      )

@@ -56,7 +56,7 @@ export interface SummaryData {
   duplicates: number;
   /** A RunTally's fields (RunTally.from makes it one again). */
   tally: object;
-  retried: string[];
+  retried: number[];
 }
 
 /** An AppError's fields (a ReportError arrives already turned into its 400). */

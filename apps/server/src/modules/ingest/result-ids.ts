@@ -18,7 +18,10 @@ export class ResultIds {
   private next = 0;
   private end = 0;
   private readonly blocks: number[] = [];
+  /** The blocks handed out, in order: each is used up before the next starts. */
+  private readonly used: number[] = [];
   private blocksPerQuery = FIRST_BLOCKS_PER_QUERY;
+  private taken = 0;
 
   private available(): number {
     return this.end - this.next + this.blocks.length * RESULT_ID_BLOCK;
@@ -43,10 +46,20 @@ export class ResultIds {
     for (let i = 0; i < count; i++) {
       if (this.next === this.end) {
         this.next = this.blocks.shift()!;
+        this.used.push(this.next);
         this.end = this.next + RESULT_ID_BLOCK;
       }
       ids[i] = this.next++;
     }
+    this.taken += count;
     return ids;
+  }
+
+  /** The id of the result at `position` in the order ids were taken (0 = the first). */
+  idAt(position: number): number {
+    if (!(position >= 0 && position < this.taken)) {
+      throw new Error(`no result id taken at ${position}`);
+    }
+    return this.used[Math.floor(position / RESULT_ID_BLOCK)]! + (position % RESULT_ID_BLOCK);
   }
 }

@@ -1,5 +1,6 @@
 import type { ResultInput } from "@assay/core";
 import { RunTally } from "./finalize-run.js";
+import { digestOf, FingerprintTable } from "./fingerprints.js";
 import type { UploadFiles } from "./parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "./row-buffer.js";
@@ -44,11 +45,21 @@ export interface PreparedBatch {
 export interface PreparedSummary {
   duplicates: number;
   tally: RunTally;
-  /** test_run_test_ids of the attempts of tests with more than one here: finalizeRun ranks them. */
-  retried: string[];
+  /**
+   * Positions (0 = the first result written) of the attempts of tests with more than one here:
+   * finalizeRun ranks them.
+   */
+  retried: number[];
 }
 
 const DEFAULT_BATCH_SIZE = 2000;
+
+/** In `testRunTestIds`: the run holds a result with this test_run_test_id, or this upload does. */
+const HELD = 1;
+/** In `testRunTestIds`: one more result of this upload had it as its own id before a suffix. */
+const SEEN = 2;
+/** In `testsInUpload`: the test's first result is in `retried` already. */
+const RETRIED = 1;
 
 /**
  * Turns parsed results into batches of COPY rows, JavaScript only: identities, run-wide ids,
@@ -57,18 +68,24 @@ const DEFAULT_BATCH_SIZE = 2000;
  * (parse-worker.ts), or in the request's thread for the live API.
  */
 export class ResultPreparer {
-  private readonly seenInUpload = new Map<string, number>();
-  /** Identity -> test_run_test_id of the first result of each test of the upload. */
-  private readonly testsInUpload = new Map<string, string>();
-  private readonly retried = new Set<string>();
-  private readonly existing: Set<string>;
+  /**
+   * By test_run_test_id: whether a result holds it (HELD), and how many of this upload's results
+   * had it as their own before a suffix (SEEN each). Kept for the whole upload as fingerprints
+   * (see FingerprintTable), so that the worker's memory does not grow by a string a result.
+   */
+  private readonly testRunTestIds = new FingerprintTable();
+  /** Identity -> the position of its test's first result here, times two, + RETRIED. */
+  private readonly testsInUpload = new FingerprintTable();
+  private readonly retried: number[] = [];
+  /** Results added so far, not counting duplicates: the position of the next one. */
+  private written = 0;
   private readonly spareRows: RowBuffer[] = [];
   private batch: PreparedBatch;
   private duplicates = 0;
   private readonly tally = new RunTally();
 
   constructor(private readonly options: PreparerOptions) {
-    this.existing = new Set(options.existing);
+    for (const id of options.existing) this.testRunTestIds.set(digestOf(id), HELD);
     this.batch = this.newBatch();
   }
 
@@ -77,11 +94,10 @@ export class ResultPreparer {
     const { family, testIdPattern } = this.options;
     const identity = identityOf(family, result.file, result.suite_path ?? [], result.name);
     const testRunTestId = this.testRunTestId(result, identity);
-    if (this.existing.has(testRunTestId)) {
+    if (testRunTestId === undefined) {
       this.duplicates++;
       return undefined;
     }
-    this.existing.add(testRunTestId);
     this.tally.add(result);
     // An id the result states outright wins over one read from its tags or title.
     const explicitId =
@@ -91,11 +107,16 @@ export class ResultPreparer {
         testIdPattern,
       );
     // Attempts of one test share its identity (their stable ids may differ: tags per attempt).
+    const position = this.written++;
     const first = this.testsInUpload.get(identity);
     if (first === undefined) {
-      this.testsInUpload.set(identity, testRunTestId);
+      this.testsInUpload.set(identity, position * 2);
     } else {
-      this.retried.add(first).add(testRunTestId);
+      if ((first & RETRIED) === 0) {
+        this.retried.push(first / 2);
+        this.testsInUpload.set(identity, first | RETRIED);
+      }
+      this.retried.push(position);
     }
     const batch = this.batch;
     if (result.attachments?.length || result.api_requests?.length) {
@@ -130,7 +151,7 @@ export class ResultPreparer {
 
   /** Complete once every result has been added. */
   done(): PreparedSummary {
-    return { duplicates: this.duplicates, tally: this.tally, retried: [...this.retried] };
+    return { duplicates: this.duplicates, tally: this.tally, retried: this.retried };
   }
 
   private newBatch(): PreparedBatch {
@@ -139,12 +160,23 @@ export class ResultPreparer {
     return { rows, tests, children: [] };
   }
 
-  /** An explicit id, or one derived from the test's identity; repeats within one upload get a suffix. */
-  private testRunTestId(result: ResultInput, identity: string): string {
+  /**
+   * An explicit id, or one derived from the test's identity; repeats within one upload get a
+   * suffix. Undefined when a result of the run or of this upload holds it already (a duplicate).
+   */
+  private testRunTestId(result: ResultInput, identity: string): string | undefined {
+    const ids = this.testRunTestIds;
     const base = result.test_run_test_id ?? derivedTestRunTestId(identity, result.attempt ?? 0);
-    const seen = this.seenInUpload.get(base) ?? 0;
-    this.seenInUpload.set(base, seen + 1);
-    return seen === 0 ? base : `${base}~${seen + 1}`;
+    const baseDigest = digestOf(base);
+    const entry = ids.get(baseDigest) ?? 0;
+    ids.set(baseDigest, entry + SEEN);
+    const seen = entry >> 1;
+    const id = seen === 0 ? base : `${base}~${seen + 1}`;
+    const digest = seen === 0 ? baseDigest : digestOf(id);
+    const flags = seen === 0 ? entry + SEEN : (ids.get(digest) ?? 0);
+    if (flags & HELD) return undefined;
+    ids.set(digest, flags | HELD);
+    return id;
   }
 }
 

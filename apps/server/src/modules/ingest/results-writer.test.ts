@@ -43,7 +43,12 @@ async function inTransaction<T>(fn: (client: pg.PoolClient, runId: number) => Pr
   }
 }
 
-function writer(client: pg.PoolClient, runId: number, knownTests = new KnownTests()) {
+function writer(
+  client: pg.PoolClient,
+  runId: number,
+  knownTests = new KnownTests(),
+  batchSize = 3,
+) {
   return new ResultsWriter(client, {
     runId,
     family: "frontend",
@@ -51,7 +56,7 @@ function writer(client: pg.PoolClient, runId: number, knownTests = new KnownTest
     attachments: { store: () => Promise.reject(new Error("no attachments here")) },
     knownTests,
     existing: new Set(),
-    batchSize: 3,
+    batchSize,
   });
 }
 
@@ -290,6 +295,25 @@ describe("ResultsWriter", () => {
       finished_at: new Date("2026-03-01T01:30:00Z"),
     });
   });
+
+  it("names a retry's attempts by their ids when they are more than an id block apart", async () => {
+    const attempt = (n: number, status: string): QueuedResult => ({
+      result: { name: "late retry", status, attempt: n, suite_path: ["s"] } as ResultInput,
+      files: NO_FILES,
+    });
+    const upload = [attempt(0, "failed"), ...results(RESULT_ID_BLOCK + 100), attempt(1, "passed")];
+    const [rank, runId] = await inTransaction(async (client, runId) => {
+      const w = writer(client, runId, new KnownTests(), 500);
+      await w.write(upload);
+      return [w.ranking(), runId] as const;
+    });
+    const { rows } = await database.db.pool.query<{ id: string }>(
+      "SELECT id FROM results WHERE run_id = $1 AND name = 'late retry' ORDER BY attempt",
+      [runId],
+    );
+    expect(rank).toEqual(rows.map((r) => Number(r.id)));
+    expect(rows).toHaveLength(2);
+  });
 });
 
 describe("run counts", () => {
@@ -356,5 +380,10 @@ describe("ResultIds", () => {
     const mine = [...one!, ...three!];
     expect(mine).toEqual([...mine].sort((x, y) => x - y));
     expect(new Set([...mine, ...two!]).size).toBe(mine.length + two!.length);
+    // Positions count from a's first id, across its blocks and b's taking in between.
+    expect(
+      [0, RESULT_ID_BLOCK + 4, RESULT_ID_BLOCK + 5, 2 * RESULT_ID_BLOCK + 4].map((p) => a.idAt(p)),
+    ).toEqual([one![0], one![RESULT_ID_BLOCK + 4], three![0], three![RESULT_ID_BLOCK - 1]]);
+    expect(() => a.idAt(2 * RESULT_ID_BLOCK + 5)).toThrow(/no result id/);
   });
 });

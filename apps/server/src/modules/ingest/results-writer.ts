@@ -79,7 +79,8 @@ export class ResultsWriter {
   ranking(): Ranking {
     if (this.runHadResults) return "all";
     const retried = this.prepared?.retried ?? [];
-    return retried.length === 0 ? "none" : retried;
+    // Positions follow the order results were written in, which is the order ids were taken in.
+    return retried.length === 0 ? "none" : retried.map((position) => this.resultIds.idAt(position));
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */

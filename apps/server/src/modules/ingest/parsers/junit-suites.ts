@@ -1,4 +1,5 @@
 import type { AttachmentInput, ResultInput } from "@assay/core";
+import { digestOf, FingerprintTable } from "../fingerprints.js";
 import { addAttachments, caseResults, markRetriedSkip, type CaseRecord } from "./junit-case.js";
 import { readOutput, timestampToIso, type Property } from "./junit-fields.js";
 import {
@@ -23,15 +24,12 @@ export const HOLD_LIMIT = 1000;
 /** Characters of suite-level output copied into results, per file. */
 export const SHARED_OUTPUT_BUDGET = 16 * 1024 * 1024;
 
-/** A copy of `text` that shares no memory with the string it was sliced from. */
-const detached = (text: string) => Buffer.from(text, "utf16le").toString("utf16le");
-
 /** node:test writes classname="test" for every test (`classname ?? 'test'`): it names nothing. */
 const PLACEHOLDER_CLASSNAMES = new Set(["test"]);
 
 interface Pending {
-  /** The attempts counted so far for the testcase's suite path, and its name there. */
-  tests: Map<string, number>;
+  /** The testcase's suite path (pathKey) and its name there. */
+  pathKey: string;
   name: string;
   /** The results; complete (ready to leave) once `finished`. */
   attempts: ResultInput[];
@@ -55,8 +53,8 @@ const NO_CHAIN: Chain = { properties: NO_PROPERTIES, attachments: [] };
 export interface Frame {
   /** suite_path of a testcase in this suite: the names of the <testsuite>s down to this one. */
   path: string[];
-  /** Attempts already given to each test name under `path`; looked up at the first testcase. */
-  tests?: Map<string, number> | undefined;
+  /** `path` as a key of SuiteStack's attempts, made at the first testcase. */
+  pathKey?: string | undefined;
   /** The file and start time of this suite or, failing that, of the nearest enclosing one. */
   file?: string | undefined;
   start?: string | undefined;
@@ -70,10 +68,13 @@ export interface Frame {
   streaming: boolean;
   /** What the suites down to this one say; dropped when one of them gains properties or output. */
   chain?: Chain | undefined;
-  /** The last classname seen here, its suite level and the attempts under that level. */
+  /** The last classname seen here, and its suite level with that level's pathKey. */
   classname?: string | undefined;
-  level?: { name: string; tests: Map<string, number> } | undefined;
+  level?: { name: string; pathKey: string } | undefined;
 }
+
+/** A suite path as part of an attempts key: JSON escapes the U+0000 that follows it there. */
+const pathKeyOf = (path: readonly string[]): string => JSON.stringify(path);
 
 const alphanumeric = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, "");
 
@@ -98,10 +99,11 @@ export class SuiteStack {
   private head = 0;
   private sharedOutput = SHARED_OUTPUT_BUDGET;
   /**
-   * Attempts already given to each test, by suite path (as JSON) and name, so that repeated
-   * testcases are retries. Suites look their path up once, testcases only their name.
+   * Attempts already given to each test, by the digest of its suite path and name, so that
+   * repeated testcases are retries. Kept for the whole file, as fingerprints: as names in Maps
+   * it grew by about 100 bytes a testcase.
    */
-  private readonly attemptsByPath = new Map<string, Map<string, number>>();
+  private readonly attempts = new FingerprintTable();
 
   constructor(private readonly emit: (result: ResultInput) => void) {}
 
@@ -151,20 +153,18 @@ export class SuiteStack {
     const { name } = record;
     const level = this.levelOf(frame, record);
     const suitePath = level ? [...frame.path, level.name] : [...frame.path];
-    const tests = level ? level.tests : (frame.tests ??= this.testsAt(frame.path));
-    const firstAttempt = tests.get(name) ?? 0;
+    const pathKey = level ? level.pathKey : (frame.pathKey ??= pathKeyOf(frame.path));
+    const attemptsKey = digestOf(`${pathKey}\u0000${name}`);
+    const firstAttempt = this.attempts.get(attemptsKey) ?? 0;
     const results = caseResults(record, {
       suitePath,
       firstAttempt,
       file: frame.file,
       start: frame.start,
     });
-    // The name stays in the map for the rest of the file: as a copy, not the parser's slice of
-    // the text, which would keep the whole 64 KB chunk it came from alive (the file's whole
-    // text, 31 MB for 100k testcases, all promoted to the old generation).
-    tests.set(firstAttempt === 0 ? detached(name) : name, firstAttempt + results.attempts.length);
+    this.attempts.set(attemptsKey, firstAttempt + results.attempts.length);
     const pending: Pending = {
-      tests,
+      pathKey,
       name,
       attempts: results.attempts,
       properties: results.properties,
@@ -172,7 +172,7 @@ export class SuiteStack {
       emitted: false,
     };
     const previous = frame.previous;
-    if (previous?.tests === tests && previous.name === name && !previous.emitted) {
+    if (previous?.pathKey === pathKey && previous.name === name && !previous.emitted) {
       markRetriedSkip(previous.attempts.at(-1));
     }
     frame.previous = pending;
@@ -194,22 +194,10 @@ export class SuiteStack {
     if (frame.classname !== classname) {
       const level = classnameLevel(classname, frame.path);
       frame.classname = classname;
-      frame.level = level
-        ? { name: level, tests: this.testsAt([...frame.path, level]) }
-        : undefined;
+      frame.level = level ? { name: level, pathKey: pathKeyOf([...frame.path, level]) } : undefined;
     }
     const level = frame.level;
     return level && !name.includes(level.name) ? level : undefined;
-  }
-
-  private testsAt(path: readonly string[]): Map<string, number> {
-    const key = JSON.stringify(path);
-    let tests = this.attemptsByPath.get(key);
-    if (!tests) {
-      tests = new Map();
-      this.attemptsByPath.set(key, tests);
-    }
-    return tests;
   }
 
   /** A suite gained properties or output: what it and the suites inside it say must be re-read. */

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { digestOf, FingerprintTable } from "./fingerprints.js";
+
+describe("FingerprintTable", () => {
+  it("keeps a value per digest through growth, and tells unknown digests apart", () => {
+    const table = new FingerprintTable();
+    // Enough entries to double the table several times over (it starts at 1,024 slots).
+    const keys = Array.from({ length: 20_000 }, (_, i) => digestOf(`test ${i}`));
+    keys.forEach((key, i) => table.set(key, i * 3));
+    expect(table.size).toBe(keys.length);
+    expect(keys.every((key, i) => table.get(key) === i * 3)).toBe(true);
+    expect(table.get(digestOf("test 20000"))).toBeUndefined();
+    // Setting a key again replaces its value, and adds no entry.
+    table.set(keys[7]!, 2 ** 31 - 1);
+    expect(table.get(keys[7]!)).toBe(2 ** 31 - 1);
+    expect(table.size).toBe(keys.length);
+  });
+
+  it("tells apart digests that differ only in the last character it reads", () => {
+    const table = new FingerprintTable();
+    const key = digestOf("a");
+    const other = key.slice(0, 19) + (key[19] === "A" ? "B" : "A") + key.slice(20);
+    table.set(key, 1);
+    expect(table.get(other)).toBeUndefined();
+    table.set(other, 2);
+    expect([table.get(key), table.get(other), table.size]).toEqual([1, 2, 2]);
+  });
+
+  it("refuses a key shorter than a digest's 120 bits", () => {
+    expect(() => new FingerprintTable().get("short")).toThrow(/not a digest/);
+  });
+});
