@@ -74,4 +74,23 @@ describe("copyRows", () => {
       client.release();
     }
   });
+
+  it("sends rows across many chunks whole, a row larger than a chunk included", async () => {
+    const client = await database.db.pool.connect();
+    try {
+      await client.query("CREATE TEMP TABLE many (i int, s text)");
+      // Multi-byte text of varying length, and one row of 300 KB in the middle.
+      const text = (i: number) =>
+        i === 1500 ? "é".repeat(150_000) : `row ${i} ${"ü😀".repeat(i % 50)}`;
+      const rows = Array.from({ length: 3000 }, (_, i) => [i, text(i)]);
+      await copyRows(client, "many", ["i", "s"], rows);
+      const stored = await client.query<{ i: number; s: string }>(
+        "SELECT i, s FROM many ORDER BY i",
+      );
+      expect(stored.rows).toHaveLength(3000);
+      expect(stored.rows.every((r, i) => r.i === i && r.s === text(i))).toBe(true);
+    } finally {
+      client.release();
+    }
+  });
 });

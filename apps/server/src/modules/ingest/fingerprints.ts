@@ -7,6 +7,8 @@ const CHARS_PER_WORD = KEY_CHARS / WORDS;
 /** Set in a slot's first word when it holds a key: a key word itself has at most 30 bits. */
 const OCCUPIED = 1 << 30;
 const FIRST_SLOTS = 1024;
+/** The last two words of a number's key: a digest has them with a chance of 2^-60. */
+const NUMBER_MARK = (1 << 30) - 1;
 
 /** base64url character code -> its 6-bit value. */
 const SEXTETS = new Uint8Array(128);
@@ -17,13 +19,42 @@ const SEXTETS = new Uint8Array(128);
 /** The SHA-256 of `text`, as base64url: what a FingerprintTable takes as a key. */
 export const digestOf = (text: string): string => hash("sha256", text, "base64url");
 
+/** A SHA-256 digest (base64url, at least its first 20 characters), or a safe integer >= 0. */
+export type FingerprintKey = string | number;
+
+const scratch = new Int32Array(WORDS);
+
 /**
- * A hash table from SHA-256 digests (base64url, as digestOf and identityOf give them) to integers
- * (0 to 2^31 - 1), kept in two typed arrays: about 40 bytes an entry whatever the text that was
- * hashed. An upload's parse worker keeps one entry per result for the whole upload (what it saw,
- * to skip duplicates and number retries); as strings in Maps that was 250-350 bytes a result, and
- * the worker's heap grew with the report. A key is the digest's first 120 bits: two different
- * texts share one with a chance of about n^2 / 2^121 (1e-24 for a million results).
+ * A key as the four words a table stores (the first with OCCUPIED set), for getWords and
+ * setWords: a view of one scratch array, valid until the next call.
+ */
+export function keyWords(key: FingerprintKey): Int32Array {
+  if (typeof key === "number") {
+    if (!(Number.isSafeInteger(key) && key >= 0)) throw new Error(`not a key: ${key}`);
+    scratch[0] = OCCUPIED | Math.floor(key / OCCUPIED);
+    scratch[1] = key % OCCUPIED;
+    scratch[2] = scratch[3] = NUMBER_MARK;
+    return scratch;
+  }
+  if (key.length < KEY_CHARS) throw new Error(`not a digest: ${JSON.stringify(key)}`);
+  for (let w = 0, c = 0; w < WORDS; w++) {
+    let word = 0;
+    for (const end = c + CHARS_PER_WORD; c < end; c++) {
+      word = (word << 6) | SEXTETS[key.charCodeAt(c) & 127]!;
+    }
+    scratch[w] = w === 0 ? word | OCCUPIED : word;
+  }
+  return scratch;
+}
+
+/**
+ * A hash table from SHA-256 digests (base64url, as digestOf and identityOf give them) or integers
+ * to integers (0 to 2^31 - 1), kept in two typed arrays outside the JavaScript heap: about 40
+ * bytes an entry whatever the text that was hashed. An upload keeps an entry per result or test
+ * for its whole length (what it saw, to skip duplicates and number retries; the stable ids it
+ * resolved); as strings in Maps that was 100-350 bytes each, the heap grew with the report, and
+ * V8 let it grow two to four times more before a full GC. A key is the digest's first 120 bits:
+ * two different texts share one with a chance of about n^2 / 2^121 (1e-24 for a million).
  * Open addressing with linear probing, at most half full.
  */
 export class FingerprintTable {
@@ -31,55 +62,62 @@ export class FingerprintTable {
   private values = new Int32Array(FIRST_SLOTS);
   private mask = FIRST_SLOTS - 1;
   private count = 0;
-  /** The key being looked up, as words. */
-  private readonly probe = new Int32Array(WORDS);
 
   get size(): number {
     return this.count;
   }
 
-  get(digest: string): number | undefined {
-    const slot = this.slotOf(digest);
+  get(key: FingerprintKey): number | undefined {
+    return this.getWords(keyWords(key), 0);
+  }
+
+  set(key: FingerprintKey, value: number): void {
+    this.setWords(keyWords(key), 0, value);
+  }
+
+  /**
+   * Each entry's key, as the four words of `words` from `at` (for getWords and setWords; valid
+   * during the call), and its value.
+   */
+  forEachEntry(visit: (words: Int32Array, at: number, value: number) => void): void {
+    for (let slot = 0; slot < this.values.length; slot++) {
+      if (this.keys[slot * WORDS] !== 0) visit(this.keys, slot * WORDS, this.values[slot]!);
+    }
+  }
+
+  /** get() with a key as forEachEntry or keyWords (at 0) give it. */
+  getWords(words: Int32Array, at: number): number | undefined {
+    const slot = this.find(words, at);
     return this.keys[slot * WORDS] === 0 ? undefined : this.values[slot];
   }
 
-  set(digest: string, value: number): void {
-    const slot = this.slotOf(digest);
-    const at = slot * WORDS;
-    if (this.keys[at] === 0) {
-      this.keys.set(this.probe, at);
+  /** set() with a key as forEachEntry or keyWords (at 0) give it. */
+  setWords(words: Int32Array, at: number, value: number): void {
+    if (!(value >= 0 && value <= 0x7fffffff)) throw new Error(`value out of range: ${value}`);
+    const slot = this.find(words, at);
+    const to = slot * WORDS;
+    if (this.keys[to] === 0) {
+      for (let w = 0; w < WORDS; w++) this.keys[to + w] = words[at + w]!;
       this.count++;
     }
     this.values[slot] = value;
     if (this.count * 2 > this.values.length) this.grow();
   }
 
-  /** The slot holding the digest's key, or the empty slot where it would go. */
-  private slotOf(digest: string): number {
-    if (digest.length < KEY_CHARS) throw new Error(`not a digest: ${JSON.stringify(digest)}`);
-    const probe = this.probe;
-    for (let w = 0, c = 0; w < WORDS; w++) {
-      let word = 0;
-      for (const end = c + CHARS_PER_WORD; c < end; c++) {
-        word = (word << 6) | SEXTETS[digest.charCodeAt(c) & 127]!;
-      }
-      probe[w] = w === 0 ? word | OCCUPIED : word;
-    }
-    return this.find(probe);
-  }
-
-  private find(key: Int32Array): number {
+  /** The slot holding the key words[at..at + 4), or the empty slot where it would go. */
+  private find(words: Int32Array, at: number): number {
     const keys = this.keys;
     const mask = this.mask;
-    for (let slot = key[1]! & mask; ; slot = (slot + 1) & mask) {
-      const at = slot * WORDS;
-      const first = keys[at];
-      if (first === 0) return slot;
+    const first = words[at]!;
+    for (let slot = words[at + 1]! & mask; ; slot = (slot + 1) & mask) {
+      const to = slot * WORDS;
+      const held = keys[to];
+      if (held === 0) return slot;
       if (
-        first === key[0] &&
-        keys[at + 1] === key[1] &&
-        keys[at + 2] === key[2] &&
-        keys[at + 3] === key[3]
+        held === first &&
+        keys[to + 1] === words[at + 1] &&
+        keys[to + 2] === words[at + 2] &&
+        keys[to + 3] === words[at + 3]
       ) {
         return slot;
       }
@@ -87,18 +125,14 @@ export class FingerprintTable {
   }
 
   private grow(): void {
-    const oldKeys = this.keys;
-    const oldValues = this.values;
-    this.keys = new Int32Array(oldKeys.length * 2);
-    this.values = new Int32Array(oldValues.length * 2);
+    const keys = this.keys;
+    const values = this.values;
+    this.keys = new Int32Array(keys.length * 2);
+    this.values = new Int32Array(values.length * 2);
     this.mask = this.values.length - 1;
-    for (let slot = 0; slot < oldValues.length; slot++) {
-      const at = slot * WORDS;
-      if (oldKeys[at] === 0) continue;
-      const key = oldKeys.subarray(at, at + WORDS);
-      const to = this.find(key);
-      this.keys.set(key, to * WORDS);
-      this.values[to] = oldValues[slot]!;
+    this.count = 0;
+    for (let slot = 0; slot < values.length; slot++) {
+      if (keys[slot * WORDS] !== 0) this.setWords(keys, slot * WORDS, values[slot]!);
     }
   }
 }

@@ -10,7 +10,7 @@ import { reportErrorToAppError } from "./parsers/types.js";
 import type { ParseWorkers } from "./parse-workers.js";
 import { ResultsWriter, type AttachmentSink } from "./results-writer.js";
 import type { Spool } from "./spool.js";
-import type { CatalogueKey, KnownTests } from "./test-ids.js";
+import type { KnownTests, TestIdCache } from "./test-ids.js";
 
 export interface IngestDeps {
   db: Db;
@@ -78,7 +78,7 @@ export interface IngestOutcome {
 /** An outcome, and the catalogue entries its writer resolved (for KnownTests after COMMIT). */
 interface StoredUpload {
   outcome: IngestOutcome;
-  learnedTests?: ReadonlyMap<CatalogueKey, number>;
+  learnedTests?: TestIdCache;
 }
 
 /**

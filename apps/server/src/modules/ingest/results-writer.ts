@@ -13,7 +13,7 @@ import {
 } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
 import type { RowBuffer } from "./row-buffer.js";
-import { TestIdResolver, type CatalogueKey, type KnownTests } from "./test-ids.js";
+import { TestIdResolver, type KnownTests, type TestIdCache } from "./test-ids.js";
 
 export type { AttachmentSink, QueuedResult };
 
@@ -84,7 +84,7 @@ export class ResultsWriter {
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
-  get learnedTests(): ReadonlyMap<CatalogueKey, number> {
+  get learnedTests(): TestIdCache {
     return this.tests.learned;
   }
 

@@ -1,9 +1,9 @@
 import { hash } from "node:crypto";
-import { LRUCache } from "lru-cache";
 import type pg from "pg";
 
 import type { Family } from "@assay/core";
 import { copyRows } from "./copy.js";
+import { FingerprintTable, keyWords } from "./fingerprints.js";
 
 export type { Family };
 
@@ -18,17 +18,6 @@ export interface BatchTests {
   explicitIds: (number | null)[];
   titles: string[];
   files: (string | null)[];
-}
-
-export interface TestIdentity {
-  /** The id the report carries, if any. */
-  explicitId: number | undefined;
-  /** family + file + suite path + name: how a test without an id is recognised across runs. */
-  identity: string;
-  /** Its key in KnownTests (catalogueKey). */
-  key: CatalogueKey;
-  title: string;
-  file: string | undefined;
 }
 
 /** Reads a test's stable id from its tags (pattern or bare number), then its title and name. */
@@ -68,17 +57,65 @@ export const catalogueKey = (explicitId: number | undefined, identity: string): 
   explicitId ?? identity;
 
 /**
+ * Stable test ids by CatalogueKey, about `maxEntries` of them at most, the oldest leaving first:
+ * two FingerprintTables (outside the JavaScript heap, ~40 bytes an entry), the recent one and the
+ * one before it; once the recent one holds half the bound it becomes the older one and the older
+ * one is dropped. An explicit id maps to itself, so only its presence is stored. An id past a
+ * table's range (2^31, far beyond test_id_seq's start at 1,000,000) is not kept: its test is
+ * looked up again when needed.
+ */
+export class TestIdCache {
+  private recent = new FingerprintTable();
+  private older = new FingerprintTable();
+
+  constructor(readonly maxEntries: number) {}
+
+  /** Entries held. */
+  get size(): number {
+    return this.recent.size + this.older.size;
+  }
+
+  get(key: CatalogueKey): number | undefined {
+    const value = this.recent.get(key) ?? this.older.get(key);
+    return value === undefined || typeof key === "string" ? value : key;
+  }
+
+  set(key: CatalogueKey, id: number): void {
+    const value = typeof key === "string" ? id : 0;
+    if (value <= MAX_CACHED_ID) this.store(keyWords(key), 0, value);
+  }
+
+  /** Adds every entry of `other`, oldest first. */
+  addAll(other: TestIdCache): void {
+    const add = (words: Int32Array, at: number, value: number) => this.store(words, at, value);
+    other.older.forEachEntry(add);
+    other.recent.forEachEntry(add);
+  }
+
+  /** Sets the key words[at..at + 4) (see FingerprintTable.setWords). */
+  private store(words: Int32Array, at: number, value: number): void {
+    if (this.older.getWords(words, at) !== undefined) return this.older.setWords(words, at, value);
+    this.recent.setWords(words, at, value);
+    if (this.recent.size >= Math.max(1, Math.ceil(this.maxEntries / 2))) {
+      this.older = this.recent;
+      this.recent = new FingerprintTable();
+    }
+  }
+}
+
+const MAX_CACHED_ID = 0x7fffffff;
+
+/**
  * The test catalogue entries this server has seen committed: identity -> stable id, and explicit
  * ids known to exist. Catalogue entries never change once committed, so a hit needs no database
  * work; a daily run of known tests resolves all its ids without a query. Only committed entries
  * go in (see TestIdResolver.learned): an id from a rolled-back upload must never be handed out.
- * Bounded; about 120 bytes an entry.
  */
 export class KnownTests {
-  private readonly ids: LRUCache<CatalogueKey, number>;
+  private readonly ids: TestIdCache;
 
   constructor(readonly maxEntries = 200_000) {
-    this.ids = new LRUCache({ max: maxEntries });
+    this.ids = new TestIdCache(maxEntries);
   }
 
   get(key: CatalogueKey): number | undefined {
@@ -86,8 +123,8 @@ export class KnownTests {
   }
 
   /** Adds what an upload resolved, once its transaction has committed. */
-  remember(learned: ReadonlyMap<CatalogueKey, number>): void {
-    for (const [key, id] of learned) this.ids.set(key, id);
+  remember(learned: TestIdCache): void {
+    this.ids.addAll(learned);
   }
 }
 
@@ -103,16 +140,17 @@ export class TestIdResolver {
    * What this upload looked up or registered; KnownTests takes it after COMMIT. Holds at most as
    * many entries as KnownTests, the oldest leaving first, so that the request's memory does not
    * grow with the size of the report: a test that left is looked up again (this transaction sees
-   * what it registered). A plain Map: an LRUCache of 200k entries took 16-46 ms to construct,
-   * paid by every upload and every live append.
+   * what it registered).
    */
-  readonly learned = new Map<CatalogueKey, number>();
+  readonly learned: TestIdCache;
   private holdsRegistrationLock = false;
 
   constructor(
     private readonly known: KnownTests,
     private readonly family: Family,
-  ) {}
+  ) {
+    this.learned = new TestIdCache(known.maxEntries);
+  }
 
   /**
    * The stable id of the test with this catalogueKey if it needs no database work (known, or
@@ -139,62 +177,60 @@ export class TestIdResolver {
     tests: BatchTests,
     ids: (number | undefined)[],
   ): Promise<number[]> {
-    const unknown = new Map<number, TestIdentity>();
+    const { identities, explicitIds } = tests;
+    // The first position of each test missing from the cache, by kind; positions, not an object
+    // per test, as a batch of new tests has thousands.
+    const explicit = new Map<number, number>();
+    const implicit = new Map<string, number>();
     ids.forEach((id, i) => {
-      if (id === undefined) unknown.set(i, this.identityAt(tests, i));
+      if (id !== undefined) return;
+      const explicitId = explicitIds[i];
+      if (explicitId !== null && explicitId !== undefined) {
+        if (!explicit.has(explicitId)) explicit.set(explicitId, i);
+      } else if (!implicit.has(identities[i]!)) {
+        implicit.set(identities[i]!, i);
+      }
     });
-    if (unknown.size === 0) return ids as number[];
-    const newExplicit = new Map<number, TestIdentity>();
-    const missing = new Map<string, TestIdentity>();
-    for (const test of unknown.values()) {
-      if (test.explicitId !== undefined) newExplicit.set(test.explicitId, test);
-      else missing.set(test.identity, test);
-    }
+    if (explicit.size === 0 && implicit.size === 0) return ids as number[];
     // This batch's ids, kept apart from `learned`, which may already have let some go.
     const found = new Map<CatalogueKey, number>();
-    if (newExplicit.size > 0) await this.registerExplicit(client, [...newExplicit.values()], found);
-    if (missing.size > 0) await this.registerImplicit(client, [...missing.values()], found);
-    return ids.map((id, i) => id ?? found.get(unknown.get(i)!.key)!);
+    if (explicit.size > 0) {
+      await this.registerExplicit(client, tests, [...explicit.values()], found);
+    }
+    if (implicit.size > 0) {
+      await this.registerImplicit(client, tests, [...implicit.values()], found);
+    }
+    return ids.map(
+      (id, i) => id ?? found.get(catalogueKey(explicitIds[i] ?? undefined, identities[i]!))!,
+    );
   }
 
   /** Records a test's id for this batch (`found`) and for KnownTests after COMMIT. */
   private learn(found: Map<CatalogueKey, number>, key: CatalogueKey, id: number): void {
     found.set(key, id);
-    if (this.learned.size >= this.known.maxEntries && !this.learned.has(key)) {
-      this.learned.delete(this.learned.keys().next().value!);
-    }
     this.learned.set(key, id);
   }
 
-  private identityAt(tests: BatchTests, i: number): TestIdentity {
-    const explicitId = tests.explicitIds[i] ?? undefined;
-    const identity = tests.identities[i]!;
-    return {
-      explicitId,
-      identity,
-      key: catalogueKey(explicitId, identity),
-      title: tests.titles[i]!,
-      file: tests.files[i] ?? undefined,
-    };
-  }
-
+  /** Registers the explicit ids of the tests at `positions` of the batch. */
   private async registerExplicit(
     client: pg.PoolClient,
-    tests: readonly TestIdentity[],
+    tests: BatchTests,
+    positions: readonly number[],
     found: Map<CatalogueKey, number>,
   ) {
+    const ids = positions.map((i) => tests.explicitIds[i]!);
     await client.query(
       `INSERT INTO tests (id, family, title, file)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
        ON CONFLICT (id) DO NOTHING`,
       [
-        tests.map((t) => t.explicitId),
-        tests.map(() => this.family),
-        tests.map((t) => t.title),
-        tests.map((t) => t.file ?? null),
+        ids,
+        positions.map(() => this.family),
+        positions.map((i) => tests.titles[i]!),
+        positions.map((i) => tests.files[i] ?? null),
       ],
     );
-    for (const t of tests) this.learn(found, t.key, t.explicitId!);
+    for (const id of ids) this.learn(found, id, id);
   }
 
   /**
@@ -207,10 +243,11 @@ export class TestIdResolver {
    */
   private async registerImplicit(
     client: pg.PoolClient,
-    tests: readonly TestIdentity[],
+    tests: BatchTests,
+    positions: readonly number[],
     found: Map<CatalogueKey, number>,
   ) {
-    let missing = await this.lookUp(client, tests, found);
+    let missing = await this.lookUp(client, tests, positions, found);
     if (missing.length === 0) return;
     if (!this.holdsRegistrationLock) {
       // Its own statement, so that the next one's snapshot holds what the last holder committed.
@@ -218,7 +255,7 @@ export class TestIdResolver {
         `assay.test-registration:${this.family}`,
       ]);
       this.holdsRegistrationLock = true;
-      missing = await this.lookUp(client, missing, found);
+      missing = await this.lookUp(client, tests, missing, found);
       if (missing.length === 0) return;
     }
     const { rows } = await client.query<{ ids: string }>(
@@ -231,26 +268,33 @@ export class TestIdResolver {
       client,
       "tests",
       ["id", "family", "identity", "title", "file"],
-      missing.map((t, i) => [ids[i]!, this.family, t.identity, t.title, t.file ?? null]),
+      missing.map((at, k) => [
+        ids[k]!,
+        this.family,
+        tests.identities[at]!,
+        tests.titles[at]!,
+        tests.files[at] ?? null,
+      ]),
     );
-    missing.forEach((t, i) => this.learn(found, t.key, ids[i]!));
+    missing.forEach((at, k) => this.learn(found, tests.identities[at]!, ids[k]!));
   }
 
-  /** Learns the ids of `tests` the catalogue holds; returns the others. */
+  /** Learns the ids of the tests at `positions` the catalogue holds; returns the others. */
   private async lookUp(
     client: pg.PoolClient,
-    tests: readonly TestIdentity[],
+    tests: BatchTests,
+    positions: readonly number[],
     found: Map<CatalogueKey, number>,
-  ) {
+  ): Promise<number[]> {
     const { rows } = await client.query<{ identity: string; id: string }>(
       // = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
       // scan the whole table once it was large). The identities go as one comma-separated text
       // (base64url has no comma): as a text[] parameter, node-postgres quoted and escaped each
       // one into a new string, about 60 MB of garbage on the request's thread for 100k tests.
       "SELECT identity, id FROM tests WHERE family = $1 AND identity = ANY(string_to_array($2, ','))",
-      [this.family, tests.map((t) => t.identity).join(",")],
+      [this.family, positions.map((i) => tests.identities[i]).join(",")],
     );
     for (const row of rows) this.learn(found, row.identity, Number(row.id));
-    return tests.filter((t) => !found.has(t.key));
+    return positions.filter((i) => !found.has(tests.identities[i]!));
   }
 }
