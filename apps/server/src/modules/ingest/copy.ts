@@ -84,7 +84,7 @@ export function encodeCopyRow(values: readonly CopyValue[]): string {
 const CHUNK_BYTES = 64 * 1024;
 const NEWLINE = 0x0a;
 
-function* copyChunks(rows: readonly (readonly CopyValue[])[]): Generator<Buffer> {
+function* copyChunks(rows: Iterable<readonly CopyValue[]>): Generator<Buffer> {
   let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
   let filled = 0;
   for (const row of rows) {
@@ -105,15 +105,16 @@ function* copyChunks(rows: readonly (readonly CopyValue[])[]): Generator<Buffer>
 
 /**
  * Streams `rows` into `table` with one COPY (text format) on the given client, inside its
- * transaction. Rows are encoded as the connection takes them.
+ * transaction. Rows are taken from `rows` and encoded as the connection takes them: a generator
+ * lets each row die young even when the COPY takes a while. An empty array costs no statement.
  */
 export async function copyRows(
   client: pg.PoolClient,
   table: string,
   columns: readonly string[],
-  rows: readonly (readonly CopyValue[])[],
+  rows: Iterable<readonly CopyValue[]>,
 ): Promise<void> {
-  if (rows.length === 0) return;
+  if (Array.isArray(rows) && rows.length === 0) return;
   const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`));
   await pipeline(Readable.from(copyChunks(rows)), stream);
 }

@@ -2,7 +2,9 @@ import { hash } from "node:crypto";
 
 /** The characters of a digest read as its key: 20 base64url characters, 120 bits. */
 const KEY_CHARS = 20;
-const WORDS = 4;
+/** Words (32-bit) a key takes in a table: 4 x 30 bits. */
+export const KEY_WORDS = 4;
+const WORDS = KEY_WORDS;
 const CHARS_PER_WORD = KEY_CHARS / WORDS;
 /** Set in a slot's first word when it holds a key: a key word itself has at most 30 bits. */
 const OCCUPIED = 1 << 30;

@@ -6,7 +6,8 @@ import { AppError } from "../../errors.js";
 import type { ReportFile, UploadFiles } from "./parsers/types.js";
 import type { RunFacts } from "./result-rows.js";
 import type { PackedRows } from "./row-buffer.js";
-import type { BatchTests, Family } from "./test-ids.js";
+import type { PackedTests } from "./batch-tests.js";
+import type { Family } from "./test-ids.js";
 
 /*
  * What the ingest route and its parse worker (parse-worker.ts) send each other. Everything here
@@ -48,7 +49,7 @@ export interface ChildData {
 
 export interface BatchData {
   rows: PackedRows;
-  tests: BatchTests;
+  tests: PackedTests;
   children: ChildData[];
 }
 

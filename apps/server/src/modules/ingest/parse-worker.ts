@@ -91,12 +91,16 @@ async function post(
 ): Promise<void> {
   const data: BatchData = {
     rows: batch.rows.packed(),
-    tests: batch.tests,
+    tests: batch.tests.packed(),
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
   };
   preparer.recycle(batch.rows);
   const message: WorkerMessage = { kind: "batch", batch: data };
-  port.postMessage(message, [data.rows.bytes.buffer]);
+  port.postMessage(message, [
+    data.rows.bytes.buffer,
+    data.tests.keys.buffer,
+    data.tests.text.bytes.buffer,
+  ]);
 }
 
 export default async function parseUpload(task: ParseTask): Promise<void> {

@@ -10,6 +10,7 @@ import {
   type PreparedSummary,
   type QueuedResult,
 } from "./result-preparer.js";
+import { KEY_WORDS } from "./fingerprints.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
 import { MemoryBudget, Spool } from "./spool.js";
 
@@ -62,7 +63,15 @@ function plain(batch: PreparedBatch) {
   const lines = rows.split("\n").slice(0, -1);
   const column = RESULT_COLUMNS.indexOf("test_run_test_id");
   const testRunTestIds = lines.map((line) => line.split("\t")[column]!);
-  return { rows, ids: testRunTestIds, tests: batch.tests, children: batch.children.length };
+  const { tests } = batch;
+  const testColumns = Array.from({ length: tests.count }, (_, i) => ({
+    identity: tests.identityAt(i),
+    explicitId: tests.explicitIds[i],
+    title: tests.titleAt(i),
+    file: tests.fileAt(i),
+    key: [...tests.keys.subarray(i * KEY_WORDS, (i + 1) * KEY_WORDS)],
+  }));
+  return { rows, ids: testRunTestIds, tests: testColumns, children: batch.children.length };
 }
 
 async function inWorker(spool: Spool, options = OPTIONS) {

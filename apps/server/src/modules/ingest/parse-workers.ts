@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
+import { BatchTests } from "./batch-tests.js";
 import { RunTally } from "./finalize-run.js";
 import {
   errorFromData,
@@ -125,7 +126,7 @@ function summaryOf(data: SummaryData): PreparedSummary {
 function batchOf(data: BatchData, spool: Spool): PreparedBatch {
   return {
     rows: RowBuffer.unpacked(data.rows),
-    tests: data.tests,
+    tests: BatchTests.unpacked(data.tests),
     children: data.children.map(({ index, result, attached }) => {
       const files = attached.map(([reference, file]): [string, ReportFile | undefined] => [
         reference,

@@ -4,7 +4,8 @@ import { digestOf, FingerprintTable } from "./fingerprints.js";
 import type { UploadFiles } from "./parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "./row-buffer.js";
-import { explicitTestId, identityOf, type BatchTests, type Family } from "./test-ids.js";
+import { BatchTests } from "./batch-tests.js";
+import { explicitTestId, identityOf, type Family } from "./test-ids.js";
 
 export interface PreparerOptions {
   /** The run the results go to. */
@@ -122,11 +123,7 @@ export class ResultPreparer {
     if (result.attachments?.length || result.api_requests?.length) {
       batch.children.push({ index: batch.rows.rows, result, files });
     }
-    const { tests } = batch;
-    tests.identities.push(identity);
-    tests.explicitIds.push(explicitId ?? null);
-    tests.titles.push(result.title ?? result.name);
-    tests.files.push(result.file ?? null);
+    batch.tests.add(identity, explicitId, result.title ?? result.name, result.file);
     const place = { runId: this.options.runId, testRunTestId };
     batch.rows.append(encodeResultTail(place, result, this.options.runFacts));
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
@@ -156,8 +153,7 @@ export class ResultPreparer {
 
   private newBatch(): PreparedBatch {
     const rows = this.spareRows.pop() ?? new RowBuffer();
-    const tests: BatchTests = { identities: [], explicitIds: [], titles: [], files: [] };
-    return { rows, tests, children: [] };
+    return { rows, tests: BatchTests.empty(), children: [] };
   }
 
   /**

@@ -7,7 +7,8 @@
  * the same whatever the file size.
  *
  * Each row is stored without its first two columns (ids known only once the batch reaches the
- * database); `chunks` puts them in front of each row as it builds the COPY data.
+ * database); `chunks` puts them in front of each row as it builds the COPY data. BatchTests keeps
+ * its texts in one too, a text per append.
  */
 /** A RowBuffer's rows as structured-clonable data (`bytes` can be transferred). */
 export interface PackedRows {
@@ -43,6 +44,11 @@ export class RowBuffer {
 
   get rows(): number {
     return this.ends.length;
+  }
+
+  /** The text appended `index`-th, decoded. */
+  textAt(index: number): string {
+    return this.bytes.toString("utf8", index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
   }
 
   append(tail: string): void {

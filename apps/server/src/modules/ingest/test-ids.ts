@@ -2,23 +2,11 @@ import { hash } from "node:crypto";
 import type pg from "pg";
 
 import type { Family } from "@assay/core";
+import type { BatchTests } from "./batch-tests.js";
 import { copyRows } from "./copy.js";
-import { FingerprintTable, keyWords } from "./fingerprints.js";
+import { FingerprintTable, KEY_WORDS, keyWords } from "./fingerprints.js";
 
 export type { Family };
-
-/**
- * The tests of a batch of results, as columns: cheap to post from the parse worker (structured
- * cloning an object per test cost twice as much), and no object per test where the cache knows
- * them all.
- */
-export interface BatchTests {
-  identities: string[];
-  /** The id the report carries, or null. */
-  explicitIds: (number | null)[];
-  titles: string[];
-  files: (string | null)[];
-}
 
 /** Reads a test's stable id from its tags (pattern or bare number), then its title and name. */
 export function explicitTestId(
@@ -80,6 +68,13 @@ export class TestIdCache {
     return value === undefined || typeof key === "string" ? value : key;
   }
 
+  /** get() for the test at `index` of a batch, by its key words: no string made. */
+  getAt(tests: BatchTests, index: number): number | undefined {
+    const at = index * KEY_WORDS;
+    const value = this.recent.getWords(tests.keys, at) ?? this.older.getWords(tests.keys, at);
+    return value === undefined ? undefined : (tests.explicitIds[index] ?? value);
+  }
+
   set(key: CatalogueKey, id: number): void {
     const value = typeof key === "string" ? id : 0;
     if (value <= MAX_CACHED_ID) this.store(keyWords(key), 0, value);
@@ -122,6 +117,10 @@ export class KnownTests {
     return this.ids.get(key);
   }
 
+  getAt(tests: BatchTests, index: number): number | undefined {
+    return this.ids.getAt(tests, index);
+  }
+
   /** Adds what an upload resolved, once its transaction has committed. */
   remember(learned: TestIdCache): void {
     this.ids.addAll(learned);
@@ -153,22 +152,15 @@ export class TestIdResolver {
   }
 
   /**
-   * The stable id of the test with this catalogueKey if it needs no database work (known, or
-   * registered by this upload).
-   */
-  knownId(key: CatalogueKey): number | undefined {
-    return this.learned.get(key) ?? this.known.get(key);
-  }
-
-  /**
-   * The stable ids of `tests` that need no database work, undefined for the others: one cache
-   * lookup per test (resolve() fills in the rest).
+   * The stable ids of `tests` that need no database work (known, or registered by this upload),
+   * undefined for the others: one cache lookup per test (resolve() fills in the rest).
    */
   cachedIds(tests: BatchTests): (number | undefined)[] {
-    const { identities, explicitIds } = tests;
-    return identities.map((identity, i) =>
-      this.knownId(catalogueKey(explicitIds[i] ?? undefined, identity)),
-    );
+    const ids = new Array<number | undefined>(tests.count);
+    for (let i = 0; i < ids.length; i++) {
+      ids[i] = this.learned.getAt(tests, i) ?? this.known.getAt(tests, i);
+    }
+    return ids;
   }
 
   /** Fills in the ids cachedIds() left undefined: one statement per kind of test missing. */
@@ -177,32 +169,31 @@ export class TestIdResolver {
     tests: BatchTests,
     ids: (number | undefined)[],
   ): Promise<number[]> {
-    const { identities, explicitIds } = tests;
     // The first position of each test missing from the cache, by kind; positions, not an object
-    // per test, as a batch of new tests has thousands.
+    // per test, as a batch of new tests has thousands. Text is decoded for these tests only.
     const explicit = new Map<number, number>();
     const implicit = new Map<string, number>();
+    const keys = new Map<number, CatalogueKey>();
     ids.forEach((id, i) => {
       if (id !== undefined) return;
-      const explicitId = explicitIds[i];
+      const explicitId = tests.explicitIds[i];
       if (explicitId !== null && explicitId !== undefined) {
         if (!explicit.has(explicitId)) explicit.set(explicitId, i);
-      } else if (!implicit.has(identities[i]!)) {
-        implicit.set(identities[i]!, i);
+        keys.set(i, explicitId);
+      } else {
+        const identity = tests.identityAt(i);
+        if (!implicit.has(identity)) implicit.set(identity, i);
+        keys.set(i, identity);
       }
     });
-    if (explicit.size === 0 && implicit.size === 0) return ids as number[];
+    if (keys.size === 0) return ids as number[];
     // This batch's ids, kept apart from `learned`, which may already have let some go.
     const found = new Map<CatalogueKey, number>();
     if (explicit.size > 0) {
       await this.registerExplicit(client, tests, [...explicit.values()], found);
     }
-    if (implicit.size > 0) {
-      await this.registerImplicit(client, tests, [...implicit.values()], found);
-    }
-    return ids.map(
-      (id, i) => id ?? found.get(catalogueKey(explicitIds[i] ?? undefined, identities[i]!))!,
-    );
+    if (implicit.size > 0) await this.registerImplicit(client, tests, implicit, found);
+    return ids.map((id, i) => id ?? found.get(keys.get(i)!)!);
   }
 
   /** Records a test's id for this batch (`found`) and for KnownTests after COMMIT. */
@@ -226,8 +217,8 @@ export class TestIdResolver {
       [
         ids,
         positions.map(() => this.family),
-        positions.map((i) => tests.titles[i]!),
-        positions.map((i) => tests.files[i] ?? null),
+        positions.map((i) => tests.titleAt(i)),
+        positions.map((i) => tests.fileAt(i)),
       ],
     );
     for (const id of ids) this.learn(found, id, id);
@@ -244,10 +235,10 @@ export class TestIdResolver {
   private async registerImplicit(
     client: pg.PoolClient,
     tests: BatchTests,
-    positions: readonly number[],
+    positions: ReadonlyMap<string, number>,
     found: Map<CatalogueKey, number>,
   ) {
-    let missing = await this.lookUp(client, tests, positions, found);
+    let missing = await this.lookUp(client, [...positions.keys()], found);
     if (missing.length === 0) return;
     if (!this.holdsRegistrationLock) {
       // Its own statement, so that the next one's snapshot holds what the last holder committed.
@@ -255,7 +246,7 @@ export class TestIdResolver {
         `assay.test-registration:${this.family}`,
       ]);
       this.holdsRegistrationLock = true;
-      missing = await this.lookUp(client, tests, missing, found);
+      missing = await this.lookUp(client, missing, found);
       if (missing.length === 0) return;
     }
     const { rows } = await client.query<{ ids: string }>(
@@ -268,33 +259,33 @@ export class TestIdResolver {
       client,
       "tests",
       ["id", "family", "identity", "title", "file"],
-      missing.map((at, k) => [
-        ids[k]!,
-        this.family,
-        tests.identities[at]!,
-        tests.titles[at]!,
-        tests.files[at] ?? null,
-      ]),
+      // Made as the COPY takes them, so that they die young: built all at once, they lived
+      // through the COPY and were promoted to the old generation, 20 MB for 100k new tests.
+      (function* (family) {
+        for (const [k, identity] of missing.entries()) {
+          const at = positions.get(identity)!;
+          yield [ids[k]!, family, identity, tests.titleAt(at), tests.fileAt(at)];
+        }
+      })(this.family),
     );
-    missing.forEach((at, k) => this.learn(found, tests.identities[at]!, ids[k]!));
+    missing.forEach((identity, k) => this.learn(found, identity, ids[k]!));
   }
 
-  /** Learns the ids of the tests at `positions` the catalogue holds; returns the others. */
+  /** Learns the ids of the `identities` the catalogue holds; returns the others. */
   private async lookUp(
     client: pg.PoolClient,
-    tests: BatchTests,
-    positions: readonly number[],
+    identities: readonly string[],
     found: Map<CatalogueKey, number>,
-  ): Promise<number[]> {
+  ): Promise<string[]> {
     const { rows } = await client.query<{ identity: string; id: string }>(
       // = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
       // scan the whole table once it was large). The identities go as one comma-separated text
       // (base64url has no comma): as a text[] parameter, node-postgres quoted and escaped each
       // one into a new string, about 60 MB of garbage on the request's thread for 100k tests.
       "SELECT identity, id FROM tests WHERE family = $1 AND identity = ANY(string_to_array($2, ','))",
-      [this.family, positions.map((i) => tests.identities[i]).join(",")],
+      [this.family, identities.join(",")],
     );
     for (const row of rows) this.learn(found, row.identity, Number(row.id));
-    return positions.filter((i) => !found.has(tests.identities[i]!));
+    return identities.filter((identity) => !found.has(identity));
   }
 }

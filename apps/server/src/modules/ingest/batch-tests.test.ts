@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { BatchTests } from "./batch-tests.js";
+import { KEY_WORDS, keyWords } from "./fingerprints.js";
+import { identityOf, TestIdCache } from "./test-ids.js";
+
+describe("BatchTests", () => {
+  it("gives back each test's texts, explicit id and key words after packing, past its first capacity", () => {
+    const tests = BatchTests.empty();
+    const identity = (i: number) => identityOf("frontend", undefined, ["s"], `t ${i}`);
+    for (let i = 0; i < 600; i++) {
+      tests.add(
+        identity(i),
+        i % 3 === 0 ? 9_000 + i : undefined,
+        `título ${i} 😀`,
+        i % 2 ? "a.ts" : undefined,
+      );
+    }
+    const posted = BatchTests.unpacked(structuredClone(tests.packed()));
+    expect(posted.count).toBe(600);
+    for (const i of [0, 1, 2, 299, 599]) {
+      expect([
+        posted.identityAt(i),
+        posted.explicitIds[i],
+        posted.titleAt(i),
+        posted.fileAt(i),
+      ]).toEqual([
+        identity(i),
+        i % 3 === 0 ? 9_000 + i : null,
+        `título ${i} 😀`,
+        i % 2 ? "a.ts" : null,
+      ]);
+      const key = i % 3 === 0 ? 9_000 + i : identity(i);
+      expect([...posted.keys.subarray(i * KEY_WORDS, (i + 1) * KEY_WORDS)]).toEqual([
+        ...keyWords(key),
+      ]);
+    }
+    // A cache finds a test by its key words: an explicit id as itself, an identity's stored id.
+    const cache = new TestIdCache(10);
+    cache.set(identity(1), 1_000_001);
+    cache.set(9_003, 9_003);
+    expect([0, 1, 3].map((i) => cache.getAt(posted, i))).toEqual([undefined, 1_000_001, 9_003]);
+  });
+});
