@@ -100,7 +100,8 @@ function verdicts(results: BenchResults): Verdict[] {
       : [undefined, "peak server RSS < 256 MB during it", skipped],
   );
   const larger = results.ingest?.larger;
-  const flat = "memory flat as the file grows: peak RSS for 300k tests within 10% of 100k";
+  const flat =
+    "memory flat as the file grows: peak RSS for 300k tests within 10% of 100k (same server history)";
   out.push(
     target && larger
       ? [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BatchTests } from "./batch-tests.js";
 import { KEY_WORDS, keyWords } from "./fingerprints.js";
+import { Packing } from "./packing.js";
 import { identityOf, TestIdCache } from "./test-ids.js";
 
 describe("BatchTests", () => {
@@ -15,7 +16,12 @@ describe("BatchTests", () => {
         i % 2 ? "a.ts" : undefined,
       );
     }
-    const posted = BatchTests.unpacked(structuredClone(tests.packed()));
+    // Packed after some rows, as a worker packs a batch behind its rows, then transferred.
+    const packing = new Packing(new ArrayBuffer(Packing.size(10) + tests.packedSize));
+    packing.bytes(10).fill(7);
+    const packed = tests.packed(packing);
+    const posted = BatchTests.unpacked(structuredClone(packed, { transfer: [packing.buffer] }));
+    expect(packing.buffer.byteLength).toBe(0);
     expect(posted.count).toBe(600);
     for (const i of [0, 1, 2, 299, 599]) {
       expect([

@@ -1,4 +1,5 @@
 import { KEY_WORDS, keyWords } from "./fingerprints.js";
+import { Packing } from "./packing.js";
 import { RowBuffer, type PackedRows } from "./row-buffer.js";
 import { catalogueKey } from "./test-ids.js";
 
@@ -73,12 +74,21 @@ export class BatchTests {
     return this.text.textAt(index * TEXTS + 2) || null;
   }
 
+  /** Bytes packed() takes from its Packing. */
+  get packedSize(): number {
+    return Packing.size(this.count * KEY_WORDS * 4, this.text.byteLength);
+  }
+
   /** The tests as plain data to post to another thread: copies, so this object can be reused. */
-  packed(): PackedTests {
-    return {
-      keys: this.keyWords.slice(0, this.count * KEY_WORDS),
-      explicitIds: this.explicitIds.slice(),
-      text: this.text.packed(),
-    };
+  packed(into: Packing): PackedTests {
+    const keys = into.int32s(this.count * KEY_WORDS);
+    keys.set(this.keyWords.subarray(0, keys.length));
+    return { keys, explicitIds: this.explicitIds.slice(), text: this.text.packed(into) };
+  }
+
+  /** Empties it for the next batch, keeping its memory. */
+  clear(): void {
+    this.explicitIds.length = 0;
+    this.text.clear();
   }
 }

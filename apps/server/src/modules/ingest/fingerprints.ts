@@ -51,13 +51,13 @@ export function keyWords(key: FingerprintKey): Int32Array {
 
 /**
  * A hash table from SHA-256 digests (base64url, as digestOf and identityOf give them) or integers
- * to integers (0 to 2^31 - 1), kept in two typed arrays outside the JavaScript heap: about 40
+ * to integers (0 to 2^31 - 1), kept in two typed arrays outside the JavaScript heap: 27-53
  * bytes an entry whatever the text that was hashed. An upload keeps an entry per result or test
  * for its whole length (what it saw, to skip duplicates and number retries; the stable ids it
  * resolved); as strings in Maps that was 100-350 bytes each, the heap grew with the report, and
  * V8 let it grow two to four times more before a full GC. A key is the digest's first 120 bits:
  * two different texts share one with a chance of about n^2 / 2^121 (1e-24 for a million).
- * Open addressing with linear probing, at most half full.
+ * Open addressing with linear probing, at most three quarters full (20 bytes a slot).
  */
 export class FingerprintTable {
   private keys = new Int32Array(FIRST_SLOTS * WORDS);
@@ -103,7 +103,7 @@ export class FingerprintTable {
       this.count++;
     }
     this.values[slot] = value;
-    if (this.count * 2 > this.values.length) this.grow();
+    if (this.count * 4 > this.values.length * 3) this.grow();
   }
 
   /** The slot holding the key words[at..at + 4), or the empty slot where it would go. */

@@ -220,7 +220,7 @@ async function storeUpload(
       },
       existing: [...existing],
     });
-    await writer.writeBatches(parsed.batches);
+    await writer.writeBatches(parsed.batches, (batch) => parsed.recycle(batch));
     writer.finish(parsed.summary());
     await finalizeRun(client, run.id, {
       rank: writer.ranking(),

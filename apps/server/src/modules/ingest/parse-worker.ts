@@ -1,4 +1,5 @@
 import type { MessagePort } from "node:worker_threads";
+import { Packing } from "./packing.js";
 import { classifyUpload } from "./parsers/index.js";
 import {
   findFile,
@@ -34,14 +35,41 @@ import {
 /** Batches posted and not yet taken by the route: enough to keep it busy, and no more. */
 const BATCHES_AHEAD = 2;
 
-/** Counts the batches the route has taken ("more"); notices when it has gone away. */
+/** Buffers given back kept for reuse: as many as can be out at once (posted, or in the writer). */
+const MAX_SPARES = BATCHES_AHEAD + 3;
+
+/**
+ * Buffers the route gave back once it had written their batches, packed again for the next
+ * batches (see Packing): a few buffers serve the whole upload.
+ */
+class SpareBuffers {
+  private readonly spares: ArrayBuffer[] = [];
+
+  give(buffer: ArrayBuffer): void {
+    if (this.spares.length < MAX_SPARES) this.spares.push(buffer);
+  }
+
+  /** A buffer of at least `bytes`: a spare, or a new one with room for larger batches. */
+  take(bytes: number): ArrayBuffer {
+    const fits = this.spares.findIndex((buffer) => buffer.byteLength >= bytes);
+    if (fits >= 0) return this.spares.splice(fits, 1)[0]!;
+    return new ArrayBuffer(Math.ceil(bytes * 1.25));
+  }
+}
+
+/**
+ * Counts the batches the route has taken ("more"), keeps the buffers it gives back, and notices
+ * when it has gone away.
+ */
 class Credit {
   private available = BATCHES_AHEAD;
   private closed = false;
   private wake: (() => void) | undefined;
+  readonly spares = new SpareBuffers();
 
   constructor(port: MessagePort) {
-    port.on("message", () => {
+    port.on("message", (message: "more" | ArrayBuffer) => {
+      if (message !== "more") return this.spares.give(message);
       this.available++;
       this.wake?.();
     });
@@ -88,19 +116,19 @@ async function post(
   preparer: ResultPreparer,
   batch: PreparedBatch,
   upload: FileSet,
+  spares: SpareBuffers,
 ): Promise<void> {
+  const packing = new Packing(
+    spares.take(Packing.size(batch.rows.byteLength) + batch.tests.packedSize),
+  );
   const data: BatchData = {
-    rows: batch.rows.packed(),
-    tests: batch.tests.packed(),
+    rows: batch.rows.packed(packing),
+    tests: batch.tests.packed(packing),
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
   };
-  preparer.recycle(batch.rows);
+  preparer.recycle(batch);
   const message: WorkerMessage = { kind: "batch", batch: data };
-  port.postMessage(message, [
-    data.rows.bytes.buffer,
-    data.tests.keys.buffer,
-    data.tests.text.bytes.buffer,
-  ]);
+  port.postMessage(message, [packing.buffer]);
 }
 
 export default async function parseUpload(task: ParseTask): Promise<void> {
@@ -121,12 +149,12 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
       const full = preparer.add(queued);
       if (!full) continue;
       if (!(await credit.take())) return;
-      await post(port, preparer, full, upload);
+      await post(port, preparer, full, upload, credit.spares);
     }
     const last = preparer.flush();
     if (last) {
       if (!(await credit.take())) return;
-      await post(port, preparer, last, upload);
+      await post(port, preparer, last, upload, credit.spares);
     }
     message = { kind: "done", summary: preparer.done() };
   } catch (error) {

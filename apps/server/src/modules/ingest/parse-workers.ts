@@ -40,6 +40,8 @@ function workerFile(): string {
 /** An upload being parsed in a worker: its batches, then what preparing them found. */
 export interface ParsedUpload {
   batches: AsyncIterable<PreparedBatch>;
+  /** Gives a written batch's buffer back to the worker, to pack a later batch into. */
+  recycle(batch: PreparedBatch): void;
   /** Available once `batches` is exhausted. */
   summary(): PreparedSummary;
 }
@@ -75,14 +77,20 @@ export class ParseWorkers {
       crashed.abort();
     });
     let summary: PreparedSummary | undefined;
+    const port = channel.port1;
+    // Each batch's bytes are views of one buffer the worker transferred (see Packing).
+    const buffers = new WeakMap<PreparedBatch, ArrayBuffer>();
+    let open = true;
     return {
-      batches: receive(
-        channel.port1,
-        spool,
-        crashed.signal,
-        () => failure,
-        (s) => (summary = s),
-      ),
+      batches: receive(port, spool, crashed.signal, () => failure, {
+        received: (batch, buffer) => buffers.set(batch, buffer),
+        done: (s) => (summary = s),
+        closed: () => (open = false),
+      }),
+      recycle: (batch) => {
+        const buffer = buffers.get(batch);
+        if (open && buffer) port.postMessage(buffer, [buffer]);
+      },
       summary: () => {
         if (!summary) throw new Error("the upload's batches were not all read");
         return summary;
@@ -95,19 +103,27 @@ export class ParseWorkers {
   }
 }
 
+interface Receiver {
+  received(batch: PreparedBatch, buffer: ArrayBuffer): void;
+  done(summary: PreparedSummary): void;
+  closed(): void;
+}
+
 async function* receive(
   port: MessagePort,
   spool: Spool,
   crashed: AbortSignal,
   failure: () => unknown,
-  done: (summary: PreparedSummary) => void,
+  receiver: Receiver,
 ): AsyncGenerator<PreparedBatch> {
   try {
     for await (const [data] of on(port, "message", { signal: crashed })) {
       const message = data as WorkerMessage;
       if (message.kind === "failed") throw errorFromData(message.error);
-      if (message.kind === "done") return done(summaryOf(message.summary));
-      yield batchOf(message.batch, spool);
+      if (message.kind === "done") return receiver.done(summaryOf(message.summary));
+      const batch = batchOf(message.batch, spool);
+      receiver.received(batch, message.batch.rows.bytes.buffer);
+      yield batch;
       // Taken: the worker may post one more.
       port.postMessage("more");
     }
@@ -115,6 +131,7 @@ async function* receive(
     if (crashed.aborted) throw new Error(`the report parser stopped: ${String(failure())}`);
     throw error;
   } finally {
+    receiver.closed();
     port.close();
   }
 }

@@ -80,7 +80,8 @@ export class ResultPreparer {
   private readonly retried: number[] = [];
   /** Results added so far, not counting duplicates: the position of the next one. */
   private written = 0;
-  private readonly spareRows: RowBuffer[] = [];
+  /** Written batches' buffers, for later batches to reuse. */
+  private readonly spares: Pick<PreparedBatch, "rows" | "tests">[] = [];
   private batch: PreparedBatch;
   private duplicates = 0;
   private readonly tally = new RunTally();
@@ -140,10 +141,11 @@ export class ResultPreparer {
     return batch.rows.rows > 0 ? batch : undefined;
   }
 
-  /** A written batch's row buffer, for a later batch to reuse. */
-  recycle(rows: RowBuffer): void {
+  /** A batch that was written or posted: its buffers, for a later batch to reuse. */
+  recycle({ rows, tests }: PreparedBatch): void {
     rows.clear();
-    this.spareRows.push(rows);
+    tests.clear();
+    this.spares.push({ rows, tests });
   }
 
   /** Complete once every result has been added. */
@@ -152,8 +154,11 @@ export class ResultPreparer {
   }
 
   private newBatch(): PreparedBatch {
-    const rows = this.spareRows.pop() ?? new RowBuffer();
-    return { rows, tests: BatchTests.empty(), children: [] };
+    const { rows, tests } = this.spares.pop() ?? {
+      rows: new RowBuffer(),
+      tests: BatchTests.empty(),
+    };
+    return { rows, tests, children: [] };
   }
 
   /**

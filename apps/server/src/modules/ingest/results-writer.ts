@@ -12,7 +12,6 @@ import {
   type QueuedResult,
 } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
-import type { RowBuffer } from "./row-buffer.js";
 import { TestIdResolver, type KnownTests, type TestIdCache } from "./test-ids.js";
 
 export type { AttachmentSink, QueuedResult };
@@ -91,7 +90,7 @@ export class ResultsWriter {
   /** Prepares (in this thread) and writes every result of `source`. */
   async write(source: AsyncIterable<QueuedResult> | Iterable<QueuedResult>): Promise<void> {
     const preparer = new ResultPreparer(this.options);
-    await this.writeBatches(prepareInThread(preparer, source), (rows) => preparer.recycle(rows));
+    await this.writeBatches(prepareInThread(preparer, source), (batch) => preparer.recycle(batch));
     this.finish(preparer.done());
   }
 
@@ -99,11 +98,11 @@ export class ResultsWriter {
    * Writes every batch of `batches`; once it returns, every row is stored. When reading the
    * batches or writing fails, batches not yet started are dropped, the one in progress is
    * awaited and the open COPY abandoned before the error is rethrown, so the caller's ROLLBACK is
-   * the last thing the connection runs. `recycle` gets each written batch's row buffer.
+   * the last thing the connection runs. `recycle` gets each batch once it is written.
    */
   async writeBatches(
     batches: AsyncIterable<PreparedBatch>,
-    recycle: (rows: RowBuffer) => void = () => undefined,
+    recycle: (batch: PreparedBatch) => void = () => undefined,
   ): Promise<void> {
     const inFlight: Promise<void>[] = [];
     let chain = Promise.resolve();
@@ -111,7 +110,7 @@ export class ResultsWriter {
       for await (const batch of batches) {
         chain = chain.then(async () => {
           await this.writeBatch(batch);
-          recycle(batch.rows);
+          recycle(batch);
         });
         // Awaited below or in the catch; this only keeps a failure from counting as unhandled.
         chain.catch(() => undefined);

@@ -1,3 +1,5 @@
+import type { Packing } from "./packing.js";
+
 /**
  * The encoded COPY rows of one batch, kept as UTF-8 bytes outside the JavaScript heap until the
  * batch is written. A row waits 50-150 ms for its batch and the database: long enough, as a
@@ -26,9 +28,14 @@ export class RowBuffer {
     this.bytes = Buffer.allocUnsafe(initialBytes);
   }
 
+  /** Bytes in use: what packed() copies. */
+  get byteLength(): number {
+    return this.used;
+  }
+
   /** The rows as plain data to post to another thread: a copy of the bytes in use. */
-  packed(): PackedRows {
-    const bytes = new Uint8Array(this.used);
+  packed(into: Packing): PackedRows {
+    const bytes = into.bytes(this.used);
     bytes.set(this.bytes.subarray(0, this.used));
     return { bytes, ends: this.ends.slice() };
   }

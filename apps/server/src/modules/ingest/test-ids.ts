@@ -46,7 +46,7 @@ export const catalogueKey = (explicitId: number | undefined, identity: string): 
 
 /**
  * Stable test ids by CatalogueKey, about `maxEntries` of them at most, the oldest leaving first:
- * two FingerprintTables (outside the JavaScript heap, ~40 bytes an entry), the recent one and the
+ * two FingerprintTables (outside the JavaScript heap, 27-53 bytes an entry), the recent one and the
  * one before it; once the recent one holds half the bound it becomes the older one and the older
  * one is dropped. An explicit id maps to itself, so only its presence is stored. An id past a
  * table's range (2^31, far beyond test_id_seq's start at 1,000,000) is not kept: its test is
