@@ -40,6 +40,9 @@ describe("BatchTests", () => {
         ...keyWords(key),
       ]);
     }
+    // What a catalogue lookup sends: the identities asked for, comma-separated, as bytes.
+    expect(posted.joinedIdentities([1, 599]).toString()).toBe(`${identity(1)},${identity(599)}`);
+    expect(posted.joinedIdentities([]).length).toBe(0);
     // A cache finds a test by its key words: an explicit id as itself, an identity's stored id.
     const cache = new TestIdCache(10);
     cache.set(identity(1), 1_000_001);

@@ -13,6 +13,7 @@ export interface PackedTests {
 /** Texts a test keeps in `text`: identity, title, file. */
 const TEXTS = 3;
 const FIRST_CAPACITY = 256;
+const COMMA = 0x2c;
 
 /**
  * The tests of a batch of results, by position: each one's catalogue key as the words a
@@ -64,6 +65,19 @@ export class BatchTests {
 
   identityAt(index: number): string {
     return this.text.textAt(index * TEXTS);
+  }
+
+  /** The identities of the tests at `positions`, comma-separated, as UTF-8 bytes. */
+  joinedIdentities(positions: readonly number[]): Buffer {
+    let size = Math.max(0, positions.length - 1);
+    for (const position of positions) size += this.text.textBytes(position * TEXTS);
+    const joined = Buffer.allocUnsafe(size);
+    let at = 0;
+    positions.forEach((position, k) => {
+      if (k > 0) joined[at++] = COMMA;
+      at = this.text.copyText(position * TEXTS, joined, at);
+    });
+    return joined;
   }
 
   titleAt(index: number): string {

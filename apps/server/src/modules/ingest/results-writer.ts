@@ -12,7 +12,8 @@ import {
   type QueuedResult,
 } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
-import { TestIdResolver, type KnownTests, type TestIdCache } from "./test-ids.js";
+import { TestIdResolver } from "./test-id-resolver.js";
+import type { KnownTests, TestIdCache } from "./test-ids.js";
 
 export type { AttachmentSink, QueuedResult };
 

@@ -53,6 +53,17 @@ export class RowBuffer {
     return this.ends.length;
   }
 
+  /** Byte length of the text appended `index`-th. */
+  textBytes(index: number): number {
+    return this.ends[index]! - (index === 0 ? 0 : this.ends[index - 1]!);
+  }
+
+  /** Copies the bytes of the text appended `index`-th to `target` at `at`; returns the end. */
+  copyText(index: number, target: Buffer, at: number): number {
+    const start = index === 0 ? 0 : this.ends[index - 1];
+    return at + this.bytes.copy(target, at, start, this.ends[index]);
+  }
+
   /** The text appended `index`-th, decoded. */
   textAt(index: number): string {
     return this.bytes.toString("utf8", index === 0 ? 0 : this.ends[index - 1], this.ends[index]);

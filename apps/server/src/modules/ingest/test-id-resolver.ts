@@ -1,0 +1,168 @@
+import type pg from "pg";
+import type { BatchTests } from "./batch-tests.js";
+import { copyRows } from "./copy.js";
+import { FingerprintTable, KEY_WORDS } from "./fingerprints.js";
+import { TestIdCache, type Family, type KnownTests } from "./test-ids.js";
+
+/**
+ * Resolves the stable test id of each result of one upload: explicit ids are registered in
+ * `tests` as they are; the others are looked up by identity in `tests` and assigned from
+ * test_id_seq when new. Cache hits cost nothing; the misses of a batch take a lookup, and new
+ * tests an id allocation and a COPY. Runs inside the upload's transaction, so an upload that
+ * fails assigns nothing.
+ *
+ * A batch's tests are handled by position and key words (BatchTests): the only strings made are
+ * the rows of new tests, one at a time as the COPY takes them. Strings held across the lookup's
+ * and the COPY's round trips were promoted to V8's old generation, about 17 MB for 100k new tests.
+ */
+export class TestIdResolver {
+  /**
+   * What this upload looked up or registered; KnownTests takes it after COMMIT. Holds at most as
+   * many entries as KnownTests, the oldest leaving first, so that the request's memory does not
+   * grow with the size of the report: a test that left is looked up again (this transaction sees
+   * what it registered).
+   */
+  readonly learned: TestIdCache;
+  private holdsRegistrationLock = false;
+
+  constructor(
+    private readonly known: KnownTests,
+    private readonly family: Family,
+  ) {
+    this.learned = new TestIdCache(known.maxEntries);
+  }
+
+  /**
+   * The stable ids of `tests` that need no database work (known, or registered by this upload),
+   * undefined for the others: one cache lookup per test (resolve() fills in the rest).
+   */
+  cachedIds(tests: BatchTests): (number | undefined)[] {
+    const ids = new Array<number | undefined>(tests.count);
+    for (let i = 0; i < ids.length; i++) {
+      ids[i] = this.learned.getAt(tests, i) ?? this.known.getAt(tests, i);
+    }
+    return ids;
+  }
+
+  /** Fills in the ids cachedIds() left undefined: one statement per kind of test missing. */
+  async resolve(
+    client: pg.PoolClient,
+    tests: BatchTests,
+    ids: (number | undefined)[],
+  ): Promise<number[]> {
+    // Each test missing from the cache by the position of its first result here (attempts of
+    // one test share its key), and what is found for it by that position.
+    const firsts = new FingerprintTable();
+    const explicit: number[] = [];
+    const implicit: number[] = [];
+    ids.forEach((id, i) => {
+      if (id !== undefined || firsts.getWords(tests.keys, i * KEY_WORDS) !== undefined) return;
+      firsts.setWords(tests.keys, i * KEY_WORDS, i);
+      (tests.explicitIds[i] === null ? implicit : explicit).push(i);
+    });
+    if (explicit.length === 0 && implicit.length === 0) return ids as number[];
+    // By position; NaN until found. A typed array: a Map per batch lived through the round trips
+    // and was promoted to the old generation.
+    const found = new Float64Array(tests.count).fill(NaN);
+    if (explicit.length > 0) await this.registerExplicit(client, tests, explicit, found);
+    if (implicit.length > 0) await this.registerImplicit(client, tests, implicit, firsts, found);
+    return ids.map((id, i) => id ?? found[firsts.getWords(tests.keys, i * KEY_WORDS)!]!);
+  }
+
+  /** Records the id of the test at `position` for this batch (`found`) and for KnownTests. */
+  private learn(found: Float64Array, tests: BatchTests, position: number, id: number) {
+    found[position] = id;
+    this.learned.setAt(tests, position, id);
+  }
+
+  /** Registers the explicit ids of the tests at `positions`. */
+  private async registerExplicit(
+    client: pg.PoolClient,
+    tests: BatchTests,
+    positions: readonly number[],
+    found: Float64Array,
+  ) {
+    const ids = positions.map((i) => tests.explicitIds[i]!);
+    await client.query(
+      `INSERT INTO tests (id, family, title, file)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        ids,
+        positions.map(() => this.family),
+        positions.map((i) => tests.titleAt(i)),
+        positions.map((i) => tests.fileAt(i)),
+      ],
+    );
+    positions.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
+  }
+
+  /**
+   * Looks the identities up, then registers the missing ones with ids from test_id_seq. New
+   * tests are written with COPY: for 100k of them the database time fell by about a third against
+   * INSERT ... ON CONFLICT (docs/performance.md). COPY cannot step over a row that another upload
+   * registered meanwhile, so an upload about to register tests of a family first takes that
+   * family's registration lock, held until its transaction ends: a second one waits for the
+   * first's COMMIT, then finds what the first registered. Uploads of known tests never take it.
+   */
+  private async registerImplicit(
+    client: pg.PoolClient,
+    tests: BatchTests,
+    positions: readonly number[],
+    firsts: FingerprintTable,
+    found: Float64Array,
+  ) {
+    let missing = await this.lookUp(client, tests, positions, firsts, found);
+    if (missing.length === 0) return;
+    if (!this.holdsRegistrationLock) {
+      // Its own statement, so that the next one's snapshot holds what the last holder committed.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+        `assay.test-registration:${this.family}`,
+      ]);
+      this.holdsRegistrationLock = true;
+      missing = await this.lookUp(client, tests, missing, firsts, found);
+      if (missing.length === 0) return;
+    }
+    const { rows } = await client.query<{ ids: string }>(
+      "SELECT array_agg(nextval('test_id_seq'))::text AS ids FROM generate_series(1, $1)",
+      [missing.length],
+    );
+    // An array of integers reads back as "{1000001,1000002,...}".
+    const ids = rows[0]!.ids.slice(1, -1).split(",").map(Number);
+    await copyRows(
+      client,
+      "tests",
+      ["id", "family", "identity", "title", "file"],
+      // Made as the COPY takes them, so that they die young.
+      (function* (family) {
+        for (const [k, at] of missing.entries()) {
+          yield [ids[k]!, family, tests.identityAt(at), tests.titleAt(at), tests.fileAt(at)];
+        }
+      })(this.family),
+    );
+    missing.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
+  }
+
+  /** Learns the ids of the tests at `positions` the catalogue holds; returns the others. */
+  private async lookUp(
+    client: pg.PoolClient,
+    tests: BatchTests,
+    positions: readonly number[],
+    firsts: FingerprintTable,
+    found: Float64Array,
+  ): Promise<number[]> {
+    const { rows } = await client.query<{ identity: string; id: string }>(
+      // = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
+      // scan the whole table once it was large). The identities go as one comma-separated text,
+      // copied from the batch's bytes (base64url has no comma) and sent as bytea: as a text[]
+      // parameter, node-postgres quoted and escaped each one into a new string.
+      `SELECT identity, id FROM tests
+       WHERE family = $1 AND identity = ANY(string_to_array(convert_from($2, 'UTF8'), ','))`,
+      [this.family, tests.joinedIdentities(positions)],
+    );
+    for (const row of rows) {
+      this.learn(found, tests, firsts.get(row.identity)!, Number(row.id));
+    }
+    return positions.filter((position) => Number.isNaN(found[position]));
+  }
+}
