@@ -60,12 +60,18 @@ describe("Spool", () => {
     const spool = await Spool.create({ maxMemoryFileBytes: 100 });
     try {
       // 2.5 MB and a few bytes, in 16 KB chunks: written as two full pieces and a remainder.
+      // Then in 500-byte chunks: a piece of over 2,000 chunks, more than IOV_MAX (1,024).
       const bytes = bytesOf(2.5 * 1024 * 1024 + 7, 3);
-      const file = await spool.add("junit.xml", chunked(bytes, 16 * 1024));
-      expect(file.content).toBeUndefined();
-      expect([file.size, file.sha256]).toEqual([bytes.length, sha256(bytes)]);
-      // Compared by hash: a deep equality of 2.5 MB byte by byte takes seconds.
-      expect(sha256(await readBytes(file))).toBe(sha256(bytes));
+      for (const [name, chunk] of [
+        ["junit.xml", 16 * 1024],
+        ["small-chunks.xml", 500],
+      ] as const) {
+        const file = await spool.add(name, chunked(bytes, chunk));
+        expect(file.content).toBeUndefined();
+        expect([file.size, file.sha256]).toEqual([bytes.length, sha256(bytes)]);
+        // Compared by hash: a deep equality of 2.5 MB byte by byte takes seconds.
+        expect(sha256(await readBytes(file))).toBe(sha256(bytes));
+      }
     } finally {
       await spool.dispose();
     }
