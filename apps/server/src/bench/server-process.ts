@@ -116,6 +116,8 @@ export async function startServerProcess(
     ASSAY_DATA_DIR: options.dataDir,
     ASSAY_INGEST_TOKEN: BENCH_TOKEN,
     LOG_LEVEL: "warn",
+    // As `npm start` runs the server (package.json; docs/configuration.md).
+    MALLOC_ARENA_MAX: "2",
     // The demo load would compete with the measurements.
     ASSAY_DEMO: "0",
     BENCH_SERVER_MAX_MS: String(options.maxLifetimeMs),
