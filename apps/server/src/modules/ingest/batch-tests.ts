@@ -25,7 +25,7 @@ const COMMA = 0x2c;
  */
 export class BatchTests {
   private constructor(
-    private keyWords: Int32Array<ArrayBuffer>,
+    private words: Int32Array<ArrayBuffer>,
     readonly explicitIds: (number | null)[],
     private readonly text: RowBuffer,
   ) {}
@@ -45,17 +45,17 @@ export class BatchTests {
 
   /** The key words of every test: test i's are keys[i * KEY_WORDS ...]. */
   get keys(): Int32Array {
-    return this.keyWords;
+    return this.words;
   }
 
   add(identity: string, explicitId: number | undefined, title: string, file: string | undefined) {
     const at = this.count * KEY_WORDS;
-    if (at + KEY_WORDS > this.keyWords.length) {
-      const grown = new Int32Array(this.keyWords.length * 2);
-      grown.set(this.keyWords);
-      this.keyWords = grown;
+    if (at + KEY_WORDS > this.words.length) {
+      const grown = new Int32Array(this.words.length * 2);
+      grown.set(this.words);
+      this.words = grown;
     }
-    this.keyWords.set(keyWords(catalogueKey(explicitId, identity)), at);
+    this.words.set(keyWords(catalogueKey(explicitId, identity)), at);
     this.explicitIds.push(explicitId ?? null);
     this.text.append(identity);
     this.text.append(title);
@@ -96,7 +96,7 @@ export class BatchTests {
   /** The tests as plain data to post to another thread: copies, so this object can be reused. */
   packed(into: Packing): PackedTests {
     const keys = into.int32s(this.count * KEY_WORDS);
-    keys.set(this.keyWords.subarray(0, keys.length));
+    keys.set(this.words.subarray(0, keys.length));
     return { keys, explicitIds: this.explicitIds.slice(), text: this.text.packed(into) };
   }
 

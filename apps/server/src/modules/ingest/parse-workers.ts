@@ -89,6 +89,7 @@ export class ParseWorkers {
       }),
       recycle: (batch) => {
         const buffer = buffers.get(batch);
+        buffers.delete(batch);
         if (open && buffer) port.postMessage(buffer, [buffer]);
       },
       summary: () => {
