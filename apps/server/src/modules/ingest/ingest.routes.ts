@@ -131,6 +131,10 @@ async function receiveParts(
       }
       const file = await spool.add(part.filename || part.fieldname, part.file);
       if (part.file.truncated) throw tooLarge(options.maxUploadBytes);
+      // @fastify/multipart keeps every part it parsed in `fields` until the request ends, each
+      // with its spent stream and listeners: for a 15,000-file results folder, about 20 MB of
+      // heap that nothing reads. The spool has the file now.
+      delete part.fields[part.fieldname];
       total += file.size;
       if (total > options.maxUploadBytes) throw tooLarge(options.maxUploadBytes);
     }
