@@ -1,15 +1,15 @@
 import { hash } from "node:crypto";
 
-/** The characters of a digest read as its key: 20 base64url characters, 120 bits. */
-const KEY_CHARS = 20;
-/** Words (32-bit) a key takes in a table: 4 x 30 bits. */
-export const KEY_WORDS = 4;
+/** The characters of a digest read as its key: 15 base64url characters, 90 bits. */
+const KEY_CHARS = 15;
+/** Words (32-bit) a key takes in a table: 3 x 30 bits. */
+export const KEY_WORDS = 3;
 const WORDS = KEY_WORDS;
 const CHARS_PER_WORD = KEY_CHARS / WORDS;
 /** Set in a slot's first word when it holds a key: a key word itself has at most 30 bits. */
 const OCCUPIED = 1 << 30;
 const FIRST_SLOTS = 1024;
-/** The last two words of a number's key: a digest has them with a chance of 2^-60. */
+/** The last word of a number's key: a digest has it with a chance of 2^-30. */
 const NUMBER_MARK = (1 << 30) - 1;
 
 /** base64url character code -> its 6-bit value. */
@@ -21,13 +21,13 @@ const SEXTETS = new Uint8Array(128);
 /** The SHA-256 of `text`, as base64url: what a FingerprintTable takes as a key. */
 export const digestOf = (text: string): string => hash("sha256", text, "base64url");
 
-/** A SHA-256 digest (base64url, at least its first 20 characters), or a safe integer >= 0. */
+/** A SHA-256 digest (base64url, at least its first 15 characters), or a safe integer >= 0. */
 export type FingerprintKey = string | number;
 
 const scratch = new Int32Array(WORDS);
 
 /**
- * A key as the four words a table stores (the first with OCCUPIED set), for getWords and
+ * A key as the three words a table stores (the first with OCCUPIED set), for getWords and
  * setWords: a view of one scratch array, valid until the next call.
  */
 export function keyWords(key: FingerprintKey): Int32Array {
@@ -35,7 +35,7 @@ export function keyWords(key: FingerprintKey): Int32Array {
     if (!(Number.isSafeInteger(key) && key >= 0)) throw new Error(`not a key: ${key}`);
     scratch[0] = OCCUPIED | Math.floor(key / OCCUPIED);
     scratch[1] = key % OCCUPIED;
-    scratch[2] = scratch[3] = NUMBER_MARK;
+    scratch[2] = NUMBER_MARK;
     return scratch;
   }
   if (key.length < KEY_CHARS) throw new Error(`not a digest: ${JSON.stringify(key)}`);
@@ -51,13 +51,13 @@ export function keyWords(key: FingerprintKey): Int32Array {
 
 /**
  * A hash table from SHA-256 digests (base64url, as digestOf and identityOf give them) or integers
- * to integers (0 to 2^31 - 1), kept in two typed arrays outside the JavaScript heap: 27-53
+ * to integers (0 to 2^31 - 1), kept in two typed arrays outside the JavaScript heap: 21-43
  * bytes an entry whatever the text that was hashed. An upload keeps an entry per result or test
  * for its whole length (what it saw, to skip duplicates and number retries; the stable ids it
  * resolved); as strings in Maps that was 100-350 bytes each, the heap grew with the report, and
- * V8 let it grow two to four times more before a full GC. A key is the digest's first 120 bits:
- * two different texts share one with a chance of about n^2 / 2^121 (1e-24 for a million).
- * Open addressing with linear probing, at most three quarters full (20 bytes a slot).
+ * V8 let it grow two to four times more before a full GC. A key is the digest's first 90 bits:
+ * two different texts share one with a chance of about n^2 / 2^91 (4e-16 for a million).
+ * Open addressing with linear probing, at most three quarters full (16 bytes a slot).
  */
 export class FingerprintTable {
   private keys = new Int32Array(FIRST_SLOTS * WORDS);
@@ -78,7 +78,7 @@ export class FingerprintTable {
   }
 
   /**
-   * Each entry's key, as the four words of `words` from `at` (for getWords and setWords; valid
+   * Each entry's key, as the three words of `words` from `at` (for getWords and setWords; valid
    * during the call), and its value.
    */
   forEachEntry(visit: (words: Int32Array, at: number, value: number) => void): void {
@@ -106,7 +106,7 @@ export class FingerprintTable {
     if (this.count * 4 > this.values.length * 3) this.grow();
   }
 
-  /** The slot holding the key words[at..at + 4), or the empty slot where it would go. */
+  /** The slot holding the key words[at..at + KEY_WORDS), or the empty slot where it would go. */
   private find(words: Int32Array, at: number): number {
     const keys = this.keys;
     const mask = this.mask;
@@ -115,12 +115,7 @@ export class FingerprintTable {
       const to = slot * WORDS;
       const held = keys[to];
       if (held === 0) return slot;
-      if (
-        held === first &&
-        keys[to + 1] === words[at + 1] &&
-        keys[to + 2] === words[at + 2] &&
-        keys[to + 3] === words[at + 3]
-      ) {
+      if (held === first && keys[to + 1] === words[at + 1] && keys[to + 2] === words[at + 2]) {
         return slot;
       }
     }

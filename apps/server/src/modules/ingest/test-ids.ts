@@ -44,7 +44,7 @@ export const catalogueKey = (explicitId: number | undefined, identity: string): 
 
 /**
  * Stable test ids by CatalogueKey, about `maxEntries` of them at most, the oldest leaving first:
- * two FingerprintTables (outside the JavaScript heap, 27-53 bytes an entry), the recent one and the
+ * two FingerprintTables (outside the JavaScript heap, 21-43 bytes an entry), the recent one and the
  * one before it; once the recent one holds half the bound it becomes the older one and the older
  * one is dropped. An explicit id maps to itself, so only its presence is stored. An id past a
  * table's range (2^31, far beyond test_id_seq's start at 1,000,000) is not kept: its test is
@@ -91,7 +91,7 @@ export class TestIdCache {
     other.recent.forEachEntry(add);
   }
 
-  /** Sets the key words[at..at + 4) (see FingerprintTable.setWords). */
+  /** Sets the key words[at..at + KEY_WORDS) (see FingerprintTable.setWords). */
   private store(words: Int32Array, at: number, value: number): void {
     if (this.older.getWords(words, at) !== undefined) return this.older.setWords(words, at, value);
     this.recent.setWords(words, at, value);
