@@ -45,8 +45,8 @@ describe("BatchTests", () => {
     expect(posted.joinedIdentities([]).length).toBe(0);
     // A cache finds a test by its key words: an explicit id as itself, an identity's stored id.
     const cache = new TestIdCache(10);
-    cache.set(identity(1), 1_000_001);
-    cache.set(9_003, 9_003);
+    cache.setAt(tests, 1, 1_000_001);
+    cache.setAt(tests, 3, 9_003);
     expect([0, 1, 3].map((i) => cache.getAt(posted, i))).toEqual([undefined, 1_000_001, 9_003]);
   });
 });

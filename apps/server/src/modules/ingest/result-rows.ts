@@ -1,6 +1,6 @@
-import { hash } from "node:crypto";
 import type { ResultInput } from "@assay/core";
 import { encodeCopyRow, json, type CopyValue } from "./copy.js";
+import { digestOf } from "./fingerprints.js";
 
 /**
  * Columns of `results` written by COPY: the two ids the database hands out (RowBuffer.chunks
@@ -50,7 +50,7 @@ export const RESULT_COLUMNS = [
  * so the same report uploaded again yields the same ids (and is recognised as a duplicate).
  */
 export function derivedTestRunTestId(identity: string, attempt: number): string {
-  const id = hash("sha256", identity, "base64url").slice(0, 16);
+  const id = digestOf(identity).slice(0, 16);
   return attempt > 0 ? `${id}-r${attempt}` : id;
 }
 

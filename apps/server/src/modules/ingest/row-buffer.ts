@@ -55,18 +55,21 @@ export class RowBuffer {
 
   /** Byte length of the text appended `index`-th. */
   textBytes(index: number): number {
-    return this.ends[index]! - (index === 0 ? 0 : this.ends[index - 1]!);
+    return this.ends[index]! - this.startOf(index);
   }
 
   /** Copies the bytes of the text appended `index`-th to `target` at `at`; returns the end. */
   copyText(index: number, target: Buffer, at: number): number {
-    const start = index === 0 ? 0 : this.ends[index - 1];
-    return at + this.bytes.copy(target, at, start, this.ends[index]);
+    return at + this.bytes.copy(target, at, this.startOf(index), this.ends[index]);
   }
 
   /** The text appended `index`-th, decoded. */
   textAt(index: number): string {
-    return this.bytes.toString("utf8", index === 0 ? 0 : this.ends[index - 1], this.ends[index]);
+    return this.bytes.toString("utf8", this.startOf(index), this.ends[index]);
+  }
+
+  private startOf(index: number): number {
+    return index === 0 ? 0 : this.ends[index - 1]!;
   }
 
   append(tail: string): void {

@@ -1,8 +1,6 @@
-import { hash } from "node:crypto";
-
 import type { Family } from "@assay/core";
 import type { BatchTests } from "./batch-tests.js";
-import { FingerprintTable, KEY_WORDS, keyWords } from "./fingerprints.js";
+import { digestOf, FingerprintTable, KEY_WORDS } from "./fingerprints.js";
 
 export type { Family };
 
@@ -29,8 +27,7 @@ export function identityOf(
   suitePath: readonly string[],
   name: string,
 ): string {
-  // crypto.hash: one call per result, cheaper than a Hash object each time.
-  return hash("sha256", [family, file ?? "", ...suitePath, name].join("\u0000"), "base64url");
+  return digestOf([family, file ?? "", ...suitePath, name].join("\u0000"));
 }
 
 /**
@@ -61,24 +58,14 @@ export class TestIdCache {
     return this.recent.size + this.older.size;
   }
 
-  get(key: CatalogueKey): number | undefined {
-    const value = this.recent.get(key) ?? this.older.get(key);
-    return value === undefined || typeof key === "string" ? value : key;
-  }
-
-  /** get() for the test at `index` of a batch, by its key words: no string made. */
+  /** The id of the test at `index` of a batch, found by its key words: no string made. */
   getAt(tests: BatchTests, index: number): number | undefined {
     const at = index * KEY_WORDS;
     const value = this.recent.getWords(tests.keys, at) ?? this.older.getWords(tests.keys, at);
     return value === undefined ? undefined : (tests.explicitIds[index] ?? value);
   }
 
-  set(key: CatalogueKey, id: number): void {
-    const value = typeof key === "string" ? id : 0;
-    if (value <= MAX_CACHED_ID) this.store(keyWords(key), 0, value);
-  }
-
-  /** set() for the test at `index` of a batch, by its key words. */
+  /** Keeps `id` for the test at `index` of a batch. */
   setAt(tests: BatchTests, index: number, id: number): void {
     const value = tests.explicitIds[index] === null ? id : 0;
     if (value <= MAX_CACHED_ID) this.store(tests.keys, index * KEY_WORDS, value);
@@ -115,10 +102,6 @@ export class KnownTests {
 
   constructor(readonly maxEntries = 200_000) {
     this.ids = new TestIdCache(maxEntries);
-  }
-
-  get(key: CatalogueKey): number | undefined {
-    return this.ids.get(key);
   }
 
   getAt(tests: BatchTests, index: number): number | undefined {
