@@ -135,9 +135,10 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
   const { port } = task;
   const credit = new Credit(port);
   let message: WorkerMessage;
+  let preparer: ResultPreparer | undefined;
   try {
     const upload = new FileSet(task.files.map(reportFile));
-    const preparer = new ResultPreparer({
+    preparer = new ResultPreparer({
       runId: task.runId,
       family: task.family,
       testIdPattern: new RegExp(task.testIdPattern, "i"),
@@ -159,6 +160,8 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
     message = { kind: "done", summary: preparer.done() };
   } catch (error) {
     message = { kind: "failed", error: errorData(reportErrorToAppError(error)) };
+  } finally {
+    preparer?.release();
   }
   port.postMessage(message);
   port.close();

@@ -153,6 +153,12 @@ export class ResultPreparer {
     return { duplicates: this.duplicates, tally: this.tally, retried: this.retried };
   }
 
+  /** Gives back the memory of what the upload saw, once no result follows (see done()). */
+  release(): void {
+    this.testRunTestIds.release();
+    this.testsInUpload.release();
+  }
+
   private newBatch(): PreparedBatch {
     const { rows, tests } = this.spares.pop() ?? {
       rows: new RowBuffer(),

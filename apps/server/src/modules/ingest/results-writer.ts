@@ -93,6 +93,7 @@ export class ResultsWriter {
     const preparer = new ResultPreparer(this.options);
     await this.writeBatches(prepareInThread(preparer, source), (batch) => preparer.recycle(batch));
     this.finish(preparer.done());
+    preparer.release();
   }
 
   /**

@@ -48,8 +48,24 @@ describe("TestIdCache", () => {
     learned.setAt(tests, 0, 12);
     learned.setAt(tests, 1, 22);
     learned.setAt(tests, 2, 7);
-    known.addAll(learned);
+    known.takeAll(learned);
     expect([0, 1, 2].map((i) => known.getAt(tests, i))).toEqual([12, 22, 7]);
     expect(known.size).toBe(3);
+    expect(learned.size).toBe(0);
+  });
+
+  it("takes the tables of a cache that has turned one over, its entries replacing its own", () => {
+    const tests = batchOf(Array.from({ length: 30 }, (_, i) => i));
+    const known = new TestIdCache(10);
+    known.setAt(tests, 0, 100);
+    const learned = new TestIdCache(10);
+    for (let i = 10; i < 30; i++) learned.setAt(tests, i, 1000 + i);
+    const held = learned.size;
+    known.takeAll(learned);
+    expect(known.size).toBe(held);
+    expect(learned.size).toBe(0);
+    expect(known.getAt(tests, 0)).toBeUndefined();
+    // The newest half of the bound is there, as learned had it.
+    for (let i = 25; i < 30; i++) expect(known.getAt(tests, i)).toBe(1000 + i);
   });
 });

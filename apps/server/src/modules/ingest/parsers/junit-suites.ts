@@ -131,6 +131,8 @@ export class SuiteStack {
   close(): void {
     this.release(this.frames.length - 1);
     this.frames.pop();
+    // The root element has closed: no testcase follows (see FingerprintTable.release).
+    if (this.frames.length === 0) this.attempts.release();
   }
 
   /** A suite-level <property>. */
