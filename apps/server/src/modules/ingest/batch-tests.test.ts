@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BatchTests } from "./batch-tests.js";
 import { KEY_WORDS, keyWords } from "./fingerprints.js";
+import { encodeCopyRow } from "./copy.js";
 import { Packing } from "./packing.js";
 import { identityOf, TestIdCache } from "./test-ids.js";
 
@@ -26,7 +27,7 @@ describe("BatchTests", () => {
     for (const i of [0, 1, 2, 299, 599]) {
       expect([
         posted.identityAt(i),
-        posted.explicitIds[i],
+        posted.explicitIdAt(i),
         posted.titleAt(i),
         posted.fileAt(i),
       ]).toEqual([
@@ -48,5 +49,36 @@ describe("BatchTests", () => {
     cache.setAt(tests, 1, 1_000_001);
     cache.setAt(tests, 3, 9_003);
     expect([0, 1, 3].map((i) => cache.getAt(posted, i))).toEqual([undefined, 1_000_001, 9_003]);
+  });
+
+  it("writes catalogue rows from its bytes exactly as the COPY encoder writes them from strings", () => {
+    const tests = BatchTests.empty();
+    const titles = [
+      "plain",
+      "tab\there, newline\nthere\r\nand a back\\slash",
+      "nul \u0000 in the middle",
+      "título 😀 ünïcode",
+      "",
+      "x".repeat(30_000),
+    ];
+    titles.forEach((title, i) => {
+      tests.add(
+        identityOf("backend", undefined, ["s"], `t ${i}`),
+        undefined,
+        title,
+        i % 2 ? "dir\\a\tb.ts" : undefined,
+      );
+    });
+    const positions = [0, 5, 1, 2, 3, 4];
+    const ids = positions.map((i) => 1_000_000 + i * 12_345);
+    const written = Buffer.concat([...tests.catalogueRows(positions, ids, "backend")]).toString();
+    const expected = positions
+      .map((i, k) =>
+        encodeCopyRow([ids[k]!, "backend", tests.identityAt(i), titles[i]!, tests.fileAt(i)]),
+      )
+      .join("");
+    expect(written).toBe(expected);
+    // Several chunks: the 30,000-character title alone needs one of up to 90 KB.
+    expect([...tests.catalogueRows(positions, ids, "backend")].length).toBeGreaterThan(1);
   });
 });

@@ -115,6 +115,16 @@ export async function copyRows(
   rows: Iterable<readonly CopyValue[]>,
 ): Promise<void> {
   if (Array.isArray(rows) && rows.length === 0) return;
+  await copyData(client, table, columns, copyChunks(rows));
+}
+
+/** Streams COPY text data already encoded (rows ending in newlines) into `table`, as copyRows. */
+export async function copyData(
+  client: pg.PoolClient,
+  table: string,
+  columns: readonly string[],
+  chunks: Iterable<Buffer>,
+): Promise<void> {
   const stream = client.query(copyFrom(`COPY ${table} (${columns.join(", ")}) FROM STDIN`));
-  await pipeline(Readable.from(copyChunks(rows)), stream);
+  await pipeline(Readable.from(chunks), stream);
 }

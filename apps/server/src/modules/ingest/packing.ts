@@ -11,7 +11,7 @@ export class Packing {
 
   constructor(readonly buffer: ArrayBuffer) {}
 
-  /** Bytes a Packing needs for views of `byteLengths` (each view aligned to 4 bytes). */
+  /** Bytes a Packing needs for views of `byteLengths` (each view aligned to 8 bytes). */
   static size(...byteLengths: number[]): number {
     return byteLengths.reduce((sum, length) => sum + align(length), 0);
   }
@@ -24,6 +24,10 @@ export class Packing {
     return new Int32Array(this.buffer, this.take(length * 4), length);
   }
 
+  float64s(length: number): Float64Array<ArrayBuffer> {
+    return new Float64Array(this.buffer, this.take(length * 8), length);
+  }
+
   private take(byteLength: number): number {
     const at = this.offset;
     this.offset += align(byteLength);
@@ -32,4 +36,4 @@ export class Packing {
   }
 }
 
-const align = (byteLength: number) => Math.ceil(byteLength / 4) * 4;
+const align = (byteLength: number) => Math.ceil(byteLength / 8) * 8;

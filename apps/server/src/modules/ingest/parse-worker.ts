@@ -118,9 +118,7 @@ async function post(
   upload: FileSet,
   spares: SpareBuffers,
 ): Promise<void> {
-  const packing = new Packing(
-    spares.take(Packing.size(batch.rows.byteLength) + batch.tests.packedSize),
-  );
+  const packing = new Packing(spares.take(batch.rows.packedSize + batch.tests.packedSize));
   const data: BatchData = {
     rows: batch.rows.packed(packing),
     tests: batch.tests.packed(packing),

@@ -66,7 +66,7 @@ function plain(batch: PreparedBatch) {
   const { tests } = batch;
   const testColumns = Array.from({ length: tests.count }, (_, i) => ({
     identity: tests.identityAt(i),
-    explicitId: tests.explicitIds[i],
+    explicitId: tests.explicitIdAt(i),
     title: tests.titleAt(i),
     file: tests.fileAt(i),
     key: [...tests.keys.subarray(i * KEY_WORDS, (i + 1) * KEY_WORDS)],

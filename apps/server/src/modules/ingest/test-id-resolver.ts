@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { BatchTests } from "./batch-tests.js";
-import { copyRows } from "./copy.js";
+import { copyData } from "./copy.js";
 import { FingerprintTable, KEY_WORDS } from "./fingerprints.js";
 import { TestIdCache, type Family, type KnownTests } from "./test-ids.js";
 
@@ -58,14 +58,16 @@ export class TestIdResolver {
     ids.forEach((id, i) => {
       if (id !== undefined || firsts.getWords(tests.keys, i * KEY_WORDS) !== undefined) return;
       firsts.setWords(tests.keys, i * KEY_WORDS, i);
-      (tests.explicitIds[i] === null ? implicit : explicit).push(i);
+      (tests.explicitIdAt(i) === null ? implicit : explicit).push(i);
     });
     if (explicit.length === 0 && implicit.length === 0) return ids as number[];
     // By position; NaN until found. A typed array: a Map per batch lived through the round trips
     // and was promoted to the old generation.
     const found = new Float64Array(tests.count).fill(NaN);
     if (explicit.length > 0) await this.registerExplicit(client, tests, explicit, found);
-    if (implicit.length > 0) await this.registerImplicit(client, tests, implicit, firsts, found);
+    if (implicit.length > 0) {
+      await this.registerImplicit(client, tests, Int32Array.from(implicit), firsts, found);
+    }
     return ids.map((id, i) => id ?? found[firsts.getWords(tests.keys, i * KEY_WORDS)!]!);
   }
 
@@ -82,7 +84,7 @@ export class TestIdResolver {
     positions: readonly number[],
     found: Float64Array,
   ) {
-    const ids = positions.map((i) => tests.explicitIds[i]!);
+    const ids = positions.map((i) => tests.explicitIdAt(i)!);
     await client.query(
       `INSERT INTO tests (id, family, title, file)
        SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
@@ -108,7 +110,7 @@ export class TestIdResolver {
   private async registerImplicit(
     client: pg.PoolClient,
     tests: BatchTests,
-    positions: readonly number[],
+    positions: Int32Array,
     firsts: FingerprintTable,
     found: Float64Array,
   ) {
@@ -127,18 +129,12 @@ export class TestIdResolver {
       "SELECT array_agg(nextval('test_id_seq'))::text AS ids FROM generate_series(1, $1)",
       [missing.length],
     );
-    // An array of integers reads back as "{1000001,1000002,...}".
-    const ids = rows[0]!.ids.slice(1, -1).split(",").map(Number);
-    await copyRows(
+    const ids = integersOf(rows[0]!.ids, missing.length);
+    await copyData(
       client,
       "tests",
       ["id", "family", "identity", "title", "file"],
-      // Made as the COPY takes them, so that they die young.
-      (function* (family) {
-        for (const [k, at] of missing.entries()) {
-          yield [ids[k]!, family, tests.identityAt(at), tests.titleAt(at), tests.fileAt(at)];
-        }
-      })(this.family),
+      tests.catalogueRows(missing, ids, this.family),
     );
     missing.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
@@ -147,10 +143,10 @@ export class TestIdResolver {
   private async lookUp(
     client: pg.PoolClient,
     tests: BatchTests,
-    positions: readonly number[],
+    positions: Int32Array,
     firsts: FingerprintTable,
     found: Float64Array,
-  ): Promise<number[]> {
+  ): Promise<Int32Array> {
     const { rows } = await client.query<{ identity: string; id: string }>(
       // = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
       // scan the whole table once it was large). The identities go as one comma-separated text,
@@ -165,4 +161,26 @@ export class TestIdResolver {
     }
     return positions.filter((position) => Number.isNaN(found[position]));
   }
+}
+
+/**
+ * The integers of an array read back as text ("{1000001,1000002,...}"), `count` of them, parsed
+ * as they are: split() and map() made two arrays per batch that lived through its COPY and were
+ * promoted to V8's old generation.
+ */
+function integersOf(text: string, count: number): Float64Array {
+  const values = new Float64Array(count);
+  let k = 0;
+  let value = 0;
+  for (let i = 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) {
+      value = value * 10 + (code - 0x30);
+    } else {
+      values[k++] = value;
+      value = 0;
+    }
+  }
+  if (k !== count) throw new Error(`expected ${count} ids from test_id_seq, read ${k}`);
+  return values;
 }

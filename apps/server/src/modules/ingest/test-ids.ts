@@ -62,12 +62,12 @@ export class TestIdCache {
   getAt(tests: BatchTests, index: number): number | undefined {
     const at = index * KEY_WORDS;
     const value = this.recent.getWords(tests.keys, at) ?? this.older.getWords(tests.keys, at);
-    return value === undefined ? undefined : (tests.explicitIds[index] ?? value);
+    return value === undefined ? undefined : (tests.explicitIdAt(index) ?? value);
   }
 
   /** Keeps `id` for the test at `index` of a batch. */
   setAt(tests: BatchTests, index: number, id: number): void {
-    const value = tests.explicitIds[index] === null ? id : 0;
+    const value = tests.explicitIdAt(index) === null ? id : 0;
     if (value <= MAX_CACHED_ID) this.store(tests.keys, index * KEY_WORDS, value);
   }
 
