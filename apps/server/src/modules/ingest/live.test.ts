@@ -2,6 +2,8 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { derivedTestRunTestId } from "./result-rows.js";
+import { identityOf } from "./test-ids.js";
 import { attachPng, TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../test/upload.js";
 
 let database: TestDatabase;
@@ -116,6 +118,26 @@ describe("live reporting", () => {
       "SELECT r.test_id::int FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = 'live-ids'",
     );
     expect(rows).toEqual([{ test_id: 777 }]);
+  });
+
+  it("answers 422 and stores nothing when a stated id is the id derived for another test", async () => {
+    await post("/v1/ingest/runs", { run_key: "live-same-id" });
+    const derivedForB = derivedTestRunTestId(identityOf("frontend", undefined, [], "b"), 0);
+    const res = await post("/v1/ingest/runs/live-same-id/results", [
+      { name: "b", status: "passed" },
+      { name: "a", status: "passed", test_run_test_id: derivedForB },
+    ]);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().error).toMatchObject({ code: "repeated_result_id" });
+    expect(res.json().error.message).toContain(`"${derivedForB}"`);
+    expect(await runState("live-same-id")).toMatchObject({ total: 0 });
+    // In the opposite order the preparer sees the stated id first and gives the derived a suffix.
+    const again = await post("/v1/ingest/runs/live-same-id/results", [
+      { name: "a", status: "passed", test_run_test_id: derivedForB },
+      { name: "b", status: "passed" },
+    ]);
+    expect(again.statusCode).toBe(200);
+    expect(await runState("live-same-id")).toMatchObject({ total: 2 });
   });
 
   it("names the line of a bad NDJSON result and stores nothing of the batch", async () => {

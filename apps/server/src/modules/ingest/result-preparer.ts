@@ -61,6 +61,10 @@ const HELD = 1;
 const SEEN = 2;
 /** In `testsInUpload`: the test's first result is in `retried` already. */
 const RETRIED = 1;
+/** In `testsInUpload`: the first result's id is derived (attempt 0) and not in testRunTestIds. */
+const UNLISTED = 2;
+/** In `testsInUpload`: the position of the test's first result is the value over this. */
+const FIRST = 4;
 
 /**
  * Turns parsed results into batches of COPY rows, JavaScript only: identities, run-wide ids,
@@ -75,8 +79,13 @@ export class ResultPreparer {
    * (see FingerprintTable), so that the worker's memory does not grow by a string a result.
    */
   private readonly testRunTestIds = new FingerprintTable();
-  /** Identity -> the position of its test's first result here, times two, + RETRIED. */
+  /** Identity -> the position of its test's first result here (times FIRST), + flags. */
   private readonly testsInUpload = new FingerprintTable();
+  /**
+   * Whether testRunTestIds holds no id the run had and no explicit one: then the id derived for
+   * attempt 0 of a test not seen before cannot be in it (see testRunTestId).
+   */
+  private onlyDerivedIds: boolean;
   private readonly retried: number[] = [];
   /** Results added so far, not counting duplicates: the position of the next one. */
   private written = 0;
@@ -88,6 +97,7 @@ export class ResultPreparer {
 
   constructor(private readonly options: PreparerOptions) {
     for (const id of options.existing) this.testRunTestIds.set(digestOf(id), HELD);
+    this.onlyDerivedIds = this.testRunTestIds.size === 0;
     this.batch = this.newBatch();
   }
 
@@ -95,7 +105,18 @@ export class ResultPreparer {
   add({ result, files }: QueuedResult): PreparedBatch | undefined {
     const { family, testIdPattern } = this.options;
     const identity = identityOf(family, result.file, result.suite_path ?? [], result.name);
-    const testRunTestId = this.testRunTestId(result, identity);
+    let first = this.testsInUpload.get(identity);
+    const derivedFirst =
+      first === undefined &&
+      this.onlyDerivedIds &&
+      result.test_run_test_id === undefined &&
+      (result.attempt ?? 0) === 0;
+    if (first !== undefined && first & UNLISTED) {
+      first = this.listFirstId(identity, first);
+    }
+    const testRunTestId = derivedFirst
+      ? derivedTestRunTestId(identity, 0)
+      : this.testRunTestId(result, identity);
     if (testRunTestId === undefined) {
       this.duplicates++;
       return undefined;
@@ -110,12 +131,11 @@ export class ResultPreparer {
       );
     // Attempts of one test share its identity (their stable ids may differ: tags per attempt).
     const position = this.written++;
-    const first = this.testsInUpload.get(identity);
     if (first === undefined) {
-      this.testsInUpload.set(identity, position * 2);
+      this.testsInUpload.set(identity, position * FIRST + (derivedFirst ? UNLISTED : 0));
     } else {
       if ((first & RETRIED) === 0) {
-        this.retried.push(first / 2);
+        this.retried.push(Math.floor(first / FIRST));
         this.testsInUpload.set(identity, first | RETRIED);
       }
       this.retried.push(position);
@@ -168,11 +188,30 @@ export class ResultPreparer {
   }
 
   /**
+   * A test seen again whose first result took its derived id without listing it (see
+   * testRunTestId): lists it now, as testRunTestId would have. Returns the test's new entry.
+   */
+  private listFirstId(identity: string, first: number): number {
+    this.testRunTestIds.set(digestOf(derivedTestRunTestId(identity, 0)), SEEN | HELD);
+    const listed = first & ~UNLISTED;
+    this.testsInUpload.set(identity, listed);
+    return listed;
+  }
+
+  /**
    * An explicit id, or one derived from the test's identity; repeats within one upload get a
    * suffix. Undefined when a result of the run or of this upload holds it already (a duplicate).
+   *
+   * A test's first result whose id is derived (attempt 0) skips this while testRunTestIds holds
+   * only derived ids (no id the run had, no explicit one): no earlier result can hold an id
+   * derived from an identity not seen before. Its id is listed when the test is seen again
+   * (listFirstId). That spares a digest and an entry per result: for a JUnit file, nearly all.
+   * An explicit id that arrives later and equals such an id (16 characters of a SHA-256 digest)
+   * is not caught here; the results table's unique index refuses the upload then.
    */
   private testRunTestId(result: ResultInput, identity: string): string | undefined {
     const ids = this.testRunTestIds;
+    if (result.test_run_test_id !== undefined) this.onlyDerivedIds = false;
     const base = result.test_run_test_id ?? derivedTestRunTestId(identity, result.attempt ?? 0);
     const baseDigest = digestOf(base);
     const entry = ids.get(baseDigest) ?? 0;

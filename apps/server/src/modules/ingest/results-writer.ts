@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { AppError } from "../../errors.js";
 import { OpenCopy } from "./open-copy.js";
 import { RunTally, type Ranking } from "./finalize-run.js";
 import { ResultIds } from "./result-ids.js";
@@ -125,7 +126,7 @@ export class ResultsWriter {
       this.aborted = true;
       await chain.catch(() => undefined);
       await this.copy.abort();
-      throw error;
+      throw repeatedIdError(error);
     }
   }
 
@@ -157,4 +158,24 @@ export class ResultsWriter {
     }
     this.summary.inserted += count;
   }
+}
+
+/**
+ * PostgreSQL refused two results of the run with one test_run_test_id. The preparer gives
+ * repeats a suffix, except where an explicit id arrives after a test's first result took the
+ * same text as its derived id (see ResultPreparer.testRunTestId): a 422 that names it.
+ */
+function repeatedIdError(error: unknown): unknown {
+  const { code, constraint, detail } = error as {
+    code?: string;
+    constraint?: string;
+    detail?: string;
+  };
+  if (code !== "23505" || constraint !== "results_run_id_test_run_test_id_key") return error;
+  const id = /=\(\d+, (.*)\) already exists/.exec(detail ?? "")?.[1] ?? "?";
+  return new AppError(
+    422,
+    "repeated_result_id",
+    `Two results have the test_run_test_id "${id}": one states it, and it is also the id Assay derives for another test of this upload. Give the result that states it another test_run_test_id.`,
+  );
 }

@@ -1,0 +1,91 @@
+import type { ResultInput } from "@assay/core";
+import { describe, expect, it } from "vitest";
+import type { UploadFiles } from "./parsers/types.js";
+import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
+import { derivedTestRunTestId } from "./result-rows.js";
+import { identityOf } from "./test-ids.js";
+
+const NO_FILES: UploadFiles = new Map();
+
+const result = (name: string, extra: Partial<ResultInput> = {}): ResultInput =>
+  ({ name, status: "passed", suite_path: ["suite"], ...extra }) as ResultInput;
+
+/** The id derived for attempt 0 of the test `name` in "suite". */
+const derived = (name: string) =>
+  derivedTestRunTestId(identityOf("frontend", undefined, ["suite"], name), 0);
+
+/** Prepares `results` in batches of 2; returns each kept result's test_run_test_id and the summary. */
+function prepare(results: ResultInput[], existing: string[] = []) {
+  const preparer = new ResultPreparer({
+    runId: 1,
+    family: "frontend",
+    testIdPattern: /TC(\d+)/i,
+    existing,
+    batchSize: 2,
+  });
+  const batches: PreparedBatch[] = [];
+  for (const r of results) {
+    const full = preparer.add({ result: r, files: NO_FILES });
+    if (full) batches.push(full);
+  }
+  const last = preparer.flush();
+  if (last) batches.push(last);
+  // A row's tail starts with run_id, then test_run_test_id.
+  const ids = batches.flatMap((batch) =>
+    Array.from({ length: batch.rows.rows }, (_, i) => batch.rows.textAt(i).split("\t")[1]!),
+  );
+  const summary = preparer.done();
+  preparer.release();
+  return { ids, summary };
+}
+
+describe("ResultPreparer: test_run_test_ids", () => {
+  it("gives each repeat of a test's id a suffix, across batches, and names the retried positions", () => {
+    const { ids, summary } = prepare([
+      result("a"),
+      result("b"),
+      result("a"),
+      result("c"),
+      result("a"),
+      result("b", { attempt: 1 }),
+    ]);
+    expect(ids).toEqual([
+      derived("a"),
+      derived("b"),
+      `${derived("a")}~2`,
+      derived("c"),
+      `${derived("a")}~3`,
+      `${derived("b").slice(0, 16)}-r1`,
+    ]);
+    expect(summary.duplicates).toBe(0);
+    expect([...summary.retried].sort()).toEqual([0, 1, 2, 4, 5]);
+  });
+
+  it("skips the ids the run already holds, first results included", () => {
+    const first = prepare([result("a"), result("b"), result("a")]);
+    const again = prepare([result("a"), result("b"), result("a"), result("d")], first.ids);
+    expect(again.ids).toEqual([derived("d")]);
+    expect(again.summary.duplicates).toBe(3);
+  });
+
+  it("keeps an explicit id and a derived one apart when they are the same text", () => {
+    // The explicit id comes first: the derived id of "b" then gets a suffix.
+    const { ids } = prepare([
+      result("a", { test_run_test_id: derived("b") }),
+      result("b"),
+      result("b"),
+    ]);
+    expect(ids).toEqual([derived("b"), `${derived("b")}~2`, `${derived("b")}~3`]);
+  });
+
+  it("gives an explicit id that repeats one of this upload a suffix", () => {
+    const { ids, summary } = prepare([
+      result("a"),
+      result("x", { test_run_test_id: "id-1" }),
+      result("y", { test_run_test_id: "id-1" }),
+      result("a"),
+    ]);
+    expect(ids).toEqual([derived("a"), "id-1", "id-1~2", `${derived("a")}~2`]);
+    expect(summary.duplicates).toBe(0);
+  });
+});
