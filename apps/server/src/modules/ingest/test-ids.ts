@@ -110,6 +110,13 @@ export class TestIdCache {
 const MAX_CACHED_ID = 0x7fffffff;
 
 /**
+ * About 200k entries: 2 x 98,304, which is what a FingerprintTable of 2^17 slots (2 MB) holds
+ * before it doubles, so each of a TestIdCache's two tables stays at 2 MB. At 100,000 the recent
+ * table doubled to 4 MB just before turning over, for 1,696 entries more.
+ */
+const KNOWN_TESTS_BOUND = 2 * 98_304;
+
+/**
  * The test catalogue entries this server has seen committed: identity -> stable id, and explicit
  * ids known to exist. Catalogue entries never change once committed, so a hit needs no database
  * work; a daily run of known tests resolves all its ids without a query. Only committed entries
@@ -118,7 +125,7 @@ const MAX_CACHED_ID = 0x7fffffff;
 export class KnownTests {
   private readonly ids: TestIdCache;
 
-  constructor(readonly maxEntries = 200_000) {
+  constructor(readonly maxEntries = KNOWN_TESTS_BOUND) {
     this.ids = new TestIdCache(maxEntries);
   }
 
