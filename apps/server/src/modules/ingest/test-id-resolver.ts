@@ -52,23 +52,29 @@ export class TestIdResolver {
   ): Promise<number[]> {
     // Each test missing from the cache by the position of its first result here (attempts of
     // one test share its key), and what is found for it by that position.
+    if (!ids.includes(undefined)) return ids as number[];
     const firsts = new FingerprintTable();
-    const explicit: number[] = [];
-    const implicit: number[] = [];
-    ids.forEach((id, i) => {
-      if (id !== undefined || firsts.getWords(tests.keys, i * KEY_WORDS) !== undefined) return;
-      firsts.setWords(tests.keys, i * KEY_WORDS, i);
-      (tests.explicitIdAt(i) === null ? implicit : explicit).push(i);
-    });
-    if (explicit.length === 0 && implicit.length === 0) return ids as number[];
-    // By position; NaN until found. A typed array: a Map per batch lived through the round trips
-    // and was promoted to the old generation.
-    const found = new Float64Array(tests.count).fill(NaN);
-    if (explicit.length > 0) await this.registerExplicit(client, tests, explicit, found);
-    if (implicit.length > 0) {
-      await this.registerImplicit(client, tests, Int32Array.from(implicit), firsts, found);
+    try {
+      const explicit: number[] = [];
+      const implicit: number[] = [];
+      ids.forEach((id, i) => {
+        if (id !== undefined || firsts.getWords(tests.keys, i * KEY_WORDS) !== undefined) return;
+        firsts.setWords(tests.keys, i * KEY_WORDS, i);
+        (tests.explicitIdAt(i) === null ? implicit : explicit).push(i);
+      });
+      if (explicit.length === 0 && implicit.length === 0) return ids as number[];
+      // By position; NaN until found. A typed array: a Map per batch lived through the round
+      // trips and was promoted to the old generation.
+      const found = new Float64Array(tests.count).fill(NaN);
+      if (explicit.length > 0) await this.registerExplicit(client, tests, explicit, found);
+      if (implicit.length > 0) {
+        await this.registerImplicit(client, tests, Int32Array.from(implicit), firsts, found);
+      }
+      return ids.map((id, i) => id ?? found[firsts.getWords(tests.keys, i * KEY_WORDS)!]!);
+    } finally {
+      // 64 KB a batch of 2,000 new tests, otherwise held until V8 next collects.
+      firsts.release();
     }
-    return ids.map((id, i) => id ?? found[firsts.getWords(tests.keys, i * KEY_WORDS)!]!);
   }
 
   /** Records the id of the test at `position` for this batch (`found`) and for KnownTests. */
