@@ -97,6 +97,21 @@ describe("Spool", () => {
     }
   });
 
+  it("keeps a file in shared memory, which the parse worker is sent without a copy", async () => {
+    const spool = await Spool.create({ budget: new MemoryBudget(1000), maxMemoryFileBytes: 100 });
+    try {
+      const file = await spool.add("a-result.json", chunked(bytesOf(50, 3), 20));
+      // What postMessage does to a task's files: a copy of an ArrayBuffer, the same memory for a
+      // SharedArrayBuffer (a 20 MB Allure folder was 20 MB more in the worker).
+      const posted = structuredClone(file.content!);
+      posted[0] = 255 - posted[0]!;
+      expect(file.content![0]).toBe(posted[0]);
+      expect(sha256(file.content!)).not.toBe(file.sha256);
+    } finally {
+      await spool.dispose();
+    }
+  });
+
   it("keeps a copy of the bytes, not the (reused) chunks it was given", async () => {
     const spool = await Spool.create();
     try {

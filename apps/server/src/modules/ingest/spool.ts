@@ -181,10 +181,11 @@ function inMemory(name: string, sha256: string, content: Buffer): SpooledFile {
 
 /**
  * The chunks in a buffer of their own: a chunk is often a slice of a larger socket buffer,
- * which keeping the slice would keep alive too.
+ * which keeping the slice would keep alive too. Shared memory, so that posting the file to the
+ * parse worker shares it instead of copying it (the whole in-memory budget could be there twice).
  */
 function copyOf(chunks: readonly Buffer[], size: number): Buffer {
-  const content = Buffer.allocUnsafeSlow(size);
+  const content = Buffer.from(new SharedArrayBuffer(size));
   let offset = 0;
   for (const chunk of chunks) offset += chunk.copy(content, offset);
   return content;
