@@ -5,7 +5,7 @@ import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
 import { derivedTestRunTestId } from "./result-rows.js";
 import { identityOf } from "./test-ids.js";
 
-const NO_FILES: UploadFiles = new Map();
+const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
 
 const result = (name: string, extra: Partial<ResultInput> = {}): ResultInput =>
   ({ name, status: "passed", suite_path: ["suite"], ...extra }) as ResultInput;
