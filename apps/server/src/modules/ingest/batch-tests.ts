@@ -127,6 +127,7 @@ export class BatchTests {
       filled = writeId(chunk, filled, ids[k]!);
       filled += chunk.write(family, filled, "latin1");
       chunk[filled++] = TAB;
+      // An identity is a base64url digest: nothing in it to escape.
       filled = this.text.copyText(text, chunk, filled);
       chunk[filled++] = TAB;
       filled = this.text.copyEscapedText(text + 1, chunk, filled);
