@@ -79,6 +79,13 @@ describe("BatchTests", () => {
       .join("");
     expect(written).toBe(expected);
     // Several chunks: the 30,000-character title alone needs one of up to 90 KB.
-    expect([...tests.catalogueRows(positions, ids, "backend")].length).toBeGreaterThan(1);
+    const pool: Buffer[] = [];
+    expect([...tests.catalogueRows(positions, ids, "backend", pool)].length).toBeGreaterThan(1);
+    // The next COPY writes into the same buffers, and writes the same rows.
+    const held = [...pool];
+    const again = Buffer.concat([...tests.catalogueRows(positions, ids, "backend", pool)]);
+    expect(again.toString()).toBe(expected);
+    expect(pool.length).toBe(held.length);
+    expect(pool.every((chunk, i) => chunk === held[i])).toBe(true);
   });
 });

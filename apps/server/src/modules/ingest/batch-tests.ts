@@ -89,11 +89,15 @@ export class BatchTests {
     return this.text.textAt(index * TEXTS);
   }
 
-  /** The identities of the tests at `positions`, comma-separated, as UTF-8 bytes. */
-  joinedIdentities(positions: ArrayLike<number>): Buffer {
+  /**
+   * The identities of the tests at `positions`, comma-separated, as UTF-8 bytes: written at the
+   * start of `into` when it is long enough (a view of it is returned), else into a new buffer.
+   */
+  joinedIdentities(positions: ArrayLike<number>, into?: Buffer): Buffer {
     let size = Math.max(0, positions.length - 1);
     for (let k = 0; k < positions.length; k++) size += this.text.textBytes(positions[k]! * TEXTS);
-    const joined = Buffer.allocUnsafe(size);
+    const joined =
+      into && into.length >= size ? into.subarray(0, size) : Buffer.allocUnsafeSlow(size);
     let at = 0;
     for (let k = 0; k < positions.length; k++) {
       if (k > 0) joined[at++] = COMMA;
@@ -105,14 +109,24 @@ export class BatchTests {
   /**
    * COPY text rows for `tests` (id, family, identity, title, file) of the tests at `positions`,
    * with `ids` in the same order, in chunks of about 64 KB, written from the batch's bytes: no
-   * string per test. Made as the COPY takes them.
+   * string per test. Made as the COPY takes them. The chunks are the buffers of `pool`, which it
+   * adds to as needed: the caller reuses them once the COPY is done (new buffers per batch lived
+   * through the COPY, were promoted, and held their memory until a full GC).
    */
   *catalogueRows(
     positions: ArrayLike<number>,
     ids: ArrayLike<number>,
     family: string,
+    pool: Buffer[] = [],
   ): Generator<Buffer> {
-    let chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+    let used = 0;
+    const take = (size: number) => {
+      const spare = pool[used];
+      const chunk = spare && spare.length >= size ? spare : Buffer.allocUnsafeSlow(size);
+      pool[used++] = chunk;
+      return chunk;
+    };
+    let chunk = take(CHUNK_BYTES);
     let filled = 0;
     for (let k = 0; k < positions.length; k++) {
       const text = positions[k]! * TEXTS;
@@ -120,8 +134,8 @@ export class BatchTests {
       for (let t = 0; t < TEXTS; t++) worst += 3 * this.text.textBytes(text + t);
       if (filled + worst > chunk.length) {
         if (filled > 0) yield chunk.subarray(0, filled);
-        // A new buffer each time: the connection may still hold the last one.
-        chunk = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, worst));
+        // The next buffer: the connection may still hold the last one.
+        chunk = take(Math.max(CHUNK_BYTES, worst));
         filled = 0;
       }
       filled = writeId(chunk, filled, ids[k]!);

@@ -24,6 +24,13 @@ export class TestIdResolver {
    */
   readonly learned: TestIdCache;
   private holdsRegistrationLock = false;
+  /**
+   * The last lookup's identities, reused by the next: a new buffer per batch lived through the
+   * lookup's round trip, was promoted, and kept its 90 KB outside the heap until a full GC.
+   */
+  private lookupBytes: Buffer = Buffer.alloc(0);
+  /** Chunks of the last COPY of new tests, reused by the next (see BatchTests.catalogueRows). */
+  private readonly catalogueChunks: Buffer[] = [];
 
   constructor(
     private readonly known: KnownTests,
@@ -140,7 +147,7 @@ export class TestIdResolver {
       client,
       "tests",
       ["id", "family", "identity", "title", "file"],
-      tests.catalogueRows(missing, ids, this.family),
+      tests.catalogueRows(missing, ids, this.family, this.catalogueChunks),
     );
     missing.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
@@ -153,6 +160,8 @@ export class TestIdResolver {
     firsts: FingerprintTable,
     found: Float64Array,
   ): Promise<Int32Array> {
+    const identities = tests.joinedIdentities(positions, this.lookupBytes);
+    if (identities.buffer !== this.lookupBytes.buffer) this.lookupBytes = identities;
     const { rows } = await client.query<{ identity: string; id: string }>(
       // = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
       // scan the whole table once it was large). The identities go as one comma-separated text,
@@ -160,7 +169,7 @@ export class TestIdResolver {
       // parameter, node-postgres quoted and escaped each one into a new string.
       `SELECT identity, id FROM tests
        WHERE family = $1 AND identity = ANY(string_to_array(convert_from($2, 'UTF8'), ','))`,
-      [this.family, tests.joinedIdentities(positions)],
+      [this.family, identities],
     );
     for (const row of rows) {
       this.learn(found, tests, firsts.get(row.identity)!, Number(row.id));
