@@ -69,7 +69,6 @@ export class TestIdResolver {
         firsts.setWords(tests.keys, i * KEY_WORDS, i);
         (tests.explicitIdAt(i) === null ? implicit : explicit).push(i);
       });
-      if (explicit.length === 0 && implicit.length === 0) return ids as number[];
       // By position; NaN until found. A typed array: a Map per batch lived through the round
       // trips and was promoted to the old generation.
       const found = new Float64Array(tests.count).fill(NaN);
@@ -79,7 +78,7 @@ export class TestIdResolver {
       }
       return ids.map((id, i) => id ?? found[firsts.getWords(tests.keys, i * KEY_WORDS)!]!);
     } finally {
-      // 64 KB a batch of 2,000 new tests, otherwise held until V8 next collects.
+      // 64 KB a batch of 2,000 new tests, otherwise held until V8's next full collection.
       firsts.release();
     }
   }
