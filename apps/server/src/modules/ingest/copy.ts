@@ -38,6 +38,15 @@ const COPY_ESCAPES: Record<string, string> = {
   "\u0000": "\uFFFD",
 };
 const escapeChar = (c: string) => COPY_ESCAPES[c]!;
+
+/**
+ * COPY_ESCAPES by byte, as UTF-8 bytes, for text copied as bytes (RowBuffer.copyEscapedText):
+ * every character escaped is ASCII, and no byte of another character's UTF-8 is below 0x80.
+ */
+export const COPY_BYTE_ESCAPES: (readonly number[] | undefined)[] = [];
+for (const [char, escaped] of Object.entries(COPY_ESCAPES)) {
+  COPY_BYTE_ESCAPES[char.charCodeAt(0)] = [...Buffer.from(escaped)];
+}
 function escapeText(text: string): string {
   return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIALS, escapeChar) : text;
 }

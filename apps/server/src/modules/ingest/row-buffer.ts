@@ -1,3 +1,4 @@
+import { COPY_BYTE_ESCAPES } from "./copy.js";
 import { Packing } from "./packing.js";
 
 /**
@@ -80,7 +81,7 @@ export class RowBuffer {
     const end = this.ends[index]!;
     for (let i = this.startOf(index); i < end; i++) {
       const byte = bytes[i]!;
-      const escape = byte < ESCAPES.length ? ESCAPES[byte] : undefined;
+      const escape = byte < COPY_BYTE_ESCAPES.length ? COPY_BYTE_ESCAPES[byte] : undefined;
       if (escape === undefined) {
         target[at++] = byte;
       } else {
@@ -154,14 +155,6 @@ export class RowBuffer {
     if (filled > 0) yield chunk.subarray(0, filled);
   }
 }
-
-/** How COPY text writes the bytes it escapes (UTF-8 bytes of other characters are >= 0x80). */
-const ESCAPES: (readonly number[] | undefined)[] = [];
-ESCAPES[0x00] = [0xef, 0xbf, 0xbd];
-ESCAPES[0x09] = [0x5c, 0x74];
-ESCAPES[0x0a] = [0x5c, 0x6e];
-ESCAPES[0x0d] = [0x5c, 0x72];
-ESCAPES[0x5c] = [0x5c, 0x5c];
 
 /** Digits of the largest id: ids are positive safe integers (bigint columns). */
 export const MAX_ID_DIGITS = 16;
