@@ -9,6 +9,17 @@ export class KnownError extends Error {
   }
 }
 
+/**
+ * Something the user cannot fix from here, known well enough to say in one line (the server
+ * failed, or answered what the CLI does not understand): one line, exit code 2.
+ */
+export class UnexpectedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnexpectedError";
+  }
+}
+
 /** Turns common start-up failures into one line that says what to do. */
 export function explainStartError(error: unknown, port: number): string | undefined {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;

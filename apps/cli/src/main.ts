@@ -1,4 +1,4 @@
-import { KnownError } from "./errors.js";
+import { KnownError, UnexpectedError } from "./errors.js";
 
 interface Command {
   run: (argv: string[]) => Promise<void>;
@@ -68,6 +68,10 @@ async function main(argv: string[]): Promise<number> {
     if (error instanceof KnownError || isArgumentError(error)) {
       console.error(`assay: ${error.message}`);
       return 1;
+    }
+    if (error instanceof UnexpectedError) {
+      console.error(`assay: ${error.message}`);
+      return 2;
     }
     console.error("assay: unexpected error:", error);
     return 2;

@@ -1,4 +1,5 @@
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -136,6 +137,54 @@ describe("assay upload", () => {
     expect(assay(["upload", "reports/**/*.xml"]).stderr).toContain(
       'assay: no file matches "reports/**/*.xml".',
     );
+  });
+
+  it("exits 2 with one line when the server fails or answers something else", async () => {
+    // Answers each upload with the next of these, having read the body.
+    const answers = [
+      { status: 500, body: '{"error":{"code":"internal","message":"Internal server error"}}' },
+      { status: 502, body: "<html>Bad Gateway</html>" },
+      { status: 200, body: '{"ok":true}' },
+    ];
+    const fake = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        const answer = answers.shift()!;
+        response.writeHead(answer.status, { "content-type": "application/json" });
+        response.end(answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => fake.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(fake.address() as { port: number }).port}`;
+    // Not spawnSync: this process must answer while the command runs.
+    const upload = () =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const args = [bin, "upload", path.join(fixtures, "mocha/mocha-report.json")];
+        const env = { PATH: process.env.PATH ?? "", ASSAY_URL: url, ASSAY_TOKEN: "t" };
+        const child = execFile(process.execPath, args, { cwd, env }, (_error, stdout, stderr) =>
+          resolve({ code: child.exitCode, stdout, stderr }),
+        );
+      });
+    try {
+      const failed = await upload();
+      expect(failed.code).toBe(2);
+      expect(failed.stderr.trim().split("\n")).toEqual([
+        "assay: the server failed (HTTP 500): Internal server error; its log says why.",
+      ]);
+      const gateway = await upload();
+      expect(gateway.code).toBe(2);
+      expect(gateway.stderr).toContain(
+        "the server failed (HTTP 502): the server answered HTTP 502",
+      );
+      const other = await upload();
+      expect(other.code).toBe(2);
+      expect(other.stdout).toBe("");
+      expect(other.stderr.trim().split("\n")).toEqual([
+        `assay: ${url}/ answered HTTP 200, but not as an Assay server answers an upload; check --server or ASSAY_URL.`,
+      ]);
+    } finally {
+      fake.close();
+    }
   });
 
   it("exits 1 when the server cannot be reached", () => {

@@ -2,10 +2,10 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { IngestResponse } from "@assay/core";
+import { IngestResponseSchema } from "@assay/core";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
-import { KnownError } from "../errors.js";
+import { KnownError, UnexpectedError } from "../errors.js";
 import { multipartBody, type MultipartFile } from "../multipart.js";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
@@ -167,8 +167,19 @@ export async function upload(argv: string[]): Promise<void> {
   }
   if (answer.status === 401)
     throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
+  if (answer.status >= 500) {
+    throw new UnexpectedError(
+      `the server failed (HTTP ${answer.status}): ${errorMessage(answer)}; its log says why.`,
+    );
+  }
   if (answer.status >= 400) throw new KnownError(errorMessage(answer));
-  const body = answer.body as IngestResponse;
+  const parsed = IngestResponseSchema.safeParse(answer.body);
+  if (!parsed.success) {
+    throw new UnexpectedError(
+      `${target.url} answered HTTP ${answer.status}, but not as an Assay server answers an upload; check --server or ASSAY_URL.`,
+    );
+  }
+  const body = parsed.data;
   const c = body.counts;
   console.log(
     `Run ${body.test_run_key}: ${body.inserted} results stored${body.duplicates ? `, ${body.duplicates} already there` : ""}.`,

@@ -21,9 +21,13 @@ export function historyStatus(row: StatusInput): HistoryStatus {
   return status === "skipped" ? "other" : status === "passed" ? "passed" : "failed";
 }
 
-/** The screen route of a result, as the history list links to it. */
-function resultUrl(runKey: string, testRunTestId: string): string {
-  return `/test_runs/${encodeURIComponent(runKey)}/${encodeURIComponent(testRunTestId)}`;
+/**
+ * The screen route of a result, as the history list links to it: be=1 opens the Backend results
+ * dialog (spec §2), which an API test's result is shown in.
+ */
+function resultUrl(runKey: string, testRunTestId: string, family: string): string {
+  const route = `/test_runs/${encodeURIComponent(runKey)}/${encodeURIComponent(testRunTestId)}`;
+  return family === "backend" ? `${route}?be=1` : route;
 }
 
 /**
@@ -44,7 +48,7 @@ export async function getTestHistory(
     const startTime = iso(row.start_time);
     return {
       testId: row.test_id,
-      url: resultUrl(row.test_run_key, row.test_run_test_id),
+      url: resultUrl(row.test_run_key, row.test_run_test_id, row.family),
       status: historyStatus(row),
       date: startTime?.slice(0, 10) ?? null,
       passed: row.status === "passed",

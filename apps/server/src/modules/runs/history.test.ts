@@ -9,6 +9,7 @@ import {
   type TestRef,
 } from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { topFailsQuery } from "./history.repo.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -122,6 +123,16 @@ describe("GET /v1/history/{id}", () => {
     expect(body[4]).toMatchObject({ date: null, start_time: null });
   });
 
+  it("links an API test's result to the Backend results dialog (be=1)", async () => {
+    const db = database.db;
+    const apiTest = await insertTest(db, { family: "backend" });
+    const run = await insertRun(db, { test_run_key: "api-nightly", family: "backend" });
+    await insertResult(db, run, apiTest, { test_run_test_id: "get users", status: "passed" });
+    expect((await get(`/v1/history/${apiTest.id}`)).json()).toMatchObject([
+      { url: "/test_runs/api-nightly/get%20users?be=1", test_run_key: "api-nightly" },
+    ]);
+  });
+
   it("filters to NextGen runs of a site, or to Legacy runs", async () => {
     const dev1 = (await get(`/v1/history/${test.id}?isNextGen=true&noraSite=dev1`)).json();
     expect(dev1.map((e: { test_run_key: string }) => e.test_run_key)).toEqual([
@@ -188,12 +199,13 @@ describe("GET /v1/fails", () => {
   it("counts final failures of the last 2 months per test, most first, ties by id", async () => {
     const db = database.db;
     const run = await insertRun(db);
-    const [a, b, c, d, e] = [
+    const [a, b, c, d, e, f] = [
       await insertTest(db, { id: 9001, title: "A" }),
       await insertTest(db, { id: 9002, title: "B" }),
       await insertTest(db, { id: 9003, title: "C" }),
       await insertTest(db, { id: 9004, title: "D" }),
       await insertTest(db, { id: 9005, title: "E" }),
+      await insertTest(db, { id: 9006, title: "F" }),
     ];
     const fail = (test: TestRef, days: number, extra = {}) =>
       insertResult(db, run, test, { status: "failed", start_time: daysAgo(days), ...extra });
@@ -207,6 +219,10 @@ describe("GET /v1/fails", () => {
     // Non-final attempts and passes never count.
     for (const days of [1, 2, 3, 4]) await fail(d, days, { is_final: false });
     await insertResult(db, run, d, { status: "passed", start_time: daysAgo(1) });
+    // A failure with 'Pending reason' is shown as skipped: F would lead, A would have 4.
+    const pending = { error_message: "Error: Pending reason == waiting for NXL-1234" };
+    for (const days of [1, 2, 3, 4, 5]) await fail(f, days, pending);
+    await fail(a, 6, pending);
 
     const res = await get("/v1/fails");
     expect(res.statusCode).toBe(200);
@@ -219,6 +235,28 @@ describe("GET /v1/fails", () => {
       { id: 9001, title: "A", fail_count: 3 },
       { id: 9002, title: "B", fail_count: 2 },
     ]);
+  });
+
+  it("is counted on results_failed_time_idx alone, whose predicate it states", async () => {
+    const { sql, parameters } = topFailsQuery(database.db, 2, 50).compile();
+    const client = await database.db.pool.connect();
+    try {
+      await client.query("BEGIN");
+      // Tiny tables: without scans, and without the other index of failures (dropped until the
+      // rollback), the index is chosen only if the query implies its predicate.
+      await client.query("SET LOCAL enable_seqscan = off");
+      await client.query("SET LOCAL enable_bitmapscan = off");
+      await client.query("DROP INDEX results_failed_run_idx");
+      const { rows } = await client.query<{ "QUERY PLAN": string }>(
+        `EXPLAIN ${sql}`,
+        parameters as unknown[],
+      );
+      const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
+      expect(plan).toMatch(/Index Only Scan using results_failed_time_idx on results/);
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+    }
   });
 
   it("refuses a limit above 500", async () => {
