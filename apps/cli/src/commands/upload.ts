@@ -168,8 +168,9 @@ export async function upload(argv: string[]): Promise<void> {
   if (answer.status === 401)
     throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
   if (answer.status >= 500) {
+    const said = (answer.body as { error?: { message?: string } } | undefined)?.error?.message;
     throw new UnexpectedError(
-      `the server failed (HTTP ${answer.status}): ${errorMessage(answer)}; its log says why.`,
+      `the server failed (HTTP ${answer.status})${said ? `: ${said}` : ""}; its log says why.`,
     );
   }
   if (answer.status >= 400) throw new KnownError(errorMessage(answer));
