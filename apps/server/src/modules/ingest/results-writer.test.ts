@@ -185,6 +185,24 @@ describe("ResultsWriter", () => {
       )
     ).rows.map((r) => r.test_id);
 
+  it("steps over ids that reports gave when it assigns ids to new tests", async () => {
+    const { rows } = await database.db.pool.query<{ v: string }>(
+      "SELECT nextval('test_id_seq') AS v",
+    );
+    const v = Number(rows[0]!.v);
+    // A report names tests by the next ids the sequence would hand out (TC tags, titles).
+    const claimed = [v + 1, v + 3].map((id) => ({
+      result: { name: `TC${id} claims an id`, status: "passed" } as ResultInput,
+      files: NO_FILES,
+    }));
+    await inTransaction((client, runId) => writer(client, runId).write(claimed));
+    const runId = await inTransaction(async (client, runId) => {
+      await writer(client, runId).write(results(4, "fresh"));
+      return runId;
+    });
+    expect((await testIdsOf(runId)).map(Number).sort()).toEqual([v + 2, v + 4, v + 5, v + 6]);
+  });
+
   it("gives two uploads that register the same new tests at once the same ids", async () => {
     const first = await openUpload();
     const second = await openUpload();
