@@ -1,19 +1,24 @@
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { FastifyInstance } from "fastify";
+import FormData from "form-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { LocalObjectStore } from "../../storage/local-store.js";
 import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
 let logs: Record<string, unknown>[];
 let empty: Record<string, number>;
+const limited = { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN, ASSAY_MAX_UPLOAD_MB: "1" };
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  ({ app, logs } = await buildTestApp(database.db, {
-    env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN, ASSAY_MAX_UPLOAD_MB: "1" },
-  }));
+  ({ app, logs } = await buildTestApp(database.db, { env: limited }));
   empty = await storedCounts(database.db.pool);
 });
 afterAll(async () => {
@@ -153,6 +158,83 @@ describe("refused uploads", () => {
     expect(res.statusCode).toBe(413);
     expect(res.json().error.code).toBe("payload_too_large");
     await expectNothingStored();
+  });
+
+  it("answers 413 for a live attachment over the limit, keeping neither row nor object", async () => {
+    const objectsDir = await mkdtemp(path.join(tmpdir(), "assay-test-objects-"));
+    const objects = new LocalObjectStore(objectsDir);
+    await objects.init();
+    const live = (await buildTestApp(database.db, { env: limited, objects })).app;
+    try {
+      const headers = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
+      await live.inject({
+        method: "POST",
+        url: "/v1/ingest/runs",
+        headers,
+        payload: { run_key: "big-attachment" },
+      });
+      await live.inject({
+        method: "POST",
+        url: "/v1/ingest/runs/big-attachment/results",
+        headers,
+        payload: [{ test_run_test_id: "t1", name: "t1", status: "failed" }],
+      });
+      const before = await storedCounts(database.db.pool);
+      const form = new FormData();
+      form.append("file", Buffer.alloc(1024 * 1024 + 10, 0x20), {
+        filename: "big.png",
+        contentType: "image/png",
+      });
+      const res = await live.inject({
+        method: "POST",
+        url: "/v1/ingest/runs/big-attachment/results/t1/attachments",
+        headers: { ...headers, ...form.getHeaders() },
+        payload: form.getBuffer(),
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().error.message).toContain("upload limit of 1 MB");
+      // Over a socket, in pieces: the limit is passed while the store is writing the file.
+      const address = await live.listen({ port: 0, host: "127.0.0.1" });
+      const streamed = await new Promise<number>((resolve, reject) => {
+        const request = http.request(
+          `${address}/v1/ingest/runs/big-attachment/results/t1/attachments`,
+          {
+            method: "POST",
+            headers: { ...headers, "content-type": "multipart/form-data; boundary=b0" },
+          },
+          (response) => {
+            resolve(response.statusCode ?? 0);
+            request.destroy();
+          },
+        );
+        request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
+        request.write(
+          '--b0\r\nContent-Disposition: form-data; name="file"; filename="big.png"\r\n',
+        );
+        request.write("Content-Type: image/png\r\n\r\n");
+        const piece = Buffer.alloc(64 * 1024, 0x20);
+        let sent = 0;
+        const next = () => {
+          if (request.destroyed) return;
+          if (sent++ < 24) {
+            request.write(piece);
+            setTimeout(next, 5);
+          } else request.end("\r\n--b0--\r\n");
+        };
+        next();
+      });
+      expect(streamed).toBe(413);
+      expect(await storedCounts(database.db.pool)).toEqual(before);
+      const files = await readdir(objectsDir, { recursive: true, withFileTypes: true });
+      expect(files.filter((f) => f.isFile())).toEqual([]);
+    } finally {
+      // The server stopped reading the refused body, so it never sees the client go: its side of
+      // the connection would hold close() open.
+      live.server.closeAllConnections();
+      await live.close();
+      await rm(objectsDir, { recursive: true, force: true });
+      await database.db.pool.query("TRUNCATE runs, results, tests CASCADE");
+    }
   });
 
   it("answers 415 when the body is not multipart", async () => {

@@ -103,6 +103,20 @@ export const liveRoutes =
           );
         const part = await request.file({ limits: { fileSize: options.maxUploadBytes } });
         if (!part) throw new AppError(400, "no_file", "The request has no file part.");
+        // Fails the file as it passes the limit: the store drops what it had written, and no
+        // attachment row is made (busboy would otherwise end the file short, as if complete).
+        // A small body may have been read past the limit already.
+        const tooLarge = () =>
+          new AppError(
+            413,
+            "payload_too_large",
+            `The file is larger than the upload limit of ${options.maxUploadBytes / 1024 / 1024} MB (ASSAY_MAX_UPLOAD_MB).`,
+          );
+        if (part.file.truncated) {
+          part.file.resume();
+          throw tooLarge();
+        }
+        part.file.once("limit", () => part.file.destroy(tooLarge()));
         const fields = AttachmentFieldsSchema.safeParse(
           Object.fromEntries(
             Object.entries(part.fields).flatMap(([name, field]) =>
@@ -127,8 +141,6 @@ export const liveRoutes =
           { body: part.file, contentType: part.mimetype, name: part.filename || "attachment" },
           fields.data,
         );
-        if (part.file.truncated)
-          throw new AppError(413, "payload_too_large", "The file is larger than the upload limit.");
         return reply.status(201).send(created);
       },
     );
