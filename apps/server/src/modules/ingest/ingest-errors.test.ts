@@ -160,6 +160,36 @@ describe("refused uploads", () => {
     await expectNothingStored();
   });
 
+  it("answers 413 for a live batch over the upload limit, storing none of it", async () => {
+    const headers = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
+    await app.inject({
+      method: "POST",
+      url: "/v1/ingest/runs",
+      headers,
+      payload: { run_key: "big-batch" },
+    });
+    const before = await storedCounts(database.db.pool);
+    const results = Array.from({ length: 2000 }, (_, i) => ({
+      name: `test ${i} ${"x".repeat(500)}`,
+      status: "passed",
+    }));
+    for (const [type, payload] of [
+      ["application/json", JSON.stringify(results)],
+      ["application/x-ndjson", results.map((r) => JSON.stringify(r)).join("\n")],
+    ]) {
+      const res = await app.inject({
+        method: "POST",
+        url: "/v1/ingest/runs/big-batch/results",
+        headers: { ...headers, "content-type": type! },
+        payload,
+      });
+      expect(res.statusCode).toBe(413);
+      expect(res.json().error.code).toBe("payload_too_large");
+    }
+    expect(await storedCounts(database.db.pool)).toEqual(before);
+    await database.db.pool.query("TRUNCATE runs, results, tests CASCADE");
+  });
+
   it("answers 413 for a live attachment over the limit, keeping neither row nor object", async () => {
     const objectsDir = await mkdtemp(path.join(tmpdir(), "assay-test-objects-"));
     const objects = new LocalObjectStore(objectsDir);

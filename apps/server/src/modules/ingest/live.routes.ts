@@ -9,7 +9,7 @@ import {
   RunKeySchema,
 } from "@assay/core";
 import type {} from "@fastify/multipart";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { validatorCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
 import type { IngestRouteOptions } from "./ingest.routes.js";
@@ -17,8 +17,10 @@ import {
   appendResults,
   attachToResult,
   finishLiveRun,
+  batchOf,
+  MAX_BATCH_RESULTS,
   openLiveRun,
-  parseNdjson,
+  parseJsonBody,
 } from "./live.service.js";
 
 const KeyParams = z.object({ key: RunKeySchema });
@@ -28,8 +30,8 @@ const errors = {
   404: ErrorBodySchema,
   409: ErrorBodySchema,
 };
-// A batch of results can be large; everything else keeps Fastify's 1 MiB default.
-const BATCH_LIMIT = 64 * 1024 * 1024;
+/** A batch of results can be large, up to the upload limit (ASSAY_MAX_UPLOAD_MB) or this. */
+const MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * The live API: a reporter opens a run, appends batches of results while tests run (readable at
@@ -38,10 +40,24 @@ const BATCH_LIMIT = 64 * 1024 * 1024;
 export const liveRoutes =
   (options: IngestRouteOptions): FastifyPluginAsyncZod =>
   async (app) => {
+    const batchLimit = Math.min(MAX_BATCH_BYTES, options.maxUploadBytes);
     app.addContentTypeParser(
       "application/x-ndjson",
-      { parseAs: "string", bodyLimit: BATCH_LIMIT },
+      { parseAs: "string", bodyLimit: batchLimit },
       (_req, body, done) => done(null, body),
+    );
+    // This plugin's JSON bodies are read as uploaded JSON files are (parseJsonBody).
+    app.removeContentTypeParser("application/json");
+    app.addContentTypeParser(
+      "application/json",
+      { parseAs: "string", bodyLimit: batchLimit },
+      (_req, body, done) => {
+        try {
+          done(null, parseJsonBody(body as string));
+        } catch (error) {
+          done(error as Error, undefined);
+        }
+      },
     );
 
     app.post(
@@ -65,20 +81,24 @@ export const liveRoutes =
       "/v1/ingest/runs/:key/results",
       {
         config: { access: "ingest" },
-        bodyLimit: BATCH_LIMIT,
+        bodyLimit: batchLimit,
         schema: {
           tags: ["ingest"],
           summary:
             "Append results: a JSON array of results, or NDJSON (application/x-ndjson, one per line)",
           params: KeyParams,
-          body: z.union([z.array(ResultInputSchema).max(50_000), z.string()]),
+          body: z.union([z.array(ResultInputSchema).max(MAX_BATCH_RESULTS), z.string()]),
           response: { 200: AppendResultsResponseSchema, ...errors },
         },
+        // The schema documents the body; batchOf checks it, naming the result and field at fault
+        // (a union's failure says only "Invalid input").
+        validatorCompiler: (route) =>
+          route.httpPart === "body"
+            ? (data) => ({ value: data })
+            : // Fastify hands each part its own schema (here the params' zod object).
+              validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
       },
-      async (request) => {
-        const results = typeof request.body === "string" ? parseNdjson(request.body) : request.body;
-        return appendResults(options, request.params.key, results);
-      },
+      async (request) => appendResults(options, request.params.key, batchOf(request.body)),
     );
 
     app.post(

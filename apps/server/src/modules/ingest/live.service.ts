@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { ResultInputSchema, type ResultInput, type RunMetadata } from "@assay/core";
+import { z } from "zod";
 import { AppError } from "../../errors.js";
 import { finalizeRun } from "./finalize-run.js";
 import * as repo from "./ingest.repo.js";
@@ -11,7 +12,8 @@ import {
   type IngestDeps,
 } from "./ingest.service.js";
 import { ResultsWriter } from "./results-writer.js";
-import type { UploadFiles } from "./parsers/types.js";
+import { jsonPath, parseJsonText } from "./parsers/json.js";
+import { ReportError, type UploadFiles } from "./parsers/types.js";
 
 /** Live reporters attach files through their own route, not by reference. */
 const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
@@ -93,33 +95,64 @@ export async function appendResults(
   return appended.answer;
 }
 
-/** Parses an NDJSON body: one result per line; blank lines are allowed. */
-export function parseNdjson(text: string): ResultInput[] {
+/** The most results one append takes. */
+export const MAX_BATCH_RESULTS = 50_000;
+const BatchSchema = z.array(ResultInputSchema).max(MAX_BATCH_RESULTS);
+
+/**
+ * The results of an append's body: a JSON array (parsed safely by the route, see
+ * parseJsonBody) or NDJSON text, one result per line (blank lines allowed). A bad result is a 400
+ * naming where it is ("$[1].status", "Line 2, $.status") and what is wrong.
+ */
+export function batchOf(body: unknown): ResultInput[] {
+  if (typeof body !== "string") return validated(body, BatchSchema, "");
   const results: ResultInput[] = [];
-  text.split("\n").forEach((line, index) => {
+  body.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new AppError(
-        400,
-        "invalid_ndjson",
-        `Line ${index + 1} is not valid JSON: ${(error as Error).message}`,
-      );
-    }
-    const parsed = ResultInputSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
+    const where = `Line ${index + 1}`;
+    if (results.length === MAX_BATCH_RESULTS) {
       throw new AppError(
         400,
         "invalid_result",
-        `Line ${index + 1}, ${issue.path.join(".") || "(result)"}: ${issue.message}`,
+        `${where}: one batch holds at most ${MAX_BATCH_RESULTS} results; send the rest in another.`,
       );
     }
-    results.push(value as ResultInput);
+    let value: unknown;
+    try {
+      value = parseJsonText(where, line);
+    } catch (error) {
+      if (!(error instanceof ReportError)) throw error;
+      const column = error.location.column;
+      const at = column === undefined ? "" : `, column ${column}`;
+      throw new AppError(400, "invalid_ndjson", `${where}${at}: ${error.reason}`);
+    }
+    results.push(validated(value, ResultInputSchema, `${where}, `));
   });
   return results;
+}
+
+function validated<T>(value: unknown, schema: z.ZodType<T>, where: string): T {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new AppError(
+    400,
+    "invalid_result",
+    `${where}${jsonPath(issue.path as (string | number)[])}: ${issue.message}`,
+  );
+}
+
+/**
+ * A JSON request body of the live API, parsed as uploaded JSON files are (parseJsonText):
+ * `__proto__` and `constructor.prototype` keys refused, nesting bounded, the position of a
+ * syntax error named. A Fastify content-type parser.
+ */
+export function parseJsonBody(text: string): unknown {
+  try {
+    return parseJsonText("The request body", text);
+  } catch (error) {
+    throw error instanceof ReportError ? new AppError(400, "invalid_json", error.message) : error;
+  }
 }
 
 /** Marks the run finished; its counts stay as the last batch left them. */

@@ -147,8 +147,45 @@ describe("live reporting", () => {
       "content-type": "application/x-ndjson",
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json().error.message).toMatch(/^Line 2, status: /);
+    expect(res.json().error.message).toMatch(/^Line 2, \$\.status: /);
     expect(await runState("live-2")).toMatchObject({ total: 0 });
+  });
+
+  it("names the result and field at fault in a JSON batch, and reads bodies as uploaded files", async () => {
+    await post("/v1/ingest/runs", { run_key: "live-bad" });
+    const url = "/v1/ingest/runs/live-bad/results";
+    const bad = await post(url, [
+      { name: "a", status: "passed" },
+      { name: "b", status: "bad" },
+    ]);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toMatch(/^\$\[1\]\.status: /);
+
+    // Nested past 64 levels, in a JSON batch and in an NDJSON line.
+    const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
+    const properties = `{"name":"deep","status":"passed","properties":{"x":${deep}}}`;
+    const json = await post(url, `[${properties}]`, { "content-type": "application/json" });
+    expect(json.statusCode).toBe(400);
+    expect(json.json().error.message).toMatch(
+      /^The request body \(line 1, column \d+\): JSON is nested deeper than 64 levels/,
+    );
+    const ndjson = await post(url, properties, { "content-type": "application/x-ndjson" });
+    expect(ndjson.statusCode).toBe(400);
+    expect(ndjson.json().error.message).toMatch(/^Line 1, column \d+: JSON is nested deeper/);
+
+    // __proto__ is refused in NDJSON as in JSON.
+    const proto = '{"name":"p","status":"passed","properties":{"__proto__":{"polluted":true}}}';
+    for (const type of ["application/json", "application/x-ndjson"]) {
+      const res = await post(url, type === "application/json" ? `[${proto}]` : proto, {
+        "content-type": type,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error.message).toContain("__proto__");
+    }
+    const syntax = await post(url, '{"name": "x",, }', { "content-type": "application/x-ndjson" });
+    expect(syntax.json().error).toMatchObject({ code: "invalid_ndjson" });
+    expect(syntax.json().error.message).toMatch(/^Line 1, column 14: invalid JSON/);
+    expect(await runState("live-bad")).toMatchObject({ total: 0 });
   });
 
   it("answers 404 for results sent to a run that was never opened", async () => {

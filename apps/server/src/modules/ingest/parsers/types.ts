@@ -51,7 +51,8 @@ export interface ReportLocation {
 export class ReportError extends Error {
   constructor(
     readonly file: string,
-    message: string,
+    /** What is wrong, without the file and position the message starts with. */
+    readonly reason: string,
     readonly location: ReportLocation = {},
   ) {
     const where = [
@@ -61,7 +62,7 @@ export class ReportError extends Error {
     ]
       .filter(Boolean)
       .join(", ");
-    super(`${file}${where ? ` (${where})` : ""}: ${message}`);
+    super(`${file}${where ? ` (${where})` : ""}: ${reason}`);
     this.name = "ReportError";
   }
 }
