@@ -67,6 +67,19 @@ describe("refused uploads", () => {
     await expectNothingStored();
   });
 
+  it("says why an XML file with a DOCTYPE naming another root is no report", async () => {
+    const lolz = `<?xml version="1.0"?>
+<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]>
+<lolz>&lol2;</lolz>`;
+    const res = await upload(app, [{ name: "lolz.xml", content: lolz }]);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.code).toBe("no_report");
+    expect(res.json().error.message).toContain(
+      "lolz.xml starts with a DOCTYPE, which Assay refuses in XML (entities and DTDs are never read): remove it.",
+    );
+    await expectNothingStored();
+  });
+
   it("names the file, line and column of malformed JSON", async () => {
     const res = await upload(
       app,

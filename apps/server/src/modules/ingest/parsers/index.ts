@@ -3,7 +3,7 @@ import { AppError } from "../../../errors.js";
 import { detectAllure, parseAllureFiles, parseAllureZip } from "./allure.js";
 import { detectCtrf, parseCtrf } from "./ctrf.js";
 import { detectCucumber, parseCucumber } from "./cucumber.js";
-import { detectJunit, parseJunit } from "./junit.js";
+import { detectJunit, parseJunit, xmlWithDoctype } from "./junit.js";
 import { detectLocust, parseLocust } from "./locust.js";
 import { detectMocha, parseMocha } from "./mocha.js";
 import { detectPlaywright, parsePlaywright } from "./playwright.js";
@@ -71,6 +71,7 @@ export async function classifyUpload(
   let allureFolder = false;
   let locust = false;
   const formats = new Set<ReportFormat>();
+  const refusedXml: string[] = [];
   // Heads are read a few files at a time, in order: an upload can hold tens of thousands.
   for await (const { file, head } of readInOrder(files.all(), headOf, HEADS_AHEAD)) {
     let found = format === "auto" ? detectFormat(head, file.name) : undefined;
@@ -86,7 +87,10 @@ export async function classifyUpload(
       // look right, so the user hears what is wrong with it rather than "no report found".
       if (claims || (entry && REPORT_EXTENSIONS.test(file.name))) found = format;
     }
-    if (!found) continue;
+    if (!found) {
+      if (xmlWithDoctype(head, file.name)) refusedXml.push(file.name);
+      continue;
+    }
     formats.add(found);
     const single = SINGLE_FILE.find((e) => e.format === found);
     if (single) singles.push({ file, parse: single.parse });
@@ -106,6 +110,9 @@ export async function classifyUpload(
       400,
       "no_report",
       `No ${format === "auto" ? "test report" : `${format} report`} found among the uploaded files (${names}). ` +
+        (refusedXml.length > 0
+          ? `${refusedXml.slice(0, 3).join(", ")} starts with a DOCTYPE, which Assay refuses in XML (entities and DTDs are never read): remove it. `
+          : "") +
         `Supported formats: ${REPORT_FORMATS.join(", ")}.`,
     );
   }

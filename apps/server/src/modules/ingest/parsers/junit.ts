@@ -20,11 +20,22 @@ const ROOTS = new Set(["testsuites", "testsuite"]);
  * parser, not format detection, explains why the file is refused).
  */
 export function detectJunit(head: string, _fileName: string): boolean {
-  // UTF-16 text read as UTF-8 has a NUL after each ASCII character and a mangled byte-order mark.
-  const text = head.replace(/\0/g, "").replace(/^[\uFEFF\uFFFE\uFFFD]+/, "");
-  const scan = scanProlog(text, true);
+  const scan = prologOf(head);
   if (scan.kind === "root" || scan.kind === "doctype") return ROOTS.has(scan.name);
   return false;
+}
+
+/**
+ * True when an .xml file that no format claimed starts with a DOCTYPE: most likely a JUnit report
+ * whose DOCTYPE names another root (or an attack), which the no-report answer then explains.
+ */
+export function xmlWithDoctype(head: string, fileName: string): boolean {
+  return fileName.toLowerCase().endsWith(".xml") && prologOf(head).kind === "doctype";
+}
+
+function prologOf(head: string) {
+  // UTF-16 text read as UTF-8 has a NUL after each ASCII character and a mangled byte-order mark.
+  return scanProlog(head.replace(/\0/g, "").replace(/^[\uFEFF\uFFFE\uFFFD]+/, ""), true);
 }
 
 /** Strips saxes' "line:column: " prefix and final period: the location is given separately. */
