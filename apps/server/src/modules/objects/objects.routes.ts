@@ -2,6 +2,7 @@ import { ErrorBodySchema } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { notFound } from "../../errors.js";
+import { ifNoneMatchHits } from "../../http/etag.js";
 import { validateKey, type ObjectStore } from "../../storage/index.js";
 
 const PREFIX = "/v1/objects/";
@@ -34,13 +35,6 @@ const ObjectParamsSchema = z.object({
 function rawKey(url: string, decoded: string): string {
   const pathname = url.split("?")[0] ?? "";
   return pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : decoded;
-}
-
-/** True when an If-None-Match header names `etag` (weak comparison, as RFC 9110 asks). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const strip = (tag: string) => tag.trim().replace(/^W\//, "");
-  return ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || strip(tag) === strip(etag));
 }
 
 /**
@@ -89,7 +83,7 @@ export const objectsRoutes =
           reply.header("content-disposition", `attachment; filename="${fileName}"`);
         }
 
-        if (matches(request.headers["if-none-match"], object.etag)) {
+        if (ifNoneMatchHits(request.headers["if-none-match"], object.etag)) {
           object.body.destroy();
           return reply.code(304).send();
         }

@@ -17,6 +17,7 @@ import {
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { ifNoneMatchHits } from "../../http/etag.js";
 import { getBackendResult, getFrontendResult } from "./results.service.js";
 import {
   getApiLog,
@@ -119,7 +120,8 @@ export const runsRoutes =
           request.query.force,
         );
         void reply.header("etag", answer.etag).header("cache-control", "no-cache");
-        if (request.headers["if-none-match"] === answer.etag) return reply.code(304).send(null);
+        if (ifNoneMatchHits(request.headers["if-none-match"], answer.etag))
+          return reply.code(304).send(null);
         // Already JSON: Fastify sends a string payload with a JSON type as it is (the type
         // provider types send() as the schema's object, hence the cast).
         return reply.type("application/json; charset=utf-8").send(answer.body as never);
