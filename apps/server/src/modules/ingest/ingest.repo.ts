@@ -1,6 +1,7 @@
 import type { LoadEndpointStat, RunMetadata } from "@assay/core";
 import type pg from "pg";
 import { copyRows } from "./copy.js";
+import type { RunFacts } from "./result-rows.js";
 
 export interface RunRow {
   id: number;
@@ -62,6 +63,25 @@ export async function findRunForUpdate(
   );
   const row = rows[0];
   return row ? { ...row, id: Number(row.id) } : undefined;
+}
+
+/**
+ * What a run says of all its results (site, branch, commit, executor, base URL), for results
+ * appended to it that do not say it themselves, as an upload's fields are.
+ */
+export async function runFacts(client: pg.PoolClient, runId: number): Promise<RunFacts> {
+  const { rows } = await client.query<Record<string, string | null>>(
+    "SELECT nora_site, branch, commit, executor, baseurl FROM runs WHERE id = $1",
+    [runId],
+  );
+  const run = rows[0] ?? {};
+  return {
+    nora_site: run.nora_site ?? undefined,
+    branch: run.branch ?? undefined,
+    commit_hash: run.commit ?? undefined,
+    executor: run.executor ?? undefined,
+    baseurl: run.baseurl ?? undefined,
+  };
 }
 
 export async function existingTestRunTestIds(

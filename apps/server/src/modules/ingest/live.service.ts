@@ -77,6 +77,7 @@ export async function appendResults(
       attachments: deps.attachments,
       knownTests: deps.knownTests,
       existing: await repo.existingTestRunTestIds(client, run.id),
+      runFacts: await repo.runFacts(client, run.id),
     });
     await writer.write(results.map((result) => ({ result, files: NO_FILES })));
     await finalizeRun(client, run.id, {

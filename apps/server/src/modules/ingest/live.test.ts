@@ -140,6 +140,40 @@ describe("live reporting", () => {
     expect(await runState("live-same-id")).toMatchObject({ total: 2 });
   });
 
+  it("gives appended results the run's site, branch, commit and executor when they have none", async () => {
+    await post("/v1/ingest/runs", {
+      run_key: "live-facts",
+      nora_site: "dev1.example.com",
+      branch: "main",
+      commit: "abc123",
+      executor: "robot",
+    });
+    await post("/v1/ingest/runs/live-facts/results", [
+      { name: "plain", status: "passed" },
+      { name: "own site", status: "passed", nora_site: "stage.example.com" },
+    ]);
+    const { rows } = await database.db.pool.query(
+      `SELECT r.name, r.nora_site, r.branch, r.commit_hash, r.executor FROM results r
+       JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = 'live-facts' ORDER BY r.name`,
+    );
+    expect(rows).toEqual([
+      {
+        name: "own site",
+        nora_site: "stage.example.com",
+        branch: "main",
+        commit_hash: "abc123",
+        executor: "robot",
+      },
+      {
+        name: "plain",
+        nora_site: "dev1.example.com",
+        branch: "main",
+        commit_hash: "abc123",
+        executor: "robot",
+      },
+    ]);
+  });
+
   it("names the line of a bad NDJSON result and stores nothing of the batch", async () => {
     await post("/v1/ingest/runs", { run_key: "live-2" });
     const body = `${JSON.stringify({ name: "ok", status: "passed" })}\n{"name": "no status"}`;
