@@ -11,10 +11,10 @@ import { backgroundSteps, failingStep, mainSteps, uiStack, type UiStep } from ".
 const NS_PER_MS = 1_000_000;
 const BACKGROUND_LINES = [4, 5];
 
+/** As cucumber-js writes an embedding: no name (Assay describes it by its step). */
 interface Embedding {
   data: string;
   mime_type: string;
-  name: string;
 }
 
 interface CucumberStep {
@@ -71,7 +71,6 @@ function scenarioSteps(result: PlannedResult, site: string, line: number): Cucum
       embeddings.push({
         data: screenshotBase64(platform, i),
         mime_type: "image/png",
-        name: `step-${i + 1}.png`,
       });
     }
     if (status === "failed") {
@@ -80,7 +79,6 @@ function scenarioSteps(result: PlannedResult, site: string, line: number): Cucum
         embeddings.push({
           data: screenshotBase64(platform, i, true),
           mime_type: "image/png",
-          name: "error.png",
         });
       }
     }

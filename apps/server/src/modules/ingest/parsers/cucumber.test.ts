@@ -119,13 +119,21 @@ describe("parseCucumber on cucumber-js 12.9.0 output", () => {
   it("keeps embeddings as inline attachments on their step", async () => {
     const results = await load();
     expect(results[0]?.attachments).toEqual([
-      { name: "attachment-1.png", content_type: "image/png", step_index: 2, body_base64: PIXEL },
+      {
+        name: "attachment-1.png",
+        content_type: "image/png",
+        step_index: 2,
+        // cucumber-js names no embedding and gives no start: described by its step, undated.
+        description: 'When I add 2 "apples"',
+        body_base64: PIXEL,
+      },
     ]);
     expect(results[3]?.attachments).toEqual([
       {
         name: "attachment-1.txt",
         content_type: "text/plain",
         step_index: 2,
+        description: "When I pay by invoice",
         body_base64: Buffer.from("invoice requested").toString("base64"),
       },
     ]);
@@ -215,7 +223,16 @@ describe("parseCucumber on the JVM / Ruby shape", () => {
       ["After", true, true, "Hooks.screenshot()"],
     ]);
     expect(result?.attachments).toEqual([
-      { name: "failure screenshot", content_type: "image/png", step_index: 3, body_base64: PIXEL },
+      {
+        name: "failure screenshot",
+        content_type: "image/png",
+        step_index: 3,
+        // Named by the report; taken as its step ended: the scenario's start plus the durations
+        // of the steps up to it.
+        description: "failure screenshot",
+        timestamp: "2025-05-01T10:00:00.010Z",
+        body_base64: PIXEL,
+      },
     ]);
   });
 });

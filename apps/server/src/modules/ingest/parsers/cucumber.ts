@@ -210,20 +210,29 @@ function scenarioResult(
   const steps: StepInput[] = [];
   const attachments: AttachmentInput[] = [];
   const output: string[] = [];
+  const startTime = isoTime(element.start_timestamp);
   let durationNs = 0;
   for (const run of all) {
-    const index = steps.push(toStep(run, feature.uri)) - 1;
+    const step = toStep(run, feature.uri);
+    const index = steps.push(step) - 1;
     durationNs += Math.max(0, run.step.result.duration ?? 0);
+    // An embedding shows the page as its step left it: described by the step unless the report
+    // names it (cucumber-jvm's attach(data, type, name)), taken as the step ended (known when
+    // the report gives the scenario's start, as cucumber-jvm does).
+    const shot = {
+      stepIndex: index,
+      action: step.passed === false ? `${step.action} (failed)` : step.action,
+      timestamp: startTime && isoTime(Date.parse(startTime) + durationNs / NS_PER_MS),
+    };
     for (const [k, embedding] of (run.step.embeddings ?? []).entries()) {
       const where = jsonPath([...run.path, "embeddings", k, "data"]);
-      attachments.push(toAttachment(fileName, where, embedding, attachments.length + 1, index));
+      attachments.push(toAttachment(fileName, where, embedding, attachments.length + 1, shot));
     }
     output.push(...(run.step.output ?? []));
   }
   const scenarioName =
     element.name || `${element.keyword ?? "Scenario"} at line ${element.line ?? "?"}`;
   const example = examples.get(element);
-  const startTime = isoTime(element.start_timestamp);
   const durationMs = durationNs / NS_PER_MS;
   const tags = [...(feature.tags ?? []), ...(element.tags ?? [])].map((t) => t.name);
   return {
@@ -287,7 +296,7 @@ function toAttachment(
   where: string,
   embedding: z.infer<typeof EmbeddingSchema>,
   number: number,
-  stepIndex: number,
+  shot: { stepIndex: number; action: string; timestamp: string | undefined },
 ): AttachmentInput {
   const contentType = embedding.mime_type ?? embedding.media?.type ?? "application/octet-stream";
   let body = cleanBase64(embedding.data);
@@ -303,7 +312,9 @@ function toAttachment(
   return {
     name: embedding.name || `attachment-${number}.${extension}`,
     content_type: contentType,
-    step_index: stepIndex,
+    step_index: shot.stepIndex,
+    description: embedding.name || shot.action,
+    ...(shot.timestamp && { timestamp: shot.timestamp }),
     body_base64: body,
   };
 }
