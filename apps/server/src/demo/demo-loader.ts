@@ -1,6 +1,8 @@
+import { UNSTABLE_TAG } from "@assay/core";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Db } from "../db/pool.js";
 import { markDemoLoaded, markDemoStarted } from "../modules/instance/instance.service.js";
+import { addTagToTest } from "../modules/tags/tags.service.js";
 import { createToken, revokeToken } from "../modules/tokens/tokens.service.js";
 import {
   buildPlan,
@@ -168,11 +170,10 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
   } finally {
     await revokeToken(db.kysely, name);
   }
-  const unstable = plan.tests.filter((t) => t.unstable);
-  await repo.tagUnstable(
-    db,
-    unstable.map((t) => ({ id: t.id, name: t.scenario })),
-  );
+  // As a user tags them on the Test Reports screen (POST /v1/dtag), through the same rules.
+  for (const test of plan.tests.filter((t) => t.unstable)) {
+    await addTagToTest(db, { name: UNSTABLE_TAG, testId: test.id, testName: test.scenario });
+  }
   await markDemoLoaded(db);
   const counts = await repo.storedCounts(db);
   const seconds = Math.round((performance.now() - started) / 100) / 10;

@@ -1,5 +1,4 @@
 import type { Db } from "../db/pool.js";
-import { UNSTABLE_TAG } from "@assay/core";
 
 /** The few statements the demo loader runs itself; results only ever arrive through ingestion. */
 
@@ -39,25 +38,6 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
       times.map((t) => t.startedAt ?? null),
       times.map((t) => t.finishedAt ?? null),
     ],
-  );
-}
-
-/**
- * Puts tests in the '@unstable' dynamic tag. A direct insert because there is no tag API yet
- * (the tags module is still to come); the tag itself is created by migration 0002.
- */
-export async function tagUnstable(
-  db: Db,
-  tests: readonly { id: number; name: string }[],
-): Promise<void> {
-  if (tests.length === 0) return;
-  await db.pool.query(
-    `INSERT INTO tagged_tests (tag_id, test_id, test_name)
-     SELECT tags.id, t.test_id, t.test_name
-     FROM tags, unnest($2::bigint[], $3::text[]) AS t(test_id, test_name)
-     WHERE tags.name = $1
-     ON CONFLICT (tag_id, test_id) DO NOTHING`,
-    [UNSTABLE_TAG, tests.map((t) => t.id), tests.map((t) => t.name)],
   );
 }
 
