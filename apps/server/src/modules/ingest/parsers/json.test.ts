@@ -1,6 +1,6 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { jsonPath, readJson } from "./json.js";
+import { jsonPath, MAX_JSON_REPORT_BYTES, readJson } from "./json.js";
 import type { ReportFile } from "./types.js";
 
 const file = (text: string): ReportFile => ({
@@ -12,6 +12,23 @@ const file = (text: string): ReportFile => ({
 describe("readJson", () => {
   it("parses a report", async () => {
     expect(await readJson(file('{"a":[1,{"b":"x"}]}'))).toEqual({ a: [1, { b: "x" }] });
+  });
+
+  it("refuses a file over the limit for JSON reports with 413, without reading it", async () => {
+    const huge: ReportFile = {
+      name: "ctrf-report.json",
+      size: MAX_JSON_REPORT_BYTES + 1,
+      open: () => {
+        throw new Error("read a file it should have refused");
+      },
+    };
+    await expect(readJson(huge)).rejects.toMatchObject({
+      statusCode: 413,
+      code: "payload_too_large",
+      message: expect.stringMatching(
+        /^ctrf-report\.json is 129 MB: JSON reports are read whole, up to 128 MB a file\./,
+      ),
+    });
   });
 
   it("refuses __proto__ and constructor.prototype keys", async () => {
