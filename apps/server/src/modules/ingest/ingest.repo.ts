@@ -175,34 +175,61 @@ export async function runCounts(client: pg.PoolClient, runId: number) {
   return rows[0]!;
 }
 
-/** Idempotency-Key: a stored answer, or none. */
-export async function findIdempotentAnswer(client: pg.PoolClient, key: string) {
+/** How long an Idempotency-Key's answer is kept (docs/configuration.md). */
+export const IDEMPOTENCY_KEY_HOURS = 24;
+
+/** An Idempotency-Key as sent by one client (a service token or a user). */
+export interface IdempotencyKey {
+  client: string;
+  key: string;
+}
+
+/** The answer stored for the key within the last IDEMPOTENCY_KEY_HOURS, or none. */
+export async function findIdempotentAnswer(
+  client: pg.PoolClient,
+  { client: who, key }: IdempotencyKey,
+) {
   const { rows } = await client.query<{
     fingerprint: string;
     status_code: number;
     response: unknown;
-  }>("SELECT fingerprint, status_code, response FROM idempotency_keys WHERE key = $1", [key]);
+  }>(
+    `SELECT fingerprint, status_code, response FROM idempotency_keys
+     WHERE client = $1 AND key = $2 AND created_at > now() - make_interval(hours => $3)`,
+    [who, key, IDEMPOTENCY_KEY_HOURS],
+  );
   return rows[0];
 }
 
+/** Stores the answer for the key (over an expired one), and forgets every expired key. */
 export async function saveIdempotentAnswer(
   client: pg.PoolClient,
-  key: string,
+  { client: who, key }: IdempotencyKey,
   fingerprint: string,
   statusCode: number,
   response: object,
 ) {
   await client.query(
-    "INSERT INTO idempotency_keys (key, fingerprint, status_code, response) VALUES ($1, $2, $3, $4)",
-    [key, fingerprint, statusCode, JSON.stringify(response)],
+    "DELETE FROM idempotency_keys WHERE created_at <= now() - make_interval(hours => $1)",
+    [IDEMPOTENCY_KEY_HOURS],
+  );
+  await client.query(
+    `INSERT INTO idempotency_keys (client, key, fingerprint, status_code, response)
+     VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (client, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+       status_code = excluded.status_code, response = excluded.response, created_at = now()`,
+    [who, key, fingerprint, statusCode, JSON.stringify(response)],
   );
 }
 
 /** Holds the key for this transaction; false when another upload with the key is under way. */
-export async function tryLockIdempotencyKey(client: pg.PoolClient, key: string): Promise<boolean> {
+export async function tryLockIdempotencyKey(
+  client: pg.PoolClient,
+  { client: who, key }: IdempotencyKey,
+): Promise<boolean> {
   const { rows } = await client.query<{ locked: boolean }>(
-    "SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1, 0)) AS locked",
-    [key],
+    "SELECT pg_try_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0)) AS locked",
+    [who, key],
   );
   return rows[0]?.locked ?? false;
 }

@@ -5,6 +5,7 @@ import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
+import type { Principal } from "../auth/access.js";
 import { ingestUpload, type IngestDeps, type IngestOutcome } from "./ingest.service.js";
 import { Spool } from "./spool.js";
 
@@ -23,7 +24,11 @@ const IdempotencyHeaders = z.object({
     .min(1)
     .max(200)
     .optional()
-    .describe("Makes a retried upload return the first answer instead of storing it twice"),
+    .describe(
+      "Makes a retried upload return the first answer instead of storing it twice. A key " +
+        "belongs to the token (or user) that sent it and is kept 24 hours; the same key with " +
+        "other content answers 422, and while its upload is under way, 409.",
+    ),
 });
 
 /** Fields arrive as text; the last value of a repeated field wins. */
@@ -94,11 +99,12 @@ export const ingestRoutes =
               "The upload has no files: attach at least one report file.",
             );
           }
+          const key = request.headers["idempotency-key"];
           outcome = await ingestUpload(
             options,
             fields.data,
             spool,
-            request.headers["idempotency-key"],
+            key === undefined ? undefined : { client: clientOf(request.principal), key },
           );
         } finally {
           await spool.dispose();
@@ -109,6 +115,12 @@ export const ingestRoutes =
       },
     );
   };
+
+/** Who an Idempotency-Key belongs to: the service token, or the signed-in user. */
+function clientOf(principal: Principal | undefined): string {
+  if (principal?.kind === "user") return `user:${principal.id}`;
+  return `token:${principal?.name ?? ""}`;
+}
 
 /** Spools the files of the multipart body and returns its text fields. */
 async function receiveParts(

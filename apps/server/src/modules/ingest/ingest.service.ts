@@ -90,7 +90,7 @@ export async function ingestUpload(
   deps: IngestDeps,
   fields: UploadFields,
   spool: Spool,
-  idempotencyKey: string | undefined,
+  idempotencyKey: repo.IdempotencyKey | undefined,
 ): Promise<IngestOutcome> {
   const plan = await classifyUpload(spool, fields.format).catch((e: unknown) => {
     throw reportErrorToAppError(e);

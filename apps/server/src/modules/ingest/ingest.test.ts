@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { createToken } from "../tokens/tokens.service.js";
 import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { FIXTURES_DIR } from "./parsers/test-files.js";
 
@@ -196,5 +197,29 @@ describe("idempotency", () => {
     expect(other.statusCode).toBe(422);
     expect(other.json().error.code).toBe("idempotency_key_reused");
     expect(await storedCounts(database.db.pool)).toEqual(before);
+  });
+
+  it("keeps an Idempotency-Key to the client that sent it, for 24 hours", async () => {
+    const key = { "idempotency-key": "nightly-42" };
+    const mine = { authorization: `Bearer ${TEST_INGEST_TOKEN}`, ...key };
+    const first = await upload(app, [fixturePart("mocha", "mocha-report.json")], {}, mine);
+    expect(first.statusCode).toBe(201);
+    // Another CI job's token with the same key: its own upload, neither a replay nor a 422.
+    const { token } = await createToken(database.db.kysely, "other-ci", ["ingest"]);
+    const theirs = { authorization: `Bearer ${token}`, ...key };
+    const other = await upload(app, [fixturePart("cucumber", "cucumber-report.json")], {}, theirs);
+    expect(other.statusCode).toBe(201);
+    expect(other.json().test_run_key).not.toBe(first.json().test_run_key);
+    // A day later the key is free again: other content is a new upload.
+    await database.db.pool.query(
+      "UPDATE idempotency_keys SET created_at = created_at - interval '25 hours' WHERE key = 'nightly-42'",
+    );
+    const later = await upload(app, [fixturePart("cucumber", "cucumber-report.json")], {}, mine);
+    expect(later.statusCode).toBe(201);
+    const { rows } = await database.db.pool.query(
+      "SELECT client, created_at > now() - interval '1 hour' AS fresh FROM idempotency_keys WHERE key = 'nightly-42' ORDER BY client",
+    );
+    // The other client's expired key was forgotten; this one's holds the new answer.
+    expect(rows).toEqual([{ client: "token:ASSAY_INGEST_TOKEN", fresh: true }]);
   });
 });
