@@ -1,4 +1,4 @@
-import type { HistoryEntry } from "@assay/core";
+import { MAX_HISTORY_LIMIT, type HistoryEntry } from "@assay/core";
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -86,6 +86,18 @@ describe("Test History", { timeout: 20_000 }, () => {
     const rest = container.querySelector('[data-segment="rest"]')!;
     expect(passed).toHaveTextContent(/^$/);
     expect(rest).toHaveTextContent("96.7%");
+  });
+
+  it("asks for all the history the API gives, and says when older results are left out", async () => {
+    const full = Array.from({ length: MAX_HISTORY_LIMIT }, (_, i) =>
+      entry("passed", (i % 28) + 1, `run-${i}`),
+    );
+    const api = mockApi({ "/v1/history/5": () => jsonResponse(full) });
+    renderAt("/history/5");
+    expect(
+      await screen.findByText("the newest 1,000 results (older ones are not counted)"),
+    ).toBeInTheDocument();
+    expect(String(api.mock.calls[0]![0])).toContain(`/v1/history/5?limit=${MAX_HISTORY_LIMIT}`);
   });
 
   it("keeps Retrieve disabled while the field is empty and refuses non-digits", async () => {

@@ -1,3 +1,4 @@
+import { MAX_HISTORY_LIMIT } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -55,7 +56,9 @@ function HistoryResults({ testId }: { testId: number }) {
           TC{testId}
         </Typography>
         <Typography color="text.secondary" sx={{ fontVariantNumeric: "tabular-nums" }}>
-          {entries.length === 1 ? "1 result" : `${entries.length} results`}, newest first
+          {entries.length === MAX_HISTORY_LIMIT
+            ? `the newest ${MAX_HISTORY_LIMIT.toLocaleString("en-US")} results (older ones are not counted)`
+            : `${entries.length === 1 ? "1 result" : `${entries.length} results`}, newest first`}
         </Typography>
       </Box>
       <PassFailBar passed={passed} total={entries.length} />
