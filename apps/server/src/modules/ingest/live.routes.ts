@@ -30,6 +30,7 @@ const errors = {
   404: ErrorBodySchema,
   409: ErrorBodySchema,
 };
+const NDJSON = "application/x-ndjson";
 /** A batch of results can be large, up to the upload limit (ASSAY_MAX_UPLOAD_MB) or this. */
 const MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
@@ -42,7 +43,7 @@ export const liveRoutes =
   async (app) => {
     const batchLimit = Math.min(MAX_BATCH_BYTES, options.maxUploadBytes);
     app.addContentTypeParser(
-      "application/x-ndjson",
+      NDJSON,
       { parseAs: "string", bodyLimit: batchLimit },
       (_req, body, done) => done(null, body),
     );
@@ -98,7 +99,10 @@ export const liveRoutes =
             : // Fastify hands each part its own schema (here the params' zod object).
               validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
       },
-      async (request) => appendResults(options, request.params.key, batchOf(request.body)),
+      async (request) => {
+        const ndjson = request.headers["content-type"]?.toLowerCase().startsWith(NDJSON) ?? false;
+        return appendResults(options, request.params.key, batchOf(request.body, ndjson));
+      },
     );
 
     app.post(

@@ -105,8 +105,8 @@ const BatchSchema = z.array(ResultInputSchema).max(MAX_BATCH_RESULTS);
  * parseJsonBody) or NDJSON text, one result per line (blank lines allowed). A bad result is a 400
  * naming where it is ("$[1].status", "Line 2, $.status") and what is wrong.
  */
-export function batchOf(body: unknown): ResultInput[] {
-  if (typeof body !== "string") return validated(body, BatchSchema, "");
+export function batchOf(body: unknown, ndjson: boolean): ResultInput[] {
+  if (!ndjson || typeof body !== "string") return validated(body, BatchSchema, "");
   const results: ResultInput[] = [];
   body.split("\n").forEach((line, index) => {
     if (line.trim() === "") return;

@@ -194,6 +194,9 @@ describe("live reporting", () => {
     ]);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toMatch(/^\$\[1\]\.status: /);
+    const text = await post(url, '"a string"', { "content-type": "application/json" });
+    expect(text.statusCode).toBe(400);
+    expect(text.json().error.message).toMatch(/^\$: .*expected array/);
 
     // Nested past 64 levels, in a JSON batch and in an NDJSON line.
     const deep = `${"[".repeat(5000)}${"]".repeat(5000)}`;
