@@ -26,7 +26,7 @@ describe("migrate", () => {
     const second = createDb(database.url, 2);
     try {
       const [a, b] = await Promise.all([migrate(database.db.pool), migrate(second.pool)]);
-      expect([...a, ...b].sort()).toEqual(listMigrations().map((m) => m.version));
+      expect([...a, ...b].sort((x, y) => x - y)).toEqual(listMigrations().map((m) => m.version));
       const { rows } = await database.db.pool.query(
         "SELECT version, count(*)::int AS n FROM schema_migrations GROUP BY version HAVING count(*) > 1",
       );

@@ -200,7 +200,12 @@ describe("ResultsWriter", () => {
       await writer(client, runId).write(results(4, "fresh"));
       return runId;
     });
-    expect((await testIdsOf(runId)).map(Number).sort()).toEqual([v + 2, v + 4, v + 5, v + 6]);
+    expect((await testIdsOf(runId)).map(Number).sort((a, b) => a - b)).toEqual([
+      v + 2,
+      v + 4,
+      v + 5,
+      v + 6,
+    ]);
   });
 
   it("gives two uploads that register the same new tests at once the same ids", async () => {
