@@ -2,7 +2,7 @@ import { ErrorBodySchema, IngestResponseSchema, UploadFieldsSchema } from "@assa
 // Brings request.parts() and isMultipart() into the request type.
 import type {} from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { validatorCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
@@ -31,6 +31,16 @@ const IdempotencyHeaders = z.object({
     ),
 });
 
+/** The multipart form as /docs shows it: the files, and the text fields. */
+const UploadBodySchema = UploadFieldsSchema.extend({
+  file: z
+    .array(z.string().meta({ format: "binary" }))
+    .describe(
+      "Report files, and the screenshots and attachments they name (one part each; a folder's " +
+        "files named by their relative paths)",
+    ),
+});
+
 /** Fields arrive as text; the last value of a repeated field wins. */
 function collectField(fields: Record<string, string>, name: string, value: unknown) {
   if (typeof value === "string") fields[name] = value;
@@ -55,6 +65,7 @@ export const ingestRoutes =
             ". format=auto detects each file's format from its content.",
           consumes: ["multipart/form-data"],
           headers: IdempotencyHeaders,
+          body: UploadBodySchema,
           response: {
             200: IngestResponseSchema,
             201: IngestResponseSchema,
@@ -65,6 +76,12 @@ export const ingestRoutes =
             422: ErrorBodySchema,
           },
         },
+        // The body schema documents the form; the parts are read as they stream in, and the
+        // fields checked by UploadFieldsSchema (receiveParts).
+        validatorCompiler: (route) =>
+          route.httpPart === "body"
+            ? () => ({ value: undefined })
+            : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
       },
       async (request, reply) => {
         if (!request.isMultipart()) {

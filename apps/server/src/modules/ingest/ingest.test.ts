@@ -199,6 +199,18 @@ describe("idempotency", () => {
     expect(await storedCounts(database.db.pool)).toEqual(before);
   });
 
+  it("documents the upload form and the live batch's two content types at /docs", async () => {
+    const spec = (await app.inject({ method: "GET", url: "/docs/json" })).json();
+    const form =
+      spec.paths["/v1/ingest/reports"].post.requestBody.content["multipart/form-data"].schema;
+    expect(form.properties.file).toMatchObject({ type: "array", items: { format: "binary" } });
+    expect(Object.keys(form.properties)).toEqual(
+      expect.arrayContaining(["format", "run_key", "family", "nora_site", "branch"]),
+    );
+    const append = spec.paths["/v1/ingest/runs/{key}/results"].post.requestBody.content;
+    expect(Object.keys(append).sort()).toEqual(["application/json", "application/x-ndjson"]);
+  });
+
   it("keeps an Idempotency-Key to the client that sent it, for 24 hours", async () => {
     const key = { "idempotency-key": "nightly-42" };
     const mine = { authorization: `Bearer ${TEST_INGEST_TOKEN}`, ...key };

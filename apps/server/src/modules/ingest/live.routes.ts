@@ -88,6 +88,7 @@ export const liveRoutes =
           summary:
             "Append results: a JSON array of results, or NDJSON (application/x-ndjson, one per line)",
           params: KeyParams,
+          consumes: ["application/json", NDJSON],
           body: z.union([z.array(ResultInputSchema).max(MAX_BATCH_RESULTS), z.string()]),
           response: { 200: AppendResultsResponseSchema, ...errors },
         },
