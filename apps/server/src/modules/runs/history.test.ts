@@ -9,6 +9,7 @@ import {
   type TestRef,
 } from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { planWithoutScans } from "../../../test/query-plan.js";
 import { topFailsQuery } from "./history.repo.js";
 
 let database: TestDatabase;
@@ -238,25 +239,12 @@ describe("GET /v1/fails", () => {
   });
 
   it("is counted on results_failed_time_idx alone, whose predicate it states", async () => {
-    const { sql, parameters } = topFailsQuery(database.db, 2, 50).compile();
-    const client = await database.db.pool.connect();
-    try {
-      await client.query("BEGIN");
-      // Tiny tables: without scans, and without the other index of failures (dropped until the
-      // rollback), the index is chosen only if the query implies its predicate.
-      await client.query("SET LOCAL enable_seqscan = off");
-      await client.query("SET LOCAL enable_bitmapscan = off");
-      await client.query("DROP INDEX results_failed_run_idx");
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(
-        `EXPLAIN ${sql}`,
-        parameters as unknown[],
-      );
-      const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
-      expect(plan).toMatch(/Index Only Scan using results_failed_time_idx on results/);
-    } finally {
-      await client.query("ROLLBACK");
-      client.release();
-    }
+    // Without the other index of failures, the index is chosen only if the query implies its
+    // predicate.
+    const plan = await planWithoutScans(database.db, topFailsQuery(database.db, 2, 50).compile(), [
+      "DROP INDEX results_failed_run_idx",
+    ]);
+    expect(plan).toMatch(/Index Only Scan using results_failed_time_idx on results/);
   });
 
   it("refuses a limit above 500", async () => {

@@ -9,6 +9,7 @@ import {
   type RunRef,
   type TestRef,
 } from "../../../test/factories.js";
+import { planWithoutScans } from "../../../test/query-plan.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { earlierHistoryQuery } from "./run-history.repo.js";
 
@@ -144,26 +145,12 @@ describe("the earlier-history query", () => {
       testId: test.id,
       anchor: new Date(day(4)),
     }));
-    const { sql, parameters } = earlierHistoryQuery(database.db, runs.r4!.id, anchors, 5).compile(
-      database.db.kysely,
+    // Only an index whose predicate the query matches (is_final) can answer.
+    const plan = await planWithoutScans(
+      database.db,
+      earlierHistoryQuery(database.db, runs.r4!.id, anchors, 5).compile(database.db.kysely),
     );
-    const client = await database.db.pool.connect();
-    try {
-      await client.query("BEGIN");
-      // The tables here are tiny, so a scan would win on cost; without scans, only an index
-      // whose predicate the query matches (is_final) can answer.
-      await client.query("SET LOCAL enable_seqscan = off");
-      await client.query("SET LOCAL enable_bitmapscan = off");
-      const { rows } = await client.query<{ "QUERY PLAN": string }>(
-        `EXPLAIN ${sql}`,
-        parameters as unknown[],
-      );
-      const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
-      expect(plan).toMatch(/Index (Only )?Scan using results_history_idx on results r/);
-      expect(plan).not.toMatch(/Seq Scan on results/);
-    } finally {
-      await client.query("ROLLBACK");
-      client.release();
-    }
+    expect(plan).toMatch(/Index (Only )?Scan using results_history_idx on results r/);
+    expect(plan).not.toMatch(/Seq Scan on results/);
   });
 });
