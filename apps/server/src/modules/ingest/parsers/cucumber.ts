@@ -1,6 +1,7 @@
 import type { AttachmentInput, ResultInput, StepInput } from "@assay/core";
 import { z } from "zod";
-import { jsonPath, readJson } from "./json.js";
+import { jsonPath } from "./json.js";
+import { readJsonArray } from "./json-array.js";
 import { cleanBase64, isoTime, stripBom, validateReport } from "./json-report.js";
 import { ReportError, type ReportFile, type ResultParser } from "./types.js";
 
@@ -55,7 +56,6 @@ const FeatureSchema = z.object({
   tags: z.array(TagSchema).optional(),
   elements: z.array(ElementSchema).optional(),
 });
-const ReportSchema = z.array(FeatureSchema);
 
 type Step = z.infer<typeof StepSchema>;
 type Element = z.infer<typeof ElementSchema>;
@@ -81,17 +81,16 @@ export function detectCucumber(head: string, _fileName: string): boolean {
  * inline attachments on the step that made them; durations are converted from nanoseconds.
  */
 export const parseCucumber: ResultParser = async function* (file: ReportFile) {
-  const json = await readJson(file);
-  if (!Array.isArray(json)) {
-    throw new ReportError(
-      file.name,
-      "not a Cucumber JSON report: expected an array of features, as written by `--format json`",
-    );
-  }
-  for (const [i, feature] of validateReport(file.name, json, ReportSchema).entries()) {
-    yield* featureResults(file.name, feature, [i]);
+  // Feature by feature as the file is read: memory holds one feature, not the report.
+  let i = 0;
+  for await (const feature of readJsonArray(file, NOT_CUCUMBER)) {
+    yield* featureResults(file.name, validateReport(file.name, feature, FeatureSchema, [i]), [i]);
+    i++;
   }
 };
+
+const NOT_CUCUMBER =
+  "not a Cucumber JSON report: expected an array of features, as written by `--format json`";
 
 function* featureResults(fileName: string, feature: Feature, path: Path): Generator<ResultInput> {
   const elements = feature.elements ?? [];

@@ -15,6 +15,8 @@ export function validateReport<T extends z.ZodType>(
   fileName: string,
   value: unknown,
   schema: T,
+  /** Where `value` is in the report (a streamed element's index), for the error's path. */
+  at: readonly (string | number)[] = [],
 ): z.output<T> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
@@ -22,7 +24,7 @@ export function validateReport<T extends z.ZodType>(
   if (!issue) throw new ReportError(fileName, "the report does not have the expected structure");
   const path = issue.path.map((p) => (typeof p === "number" ? p : String(p)));
   throw new ReportError(fileName, describeIssue(issue, valueAt(value, path)), {
-    path: jsonPath(path),
+    path: jsonPath([...at, ...path]),
   });
 }
 

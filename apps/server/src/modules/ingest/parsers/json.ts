@@ -7,9 +7,10 @@ import { ReportError, type ReportFile } from "./types.js";
 export const MAX_JSON_DEPTH = 64;
 
 /**
- * JSON reports are parsed whole, as objects, unlike JUnit XML, which is streamed: a 56 MB CTRF
- * file of 400k tests took the server from 138 to 905 MB. Larger files are refused before they
- * are read, rather than risking the server's memory or V8's limit on a string (512 MB).
+ * CTRF, Playwright and Mocha reports are parsed whole, as objects, unlike JUnit XML and Cucumber
+ * JSON, which are streamed (json-array.ts): a 56 MB CTRF file of 400k tests took the server from
+ * 138 to 905 MB. Larger files are refused before they are read, rather than risking the server's
+ * memory or V8's limit on a string (512 MB).
  */
 export const MAX_JSON_REPORT_BYTES = 128 * 1024 * 1024;
 
