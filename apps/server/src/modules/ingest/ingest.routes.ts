@@ -2,9 +2,10 @@ import { ErrorBodySchema, IngestResponseSchema, UploadFieldsSchema } from "@assa
 // Brings request.parts() and isMultipart() into the request type.
 import type {} from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
-import { validatorCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
+import { documentedBodyOnly } from "../../http/documented-body.js";
 import type { Principal } from "../auth/access.js";
 import { ingestUpload, type IngestDeps, type IngestOutcome } from "./ingest.service.js";
 import { Spool } from "./spool.js";
@@ -78,10 +79,7 @@ export const ingestRoutes =
         },
         // The body schema documents the form; the parts are read as they stream in, and the
         // fields checked by UploadFieldsSchema (receiveParts).
-        validatorCompiler: (route) =>
-          route.httpPart === "body"
-            ? () => ({ value: undefined })
-            : validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
+        validatorCompiler: documentedBodyOnly,
       },
       async (request, reply) => {
         if (!request.isMultipart()) {

@@ -9,9 +9,10 @@ import {
   RunKeySchema,
 } from "@assay/core";
 import type {} from "@fastify/multipart";
-import { validatorCompiler, type FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
+import { documentedBodyOnly } from "../../http/documented-body.js";
 import type { IngestRouteOptions } from "./ingest.routes.js";
 import {
   appendResults,
@@ -94,11 +95,7 @@ export const liveRoutes =
         },
         // The schema documents the body; batchOf checks it, naming the result and field at fault
         // (a union's failure says only "Invalid input").
-        validatorCompiler: (route) =>
-          route.httpPart === "body"
-            ? (data) => ({ value: data })
-            : // Fastify hands each part its own schema (here the params' zod object).
-              validatorCompiler(route as unknown as Parameters<typeof validatorCompiler>[0]),
+        validatorCompiler: documentedBodyOnly,
       },
       async (request) => {
         const ndjson = request.headers["content-type"]?.toLowerCase().startsWith(NDJSON) ?? false;
