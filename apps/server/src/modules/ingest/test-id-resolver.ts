@@ -5,6 +5,22 @@ import { FingerprintTable, KEY_WORDS } from "./fingerprints.js";
 import { TestIdCache, type Family, type KnownTests } from "./test-ids.js";
 
 /**
+ * The catalogue's ids of a batch's identities ($2: one comma-separated text; base64url has no
+ * comma). It goes as a binary parameter, whose text form is the bytes themselves, copied from
+ * the batch's: as a text[] parameter, node-postgres quoted and escaped each identity into a new
+ * string.
+ *
+ * = ANY, not IN (SELECT ...), which let the planner scan the whole table once it was large. The
+ * array must be a constant of the plan (string_to_array is immutable; convert_from, used before,
+ * is only stable), because PostgreSQL hashes a constant array. It matters on a table without
+ * statistics, as in a first upload: the planner takes `family` as selective, reads all of the
+ * family's rows and filters them by the array. Unhashed, that was a scan of the array per row,
+ * and a first upload of 100k new tests took 210 s instead of 3 (docs/performance.md).
+ */
+export const TEST_LOOKUP_SQL = `SELECT identity, id FROM tests
+  WHERE family = $1 AND identity = ANY(string_to_array($2::text, ','))`;
+
+/**
  * Resolves the stable test id of each result of one upload: explicit ids are registered in
  * `tests` as they are; the others are looked up by identity in `tests` and assigned from
  * test_id_seq when new. Cache hits cost nothing; the misses of a batch take a lookup, and new
@@ -157,15 +173,10 @@ export class TestIdResolver {
   ): Promise<Int32Array> {
     const identities = tests.joinedIdentities(positions, this.lookupBytes);
     if (identities.buffer !== this.lookupBytes.buffer) this.lookupBytes = identities;
-    const { rows } = await client.query<{ identity: string; id: string }>(
-      // = ANY: one probe of tests_identity_key per identity (IN (SELECT ...) let the planner
-      // scan the whole table once it was large). The identities go as one comma-separated text,
-      // copied from the batch's bytes (base64url has no comma) and sent as bytea: as a text[]
-      // parameter, node-postgres quoted and escaped each one into a new string.
-      `SELECT identity, id FROM tests
-       WHERE family = $1 AND identity = ANY(string_to_array(convert_from($2, 'UTF8'), ','))`,
-      [this.family, identities],
-    );
+    const { rows } = await client.query<{ identity: string; id: string }>(TEST_LOOKUP_SQL, [
+      this.family,
+      identities,
+    ]);
     for (const row of rows) {
       this.learn(found, tests, firsts.get(row.identity)!, Number(row.id));
     }
