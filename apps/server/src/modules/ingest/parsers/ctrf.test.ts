@@ -2,7 +2,7 @@ import type { ResultInput } from "@assay/core";
 import { ResultInputSchema } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { detectCtrf, parseCtrf } from "./ctrf.js";
-import { fixtureFile, fixtureText, textFile, uploadOf } from "./test-files.js";
+import { fixtureFile, fixtureText, heldFile, textFile, uploadOf } from "./test-files.js";
 import type { ReportFile } from "./types.js";
 
 const PIXEL =
@@ -160,6 +160,25 @@ describe("parseCtrf on the hand-written spec variant", () => {
     ]);
     expect(results[4]?.error_stack).toBe(
       "AssertionError: expected 200, got 500\n    at specs/reset.e2e.ts:12:5",
+    );
+  });
+});
+
+describe("parseCtrf reads the report as it streams in", () => {
+  it("yields a test's results before the rest is read, and checks the rest once read", async () => {
+    const test = (name: string) => JSON.stringify({ name, status: "passed", duration: 5 });
+    const { file, release } = heldFile(
+      "c.json",
+      `{"results": {"tests": [${test("a")}, `,
+      `${test("b")}]}}`,
+    );
+    const results = parseCtrf(file, uploadOf(file))[Symbol.asyncIterator]();
+    expect((await results.next()).value).toMatchObject({ name: "a", status: "passed" });
+    release();
+    expect((await results.next()).value).toMatchObject({ name: "b", status: "passed" });
+    // results.tool is missing, which is known only at the end: the upload is refused then.
+    await expect(results.next()).rejects.toThrow(
+      "c.json (at $.results.tool): expected an object, but it is missing",
     );
   });
 });

@@ -1,6 +1,7 @@
 import type { AttachmentInput, RawStatus, ResultInput, StepInput } from "@assay/core";
 import { z } from "zod";
-import { jsonPath, readJson } from "./json.js";
+import { jsonPath } from "./json.js";
+import { StreamedJson } from "./json-stream.js";
 import {
   cleanBase64,
   isoTime,
@@ -58,12 +59,14 @@ const TestSchema = z.object({
   screenshot: z.string().optional(),
   labels: z.record(z.string(), z.unknown()).optional(),
 });
+/** The report around its tests, which are read one at a time (their list stands as []). */
 const ReportSchema = z.object({
   results: z.object({
     tool: z.object({ name: z.string() }),
-    tests: z.array(TestSchema),
+    tests: z.array(z.unknown()),
   }),
 });
+const NOT_CTRF = "not a CTRF report: expected an object with results.tool and results.tests";
 
 type Attempt = z.infer<typeof AttemptSchema>;
 type Test = z.infer<typeof TestSchema>;
@@ -85,18 +88,17 @@ export function detectCtrf(head: string, _fileName: string): boolean {
  * " > "-joined string; attachments point at uploaded files, a base64 `screenshot` is inline.
  */
 export const parseCtrf: ResultParser = async function* (file, files) {
-  const json = await readJson(file);
-  const results = (json as { results?: unknown } | null)?.results;
+  const report = new StreamedJson(file, [["results", "tests"]], NOT_CTRF);
+  for await (const { index, value } of report.elements()) {
+    const path = ["results", "tests", index];
+    yield* testResults(validateReport(file.name, value, TestSchema, path), path, file, files);
+  }
+  // The rest of the report is checked once read; a failure still refuses the whole upload.
+  const results = (report.root as { results?: unknown }).results;
   if (results === null || typeof results !== "object" || Array.isArray(results)) {
-    throw new ReportError(
-      file.name,
-      "not a CTRF report: expected an object with results.tool and results.tests",
-    );
+    throw new ReportError(file.name, NOT_CTRF);
   }
-  const report = validateReport(file.name, json, ReportSchema);
-  for (const [i, test] of report.results.tests.entries()) {
-    yield* testResults(test, ["results", "tests", i], file, files);
-  }
+  validateReport(file.name, report.root, ReportSchema);
 };
 
 function* testResults(

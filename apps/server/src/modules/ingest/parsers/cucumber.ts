@@ -1,7 +1,7 @@
 import type { AttachmentInput, ResultInput, StepInput } from "@assay/core";
 import { z } from "zod";
 import { jsonPath } from "./json.js";
-import { readJsonArray } from "./json-array.js";
+import { StreamedJson } from "./json-stream.js";
 import { cleanBase64, isoTime, stripBom, validateReport } from "./json-report.js";
 import { ReportError, type ReportFile, type ResultParser } from "./types.js";
 
@@ -82,10 +82,10 @@ export function detectCucumber(head: string, _fileName: string): boolean {
  */
 export const parseCucumber: ResultParser = async function* (file: ReportFile) {
   // Feature by feature as the file is read: memory holds one feature, not the report.
-  let i = 0;
-  for await (const feature of readJsonArray(file, NOT_CUCUMBER)) {
-    yield* featureResults(file.name, validateReport(file.name, feature, FeatureSchema, [i]), [i]);
-    i++;
+  const report = new StreamedJson(file, [[]], NOT_CUCUMBER);
+  for await (const { index, value } of report.elements()) {
+    const feature = validateReport(file.name, value, FeatureSchema, [index]);
+    yield* featureResults(file.name, feature, [index]);
   }
 };
 

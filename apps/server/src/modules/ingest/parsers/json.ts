@@ -1,24 +1,9 @@
 import { parse as parseLenient, printParseErrorCode, type ParseError } from "jsonc-parser";
 import sjson from "secure-json-parse";
-import { AppError } from "../../../errors.js";
-import { ReportError, type ReportFile } from "./types.js";
+import { ReportError } from "./types.js";
 
 /** Deeper than any real report; bounds the work a hostile file can cause. */
 export const MAX_JSON_DEPTH = 64;
-
-/**
- * CTRF, Playwright and Mocha reports are parsed whole, as objects, unlike JUnit XML and Cucumber
- * JSON, which are streamed (json-array.ts): a 56 MB CTRF file of 400k tests took the server from
- * 138 to 905 MB. Larger files are refused before they are read, rather than risking the server's
- * memory or V8's limit on a string (512 MB).
- */
-export const MAX_JSON_REPORT_BYTES = 128 * 1024 * 1024;
-
-async function readText(file: ReportFile): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.open()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   let line = 1;
@@ -56,24 +41,10 @@ function checkDepth(file: string, text: string, maxDepth: number): void {
 }
 
 /**
- * Parses a JSON report safely: `__proto__` and `constructor.prototype` keys are refused (they
- * could pollute objects downstream), nesting is bounded, and a syntax error names the line and
- * column.
+ * Parses JSON text of a report safely: `__proto__` and `constructor.prototype` keys are refused
+ * (they could pollute objects downstream), nesting is bounded, and a syntax error names the line
+ * and column. Reports are read value by value as they stream in (json-stream.ts).
  */
-export async function readJson(file: ReportFile, maxDepth = MAX_JSON_DEPTH): Promise<unknown> {
-  if (file.size > MAX_JSON_REPORT_BYTES) {
-    const mb = (bytes: number) => Math.ceil(bytes / 1024 / 1024);
-    throw new AppError(
-      413,
-      "payload_too_large",
-      `${file.name} is ${mb(file.size)} MB: JSON reports are read whole, up to ${mb(MAX_JSON_REPORT_BYTES)} MB a file. ` +
-        "Split it (shards uploaded with the same run key become one run), or send JUnit XML, which is read as a stream.",
-    );
-  }
-  const text = await readText(file);
-  return parseJsonText(file.name, text, maxDepth);
-}
-
 export function parseJsonText(name: string, text: string, maxDepth = MAX_JSON_DEPTH): unknown {
   checkDepth(name, text, maxDepth);
   try {

@@ -79,6 +79,13 @@ describe("parseMocha on mocha 12.0.3 output", () => {
     expect(results.at(-1)?.name).toBe('"before each" hook for "pays by card"');
   });
 
+  it("reads the lists in any order, yielding the tests before the hook failures", async () => {
+    const report = JSON.parse(fixtureText("mocha", "mocha-report.json")) as Report;
+    const { tests, failures, ...rest } = report;
+    const reordered = textFile("mocha-report.json", JSON.stringify({ failures, ...rest, tests }));
+    expect(await parse(reordered)).toEqual(await load());
+  });
+
   it("reads a report whose lists were trimmed, from the tests alone", async () => {
     const file = variant((r) => {
       r.failures = [];

@@ -1,8 +1,8 @@
 import type { RawStatus, ResultInput } from "@assay/core";
 import { z } from "zod";
-import { readJson } from "./json.js";
 import { nonNegative, stripAnsi, stripBom, validateReport } from "./json-report.js";
-import { ReportError, type ResultParser } from "./types.js";
+import { StreamedJson } from "./json-stream.js";
+import { ReportError, type ReportFile, type ResultParser } from "./types.js";
 
 /*
  * Mocha's JSON reporter (`--reporter json`): `tests` lists every test that ran, and `passes`,
@@ -24,13 +24,18 @@ const TestSchema = z.object({
   currentRetry: z.int().nonnegative().optional(),
   err: ErrSchema.optional(),
 });
+/** The report around its lists, which are read one test at a time (each list stands as []). */
 const ReportSchema = z.object({
   stats: z.object({}).optional(),
-  tests: z.array(TestSchema),
-  passes: z.array(TestSchema).optional(),
-  failures: z.array(TestSchema).optional(),
-  pending: z.array(TestSchema).optional(),
+  tests: z.array(z.unknown()),
+  passes: z.array(z.unknown()).optional(),
+  failures: z.array(z.unknown()).optional(),
+  pending: z.array(z.unknown()).optional(),
 });
+const NOT_MOCHA =
+  "not a Mocha JSON report: expected an object with stats, tests, passes, failures and pending, as written by `--reporter json`";
+/** The lists, in the order of a Count's fields. */
+const LISTS = ["tests", "failures", "pending", "passes"] as const;
 
 type Test = z.infer<typeof TestSchema>;
 
@@ -53,48 +58,77 @@ export function detectMocha(head: string, _fileName: string): boolean {
  * suite tree, so the suite path is the full title minus the test's own title, as one entry.
  */
 export const parseMocha: ResultParser = async function* (file) {
-  const json = await readJson(file);
-  const tests = (json as { tests?: unknown } | null)?.tests;
-  if (json === null || typeof json !== "object" || !Array.isArray(tests)) {
-    throw new ReportError(
-      file.name,
-      "not a Mocha JSON report: expected an object with stats, tests, passes, failures and pending, as written by `--reporter json`",
-    );
-  }
-  const report = validateReport(file.name, json, ReportSchema);
-  const failures = new Multiset(report.failures ?? []);
-  const pending = new Multiset(report.pending ?? []);
-  const passes = new Multiset(report.passes ?? []);
-  for (const test of report.tests) {
-    const status: RawStatus = failures.take(test)
+  // Mocha writes `tests` before the lists that say how each ended, so a first reading counts
+  // every list and a second yields the results: memory holds counts, not the report.
+  const { counts, hooks } = await countLists(file);
+  for await (const test of listed(file, "tests")) {
+    const count = counts.get(key(test))!;
+    const status: RawStatus = take(count, "failures")
       ? "failed"
-      : pending.take(test)
+      : take(count, "pending")
         ? "skipped"
-        : passes.take(test)
+        : take(count, "passes")
           ? "passed"
           : guessStatus(test);
     yield toResult(test, status);
   }
-  // What is left in failures never was a test: a failing hook ('"before each" hook for "x"').
-  for (const failure of report.failures ?? []) {
-    if (failures.take(failure)) yield toResult(failure, "failed");
+  if (hooks === 0) return;
+  // A failure no test took never was a test: a failing hook ('"before each" hook for "x"').
+  for await (const failure of listed(file, "failures")) {
+    if (take(counts.get(key(failure))!, "hooks")) yield toResult(failure, "failed");
   }
 };
 
-/** Entries by file and full title, counted, so repeated titles match one for one. */
-class Multiset {
-  private readonly counts = new Map<string, number>();
-
-  constructor(tests: Test[]) {
-    for (const test of tests) this.counts.set(key(test), (this.counts.get(key(test)) ?? 0) + 1);
+async function* listed(file: ReportFile, list: (typeof LISTS)[number]): AsyncGenerator<Test> {
+  for await (const { index, value } of new StreamedJson(file, [[list]], NOT_MOCHA).elements()) {
+    yield validateReport(file.name, value, TestSchema, [list, index]);
   }
+}
 
-  take(test: Test): boolean {
-    const count = this.counts.get(key(test)) ?? 0;
-    if (count === 0) return false;
-    this.counts.set(key(test), count - 1);
-    return true;
+/** How often a test (by file and full title) is in each list; repeated titles match one for one. */
+interface Count {
+  tests: number;
+  failures: number;
+  pending: number;
+  passes: number;
+  /** Failures left over once every test in `tests` has taken its own. */
+  hooks: number;
+}
+
+async function countLists(
+  file: ReportFile,
+): Promise<{ counts: Map<string, Count>; hooks: number }> {
+  const counts = new Map<string, Count>();
+  const report = new StreamedJson(
+    file,
+    LISTS.map((list) => [list]),
+    NOT_MOCHA,
+  );
+  for await (const { list, index, value } of report.elements()) {
+    const test = validateReport(file.name, value, TestSchema, [LISTS[list]!, index]);
+    let count = counts.get(key(test));
+    if (!count) {
+      count = { tests: 0, failures: 0, pending: 0, passes: 0, hooks: 0 };
+      counts.set(key(test), count);
+    }
+    count[LISTS[list]!]++;
   }
+  if (!Array.isArray((report.root as { tests?: unknown }).tests)) {
+    throw new ReportError(file.name, NOT_MOCHA);
+  }
+  validateReport(file.name, report.root, ReportSchema);
+  let hooks = 0;
+  for (const count of counts.values()) {
+    count.hooks = Math.max(0, count.failures - count.tests);
+    hooks += count.hooks;
+  }
+  return { counts, hooks };
+}
+
+function take(count: Count, list: Exclude<keyof Count, "tests">): boolean {
+  if (count[list] === 0) return false;
+  count[list]--;
+  return true;
 }
 
 function key(test: Test): string {

@@ -2,7 +2,7 @@ import type { ResultInput } from "@assay/core";
 import { ResultInputSchema } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { detectPlaywright, parsePlaywright } from "./playwright.js";
-import { fixtureFile, fixtureText, textFile, uploadOf } from "./test-files.js";
+import { fixtureFile, fixtureText, heldFile, textFile, uploadOf } from "./test-files.js";
 import type { ReportFile } from "./types.js";
 
 const PIXEL =
@@ -131,6 +131,36 @@ describe("parsePlaywright on @playwright/test 1.65.1 output", () => {
     });
     const [first] = await parse(file);
     expect(first?.suite_path).toEqual(["node", "calculator.spec.ts"]);
+  });
+});
+
+describe("parsePlaywright reads the report as it streams in", () => {
+  it("yields a file suite's results before the rest is read, knowing the projects", async () => {
+    const suite = (title: string) =>
+      JSON.stringify({
+        title: `${title}.spec.ts`,
+        specs: [
+          {
+            title,
+            tests: [{ projectName: "chromium", results: [{ status: "passed", retry: 0 }] }],
+          },
+        ],
+      });
+    const { file, release } = heldFile(
+      "r.json",
+      `{"config": {"projects": [{"name": "chromium"}, {"name": "webkit"}]}, "suites": [${suite("one")}, `,
+      `${suite("two")}], "errors": [], "stats": {}}`,
+    );
+    const results = parsePlaywright(file, uploadOf(file))[Symbol.asyncIterator]();
+    // The config came first, so the first result already has its project in the suite path.
+    expect((await results.next()).value).toMatchObject({
+      name: "one",
+      suite_path: ["chromium", "one.spec.ts"],
+      status: "passed",
+    });
+    release();
+    expect((await results.next()).value).toMatchObject({ name: "two" });
+    expect((await results.next()).done).toBe(true);
   });
 });
 

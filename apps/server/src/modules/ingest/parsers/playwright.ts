@@ -1,6 +1,7 @@
 import type { AttachmentInput, RawStatus, ResultInput, StepInput } from "@assay/core";
 import { z } from "zod";
-import { jsonPath, readJson } from "./json.js";
+import { jsonPath } from "./json.js";
+import { StreamedJson } from "./json-stream.js";
 import {
   cleanBase64,
   isoTime,
@@ -71,10 +72,13 @@ const SuiteSchema = z.object({
     return z.array(SuiteSchema).optional();
   },
 });
-const ReportSchema = z.object({
+const ConfigSchema = z.object({
   config: z.object({ projects: z.array(z.unknown()).optional() }).optional(),
-  suites: z.array(SuiteSchema),
 });
+/** The report around its file suites, which are read one at a time (their list stands as []). */
+const ReportSchema = z.object({ ...ConfigSchema.shape, suites: z.array(z.unknown()) });
+const NOT_PLAYWRIGHT =
+  "not a Playwright JSON report: expected an object with config and suites, as written by `--reporter=json`";
 
 type Step = z.infer<typeof StepSchema>;
 type Result = z.infer<typeof ResultSchema>;
@@ -107,24 +111,25 @@ export function detectPlaywright(head: string, _fileName: string): boolean {
  * (flaky = passed on retry), steps from test.step, attachments by uploaded path or inline body.
  */
 export const parsePlaywright: ResultParser = async function* (file, files) {
-  const json = await readJson(file);
-  if (
-    json === null ||
-    typeof json !== "object" ||
-    !Array.isArray((json as { suites?: unknown }).suites)
-  ) {
-    throw new ReportError(
-      file.name,
-      "not a Playwright JSON report: expected an object with config and suites, as written by `--reporter=json`",
-    );
+  const report = new StreamedJson(file, [["suites"]], NOT_PLAYWRIGHT);
+  let context: Context | undefined;
+  for await (const { index, value } of report.elements()) {
+    // Playwright writes the config before the suites, so the projects are known by now.
+    context ??= { file, files, multiProject: multiProject(file.name, report.root) };
+    const path = ["suites", index];
+    yield* suiteResults(validateReport(file.name, value, SuiteSchema, path), [], path, context);
   }
-  const report = validateReport(file.name, json, ReportSchema);
-  const multiProject = (report.config?.projects?.length ?? 0) > 1;
-  const context: Context = { file, files, multiProject };
-  for (const [i, suite] of report.suites.entries()) {
-    yield* suiteResults(suite, [], ["suites", i], context);
+  // The rest of the report is checked once read; a failure still refuses the whole upload.
+  if (!Array.isArray((report.root as { suites?: unknown }).suites)) {
+    throw new ReportError(file.name, NOT_PLAYWRIGHT);
   }
+  validateReport(file.name, report.root, ReportSchema);
 };
+
+function multiProject(fileName: string, root: unknown): boolean {
+  const { config } = validateReport(fileName, root, ConfigSchema);
+  return (config?.projects?.length ?? 0) > 1;
+}
 
 function* suiteResults(
   suite: Suite,

@@ -23,6 +23,28 @@ export function textFile(name: string, content: string | Buffer): ReportFile {
   return { name, size: bytes.length, open: () => Readable.from([bytes]) };
 }
 
+/**
+ * An in-memory file whose `rest` is read only once `release()` is called: a parser that yields
+ * a result before then reads the file as it streams in.
+ */
+export function heldFile(name: string, head: string, rest: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const file: ReportFile = {
+    name,
+    size: head.length + rest.length,
+    open: () =>
+      Readable.from(
+        (async function* () {
+          yield Buffer.from(head);
+          await released;
+          yield Buffer.from(rest);
+        })(),
+      ),
+  };
+  return { file, release };
+}
+
 /** All files of one upload, looked up by name as the ingest route does. */
 export function uploadOf(...files: ReportFile[]): UploadFiles {
   const byName = new Map(files.map((f) => [f.name, f]));
