@@ -182,11 +182,12 @@ export async function upload(argv: string[]): Promise<void> {
   }
   const body = parsed.data;
   const c = body.counts;
+  const n = (count: number) => count.toLocaleString("en-US");
   console.log(
-    `Run ${body.test_run_key}: ${body.inserted} results stored${body.duplicates ? `, ${body.duplicates} already there` : ""}.`,
+    `Run ${body.test_run_key}: ${n(body.inserted)} results stored${body.duplicates ? `, ${n(body.duplicates)} already there` : ""}.`,
   );
   console.log(
-    `Total ${c.total}, passed ${c.passed}, failed ${c.failed}, skipped ${c.pending}${c.flaky ? `, flaky ${c.flaky}` : ""}.`,
+    `Total ${n(c.total)}, passed ${n(c.passed)}, failed ${n(c.failed)}, skipped ${n(c.pending)}${c.flaky ? `, flaky ${n(c.flaky)}` : ""}.`,
   );
   if (body.missing_attachments.length > 0) {
     console.log(

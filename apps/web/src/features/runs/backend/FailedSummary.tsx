@@ -63,7 +63,7 @@ export function FailedSummary({ groups }: { groups: readonly FailedTagGroup[] | 
               {group.tag}
             </Typography>
             <Typography sx={{ fontVariantNumeric: "tabular-nums", fontWeight: 600 }}>
-              {group.count}
+              {group.count.toLocaleString("en-US")}
             </Typography>
             <Tooltip title={`Copy the failed ids of ${group.tag}`}>
               <IconButton
