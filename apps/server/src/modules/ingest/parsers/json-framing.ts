@@ -44,7 +44,10 @@ interface ObjectFrame {
   path: string[];
   target: Record<string, unknown>;
   key: string;
-  /** first: after '{'; key: after a comma; colon; value; next: after a value. */
+  /**
+   * first: after '{'; key: after a comma; keyText: in a key; colon: after it; value: after the
+   * colon; next: after a value.
+   */
   expect: "first" | "key" | "keyText" | "colon" | "value" | "next";
 }
 
