@@ -53,6 +53,7 @@ function detail(results: BackendResult[], overrides = {}): BackendRunDetail {
       failed: finals.filter((r) => r.status === "failed").length,
       ...overrides,
     }),
+    warnings: [],
     results,
   };
 }
