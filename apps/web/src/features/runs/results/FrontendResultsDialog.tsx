@@ -129,6 +129,7 @@ function ResultsBody({
   return (
     <>
       <ResultsSummary
+        runKey={detail.run.test_run_key}
         counts={counts}
         durationMs={detail.run.duration_ms}
         groups={groups}
