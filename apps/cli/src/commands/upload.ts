@@ -16,7 +16,8 @@ Uploads test reports (and the screenshots they refer to) to Assay. PATH may be a
 Options:
   --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust
   --family FAMILY      frontend (default), backend or load
-  --run-key KEY        merge into this run (sharded jobs use one key); default: a new run
+  --run-key KEY        merge into this run (sharded jobs use one key); default: $ASSAY_RUN_KEY
+                       (set for builds started from Assay), else a new run
   --name NAME          run name (default: the upload time)
   --site SITE          site the UI tests ran against (nora_site)
   --env ENV            environment of an API or load run
@@ -131,7 +132,7 @@ export async function upload(argv: string[]): Promise<void> {
   const fields = {
     format: values.format,
     family: values.family,
-    run_key: values["run-key"],
+    run_key: values["run-key"] ?? (process.env.ASSAY_RUN_KEY || undefined),
     test_run_name: values.name,
     nora_site: values.site,
     env: values.env,
