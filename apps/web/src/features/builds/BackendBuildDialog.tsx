@@ -140,6 +140,8 @@ export function BackendBuildDialog({
           known={knownTags(catalog, "api")}
           value={form.tags}
           onChange={(tags) => set({ tags })}
+          // Outlined only: the spec's backend dialog says nothing when it refuses.
+          error={invalid.tag !== undefined ? "" : undefined}
         />
       )}
       {form.runType === "by_sub_set" && (

@@ -82,13 +82,17 @@ export function FrontendRunTypeFields({
           <TextField select label="Jira release" value="" disabled helperText=" ">
             <MenuItem value="">–</MenuItem>
           </TextField>
-          <Alert severity="info" role="note">{RELEASES_NOT_CONFIGURED}</Alert>
+          <Alert severity="info" role="note">
+            {RELEASES_NOT_CONFIGURED}
+          </Alert>
         </>
       );
     case "translation_test":
       return (
         <>
-          <Alert severity="info" role="note">{BUILD_MESSAGES.stageNote}</Alert>
+          <Alert severity="info" role="note">
+            {BUILD_MESSAGES.stageNote}
+          </Alert>
           <TextField
             label="Screenshot report emails"
             value={form.emails}
