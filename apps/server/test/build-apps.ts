@@ -60,6 +60,7 @@ export async function buildBuildApp(
     executors?: RunnerDeps["executors"];
     serverEnv?: NodeJS.ProcessEnv;
     dataDir?: string;
+    startWorkers?: boolean;
   },
 ): Promise<BuildApp> {
   const port = await freePort();
@@ -85,6 +86,7 @@ export async function buildBuildApp(
           : options.user,
     buildExecutors: options.executors,
     serverEnv: options.serverEnv,
+    startWorkers: options.startWorkers,
   });
   await app.listen({ port, host: "127.0.0.1" });
   return {

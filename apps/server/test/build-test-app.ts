@@ -42,6 +42,8 @@ export async function buildTestApp(
     buildExecutors?: AppDeps["buildExecutors"];
     /** The environment local build runners inherit from; default process.env. */
     serverEnv?: NodeJS.ProcessEnv;
+    /** false: no job handlers (a test drives the build runner itself). */
+    startWorkers?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -79,6 +81,7 @@ export async function buildTestApp(
     resolvePrincipal: options.resolvePrincipal,
     buildExecutors: options.buildExecutors,
     serverEnv: options.serverEnv,
+    startWorkers: options.startWorkers,
   });
   app.addHook("onClose", () => jobs.stop());
   if (objectsDir) {

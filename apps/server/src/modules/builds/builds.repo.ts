@@ -226,3 +226,26 @@ export async function highestAttempt(
     .executeTakeFirstOrThrow();
   return Math.max(Number(row.reported), Number(row.launched));
 }
+
+/**
+ * Takes an active, not yet started build for this server process (boot), once: a job delivered
+ * twice, or a second server, gets undefined and leaves it alone. A build a previous process was
+ * running (another boot, its process gone) may be taken again.
+ */
+export async function claimBuild(
+  db: Kysely<Database>,
+  id: number,
+  boot: string,
+  tokenHash: string,
+): Promise<BuildRow | undefined> {
+  const row = await db
+    .updateTable("builds")
+    .set({ runner_boot: boot, token_hash: tokenHash, current_phase: "QUEUED" })
+    .where("id", "=", id)
+    .where("build_status", "=", "IN_PROGRESS")
+    .where("external_id", "is", null)
+    .where((eb) => eb.or([eb("runner_boot", "is", null), eb("runner_boot", "<>", boot)]))
+    .returningAll()
+    .executeTakeFirst();
+  return row && normalize(row);
+}

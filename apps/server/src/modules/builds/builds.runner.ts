@@ -119,14 +119,9 @@ export class BuildRunner {
 
   /** Starts a recorded build, unless it was stopped before it could start. */
   async start(buildId: number): Promise<void> {
-    const row = await repo.findBuild(this.deps.db, buildId);
-    if (!row || row.build_status !== "IN_PROGRESS") return;
     const { token, hash } = newBuildToken();
-    await repo.updateActiveBuild(this.deps.db, buildId, {
-      token_hash: hash,
-      current_phase: "QUEUED",
-      runner_boot: this.boot,
-    });
+    const row = await repo.claimBuild(this.deps.db, buildId, this.boot, hash);
+    if (!row) return;
     const env = {
       ...payloadEnv(row.payload),
       ASSAY_URL: this.deps.publicUrl,
