@@ -113,6 +113,7 @@ export const FrontendBuildShape = {
   translationReportToEmail: z
     .string({ error: "translationReportToEmail must be text" })
     .max(BUILD_TEXT_MAX_LENGTH)
+    .refine((text) => !hasControlCharacters(text), BUILD_MESSAGES.invalidEmail)
     .optional(),
   numberOfPatientsCreated: z
     .int({ error: "Number of Patients must be a whole number" })

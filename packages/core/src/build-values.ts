@@ -21,11 +21,12 @@ export const HOST_MAX_LENGTH = 2048;
 /** Longest free-text value a build carries (a DB query, an email list). */
 export const BUILD_TEXT_MAX_LENGTH = 10_000;
 
-// C0 and C1 controls, DEL, and the invisible format characters (bidi overrides, zero-width
-// joiners): a value that reads differently from what runs is refused, never cleaned.
-const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}]/u;
+// C0 and C1 controls, DEL, the invisible format characters (bidi overrides, zero-width joiners)
+// and lone surrogates (no UTF-8 form): a value that reads differently from what runs, or cannot
+// be stored as it was sent, is refused, never cleaned.
+const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Cs}]/u;
 
-/** Whether text holds a control or invisible format character (U+202E, U+200B, NUL, ...). */
+/** Whether text holds a control, invisible format or lone surrogate character (U+202E, NUL, ...). */
 export function hasControlCharacters(text: string): boolean {
   return CONTROL_OR_FORMAT.test(text);
 }
