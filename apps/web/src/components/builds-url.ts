@@ -4,6 +4,7 @@ import { DEFAULT_RUN_PAGE_SIZE, RUN_PAGE_SIZES, type BuildRegion } from "@assay/
  * The Builds screen's state lives in its URL (spec section 2: tab state 0, 1 or 2), so a link
  * opens the same view: /builds?tab=1&page=2, the Frontend region (?region=CHINA), the New Build
  * dialog (?new=1, with a handed-over tag list in ?tags=), and a build's log (?log={id}).
+ * It lives with the shared parts because Test Reports links here too (Rerun, failed-ids hand-off).
  */
 
 /** The tabs in order: their index is the spec's tab state 0, 1, 2. */

@@ -11,7 +11,7 @@ import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
-import type { BuildPageSize } from "./builds-url";
+import type { BuildPageSize } from "../../components/builds-url";
 
 export interface BuildColumn<T> {
   id: string;
@@ -110,7 +110,7 @@ export function BuildListTable<T extends { id: number }>({
         </Alert>
       )}
       <TableContainer>
-        <Table size="small" aria-label={label}>
+        <Table size="small" aria-label={label} sx={{ "& td, & th": { px: 1 } }}>
           <TableHead>
             <TableRow>
               {columns.map((column) => (

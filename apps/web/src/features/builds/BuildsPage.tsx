@@ -8,7 +8,12 @@ import { useSignedIn } from "../../api/use-signed-in";
 import { buildColumns } from "./build-columns";
 import { BuildListTable } from "./BuildListTable";
 import { BuildLogDialog } from "./BuildLogDialog";
-import { buildsHref, readBuildsState, type BuildsState, type BuildTab } from "./builds-url";
+import {
+  buildsHref,
+  readBuildsState,
+  type BuildsState,
+  type BuildTab,
+} from "../../components/builds-url";
 import { BuildsToolbar, TAB_LABEL } from "./BuildsToolbar";
 import { CreateBuildDialog } from "./CreateBuildDialog";
 import { buildsPath, refreshBuildList, useBuildList } from "./use-builds";

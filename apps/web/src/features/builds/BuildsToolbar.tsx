@@ -11,7 +11,7 @@ import Typography from "@mui/material/Typography";
 import type { BuildRegion } from "@assay/core";
 import { SignedInButton } from "../../components/SignedInButton";
 import { useCatalog } from "../../api/use-catalog";
-import { BUILD_TABS, type BuildTab } from "./builds-url";
+import { BUILD_TABS, type BuildTab } from "../../components/builds-url";
 
 export const TAB_LABEL: Record<BuildTab, string> = {
   frontend: "Frontend",

@@ -5,7 +5,7 @@ import LinearProgress from "@mui/material/LinearProgress";
 import { CatalogError } from "../../components/CatalogError";
 import { useCatalog } from "../../api/use-catalog";
 import { BackendBuildDialog } from "./BackendBuildDialog";
-import type { BuildTab } from "./builds-url";
+import type { BuildTab } from "../../components/builds-url";
 import { FrontendBuildDialog } from "./FrontendBuildDialog";
 import { LoadBuildDialog } from "./LoadBuildDialog";
 

@@ -187,6 +187,7 @@ export function FrontendBuildDialog({
           select
           label="Database host"
           value={form.databaseHost}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
           onChange={(event) => set({ databaseHost: event.target.value })}
         >
           <MenuItem value="">The site&apos;s own database</MenuItem>

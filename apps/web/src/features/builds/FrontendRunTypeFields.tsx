@@ -1,6 +1,7 @@
 import { BUILD_MESSAGES, type Catalog } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Autocomplete from "@mui/material/Autocomplete";
+import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import type { TagView } from "../tags/use-tags";
@@ -76,12 +77,14 @@ export function FrontendRunTypeFields({
     case "oq_test":
       return (
         <>
-          <TextField select label="Spira release" value="" disabled helperText=" ">
-            <MenuItem value="">–</MenuItem>
-          </TextField>
-          <TextField select label="Jira release" value="" disabled helperText=" ">
-            <MenuItem value="">–</MenuItem>
-          </TextField>
+          <Box sx={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 2 }}>
+            <TextField select label="Spira release" value="" disabled>
+              <MenuItem value="">–</MenuItem>
+            </TextField>
+            <TextField select label="Jira release" value="" disabled>
+              <MenuItem value="">–</MenuItem>
+            </TextField>
+          </Box>
           <Alert severity="info" role="note">
             {RELEASES_NOT_CONFIGURED}
           </Alert>

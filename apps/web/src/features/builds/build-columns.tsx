@@ -13,7 +13,7 @@ import { Link as RouterLink } from "react-router";
 import { DEFAULT_FILTERS, reportHref } from "../runs/report-url";
 import { BuildPhaseChip, BuildStatusChip } from "./BuildChips";
 import type { BuildColumn } from "./BuildListTable";
-import type { BuildTab } from "./builds-url";
+import type { BuildTab } from "../../components/builds-url";
 
 /** The columns of the three build tables: the record's fields of spec section 3. */
 
@@ -35,11 +35,34 @@ export function runHref(build: Build): string {
   });
 }
 
+/** Month-day and time in UTC (the header says so), the full timestamp on hover. */
 function Time({ iso }: { iso: string | null }) {
   if (!iso) return "–";
+  const full = formatUtc(iso);
   return (
-    <Tooltip title={iso}>
-      <span>{formatUtc(iso)}</span>
+    <Tooltip title={full}>
+      <span>{full.slice(5, 19)}</span>
+    </Tooltip>
+  );
+}
+
+/** A long value (a site, a tag list, a host) cut to its cell, whole on hover. */
+function Clipped({ value, width }: { value: string | number | null; width: number }) {
+  const shown = dash(value);
+  return (
+    <Tooltip title={typeof shown === "string" && shown.length > 12 ? shown : ""}>
+      <Box
+        component="span"
+        sx={{
+          display: "block",
+          maxWidth: width,
+          overflow: "hidden",
+          textOverflow: "ellipsis",
+          whiteSpace: "nowrap",
+        }}
+      >
+        {shown}
+      </Box>
     </Tooltip>
   );
 }
@@ -50,8 +73,17 @@ export function buildDurationMs(build: Build, now: number): number {
   return Math.max(0, end - Date.parse(build.startTime));
 }
 
-const text = (id: string, label: string, value: (b: Build) => string | number | null) =>
-  ({ id, label, render: (b: Build) => dash(value(b)) }) satisfies BuildColumn<Build>;
+const text = (
+  id: string,
+  label: string,
+  value: (b: Build) => string | number | null,
+  width = 140,
+) =>
+  ({
+    id,
+    label,
+    render: (b: Build) => <Clipped value={value(b)} width={width} />,
+  }) satisfies BuildColumn<Build>;
 
 function nameColumn(): BuildColumn<Build> {
   return {
@@ -63,7 +95,7 @@ function nameColumn(): BuildColumn<Build> {
           {build.TEST_RUN_NAME}
         </Link>
         <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>
-          #{build.id}
+          #{build.id} · {build.EXECUTOR}
           {build.rerunOf ? ` · rerun of ${build.rerunOf}` : ""}
           {build.region === "CHINA" ? " · CHINA" : ""}
         </Typography>
@@ -92,8 +124,8 @@ function progressColumns(now: number, logHref: (b: Build) => string): BuildColum
         </Tooltip>
       ),
     },
-    { id: "start", label: "Start", render: (b) => <Time iso={b.startTime} /> },
-    { id: "end", label: "End", render: (b) => <Time iso={b.endTime} /> },
+    { id: "start", label: "Start (UTC)", render: (b) => <Time iso={b.startTime} /> },
+    { id: "end", label: "End (UTC)", render: (b) => <Time iso={b.endTime} /> },
     {
       id: "duration",
       label: "Duration",
@@ -117,12 +149,11 @@ export function buildColumns(
   now: number,
   logHref: (b: Build) => string,
 ): BuildColumn<Build>[] {
-  const common = [text("executor", "Executor", (b) => b.EXECUTOR)];
-  const branch = text("branch", "Branch", (b) => b.sourceVersion);
-  const tag = text("tag", "Tag", (b) => b.TEST_TAG);
+  const branch = text("branch", "Branch", (b) => b.sourceVersion, 100);
+  const tag = text("tag", "Tag", (b) => b.TEST_TAG, 120);
   let fields: BuildColumn<Build>[];
   if (tab === "frontend") {
-    fields = [text("site", "Site", (b) => b.NORA_SITE), tag, branch];
+    fields = [text("site", "Site", (b) => b.NORA_SITE, 150), tag, branch];
   } else if (tab === "backend") {
     fields = [text("env", "Env", (b) => b.ENVIRONMENT ?? b.BASE_URL), tag, branch];
   } else {
@@ -135,5 +166,5 @@ export function buildColumns(
       { ...text("spawn", "Spawn Rate", (b) => b.SPAWN_RATE), numeric: true },
     ];
   }
-  return [nameColumn(), ...fields, ...common, ...progressColumns(now, logHref)];
+  return [nameColumn(), ...fields, ...progressColumns(now, logHref)];
 }

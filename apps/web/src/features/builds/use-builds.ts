@@ -18,7 +18,7 @@ import {
 } from "@tanstack/react-query";
 import { getJson, sendJson } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
-import type { BuildTab } from "./builds-url";
+import type { BuildTab } from "../../components/builds-url";
 
 /** While a list holds an active build it is read again this often; never when none is. */
 export const BUILD_POLL_MS = 3_000;

@@ -4,7 +4,7 @@ import Snackbar from "@mui/material/Snackbar";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { SignedInButton } from "../../components/SignedInButton";
-import { buildsHref } from "../builds/builds-url";
+import { buildsHref } from "../../components/builds-url";
 import { useRerun, type RerunWhat } from "./use-rerun";
 
 /**

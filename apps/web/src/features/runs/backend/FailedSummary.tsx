@@ -11,7 +11,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { SIGN_IN_HINT, useSignedIn } from "../../../api/use-signed-in";
 import { SignedInButton } from "../../../components/SignedInButton";
-import { buildsHref } from "../../builds/builds-url";
+import { buildsHref } from "../../../components/builds-url";
 
 /** Copies text and says how it went; the clipboard is refused on plain-http origins. */
 function useCopy() {
