@@ -41,7 +41,8 @@ const create = (dialog: Locator) => dialog.getByRole("button", { name: "Create B
 const alertOf = (dialog: Locator) => dialog.getByRole("alert");
 
 async function choose(dialog: Locator, label: string, option: string) {
-  await dialog.getByRole("combobox", { name: label }).click();
+  // A select's accessible name is its label and its value: "Site Legacy Dev".
+  await dialog.getByRole("combobox", { name: new RegExp(`^${label}\\b`) }).click();
   await page.getByRole("option", { name: option, exact: true }).click();
 }
 
@@ -86,7 +87,7 @@ describe("Builds", () => {
     await page.click("button[type=submit]");
     await page.waitForURL(`${server.url}/builds`);
     const newBuild = page.getByRole("button", { name: "New Build" });
-    await expect.poll(() => newBuild.isEnabled()).toBe(true);
+    await expect.poll(() => newBuild.isEnabled(), { timeout: 15_000 }).toBe(true);
     await newBuild.locator("xpath=..").hover();
     await expect.poll(() => page.getByRole("tooltip").textContent()).toBe("Create new build");
     await newBuild.click();
