@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildBuildApp, insertBuildUser, type BuildApp } from "../../../../test/build-apps.js";
-import { CodeBuildFake } from "../../../../test/fakes/codebuild-fake.js";
+import { CodeBuildFake } from "../../../bench/codebuild-fake.js";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
 
 let database: TestDatabase;
