@@ -91,7 +91,9 @@ export const BuildSchema = z.object({
   startedBy: z.object({ email: z.string(), name: z.string() }).describe("Who started the build"),
   payload: z
     .record(z.string(), z.unknown())
-    .describe("The request as validated, secrets replaced by '[redacted]'"),
+    .describe(
+      "The request as validated. It never holds a secret: the dialogs cannot send one, and ASSAY_TOKEN and the Spira string are made when the build starts and never stored",
+    ),
   logUrl: nullableText("Download link of the build log, once there is one"),
 });
 export type Build = z.infer<typeof BuildSchema>;

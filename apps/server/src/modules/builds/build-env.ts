@@ -41,6 +41,3 @@ export function newBuildToken(): { token: string; hash: string } {
 export function hashBuildToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
-
-/** What the record shows of a secret variable the runner got. */
-export const REDACTED = "[redacted]";

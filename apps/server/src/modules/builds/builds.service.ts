@@ -106,6 +106,9 @@ export async function validatePayload(
   user: User,
   body: unknown,
 ): Promise<Record<string, unknown>> {
+  // Only an OQ run needs the profile's credentials: other builds skip the lookup.
+  const oq =
+    typeof body === "object" && body !== null && (body as { mode?: unknown }).mode === "oq_test";
   const schema =
     list === "backend"
       ? BackendBuildSchema
@@ -113,7 +116,7 @@ export async function validatePayload(
         ? LoadBuildSchema
         : frontendBuildSchema({
             ...deps.catalog,
-            hasSpiraCredentials: await hasSpiraCredentials(deps.db, user.id),
+            hasSpiraCredentials: oq && (await hasSpiraCredentials(deps.db, user.id)),
           });
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalidBuild(parsed.error);
