@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { BUILD_MESSAGES } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -232,7 +233,17 @@ describe("POST /v1/builds/{id}/stop", () => {
       buildStatus: "STOPPED",
       statusMessage: "Stopped by QA Engineer.",
     });
-    expect(() => process.kill(childPid, 0)).toThrow();
+    // The runner's own child went with it (gone, or a zombie waiting for its new parent to reap it).
+    const alive = () => {
+      try {
+        return !/^State:\s+Z/m.test(readFileSync(`/proc/${childPid}/status`, "utf8"));
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive()).toBe(false);
     const again = await post(`/v1/builds/${created.id}/stop`, {});
     expect(again.statusCode).toBe(409);
   });
