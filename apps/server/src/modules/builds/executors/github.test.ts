@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildBuildApp, insertBuildUser } from "../../../../test/build-apps.js";
 import { GitHubFake } from "../../../../test/fakes/github-fake.js";
+import { createTestDatabase } from "../../../../test/test-database.js";
 import { BuildRefused, MISSING } from "./executor.js";
 import { GitHubExecutor } from "./github.js";
 
@@ -120,4 +122,54 @@ describe("GitHub Actions executor (against a REST fake)", () => {
     );
     await expect(noToken.start(request(7))).rejects.toThrow("set GH_TOKEN for the server");
   });
+});
+
+describe("GitHub Actions as a list's executor (assay.config.yaml)", () => {
+  it("dispatches a backend build from POST /v1/api/builds and follows its run to the end", async () => {
+    const database = await createTestDatabase();
+    const github = `{ kind: github, owner: acme, repo: ui-tests, workflow: assay.yml, apiUrl: "${fake.url}", tokenEnv: GH_TOKEN }`;
+    const local = `{ kind: local, command: ["/bin/true"] }`;
+    const app = await buildBuildApp(database, {
+      user: await insertBuildUser(database),
+      builds: `builds:\n  pollSeconds: 600\n  executors: { frontend: ${local}, china: ${local}, backend: ${github}, load: ${local} }\n`,
+      serverEnv: { PATH: process.env.PATH, GH_TOKEN: "ghp_test" },
+    });
+    try {
+      const res = await app.app.inject({
+        method: "POST",
+        url: "/v1/api/builds",
+        payload: { env: "dev1", branch: "main" },
+      });
+      const id = res.json().build.id as number;
+      let build = res.json().build;
+      for (let i = 0; i < 100 && !build.externalId; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        build = (await app.app.inject({ method: "GET", url: `/v1/builds/${id}` })).json();
+      }
+      expect(build).toMatchObject({ executorKind: "github", currentPhase: "QUEUED" });
+      const run = fake.runs.get(Number(build.externalId))!;
+      expect(run.ref).toBe("main");
+      expect(JSON.parse(run.inputs.assay_env!)).toMatchObject({
+        ASSAY_BUILD_ID: String(id),
+        ENV: "dev1",
+      });
+      run.status = "in_progress";
+      await app.app.buildRunner.pollCycle(0);
+      expect(
+        (await app.app.inject({ method: "GET", url: `/v1/builds/${id}` })).json().currentPhase,
+      ).toBe("BUILD");
+      Object.assign(run, { status: "completed", conclusion: "failure" });
+      await app.app.buildRunner.pollCycle(0);
+      const ended = (await app.app.inject({ method: "GET", url: `/v1/builds/${id}` })).json();
+      expect(ended).toMatchObject({
+        buildStatus: "FAILED",
+        currentPhase: "COMPLETED",
+        statusMessage: "GitHub Actions concluded failure.",
+      });
+      expect(ended.log.text).toContain(`https://github.com/acme/ui-tests/actions/runs/${run.id}`);
+    } finally {
+      await app.close();
+      await database.drop();
+    }
+  }, 60_000);
 });
