@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createReadStream, existsSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { BuildList } from "@assay/core";
 import type { Kysely } from "kysely";
@@ -17,7 +17,8 @@ import { listOf } from "./builds.service.js";
 import { CodeBuildExecutor } from "./executors/codebuild.js";
 import { BuildRefused, MISSING, type Executor, type ExecutorState } from "./executors/executor.js";
 import { GitHubExecutor } from "./executors/github.js";
-import { LocalExecutor, logPathOf } from "./executors/local.js";
+import { LocalExecutor } from "./executors/local.js";
+import { keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
 
 export const START_QUEUE = jobQueue<{ buildId: number }>("builds-start", {
   retryLimit: 3,
@@ -182,24 +183,12 @@ export class BuildRunner {
       end_time: state.endTime ?? new Date(),
       status_message: state.message ?? row.status_message,
     });
-    if (row.executor_kind === "local") await this.keepLocalLog(row.id);
+    if (row.executor_kind === "local") await keepLocalLog(this.logs(), row.id);
   }
 
   private async finishLocal(buildId: number, state: ExecutorState): Promise<void> {
     const row = await repo.findBuild(this.deps.db, buildId);
     if (row) await this.finish(row, state);
-  }
-
-  /** Moves a finished local build's log into object storage. */
-  private async keepLocalLog(buildId: number): Promise<void> {
-    const file = logPathOf(this.deps.logDir, buildId);
-    if (!existsSync(file)) return;
-    const key = `build-logs/${buildId}/${randomUUID()}.log`;
-    const stored = await this.deps.objects.put(key, createReadStream(file), {
-      contentType: "text/plain; charset=utf-8",
-    });
-    await repo.setLog(this.deps.db, buildId, key, stored.size);
-    unlinkSync(file);
   }
 
   /** Asks the executor to stop an active build; one not started yet is stopped at once. */
@@ -300,47 +289,18 @@ export class BuildRunner {
     }
   }
 
+  private logs(): LogDeps {
+    return { db: this.deps.db, objects: this.deps.objects, logDir: this.deps.logDir };
+  }
+
   /** Tail of a build's log (live file while it runs, else the stored object). */
-  async logTail(
-    row: BuildRow,
-    maxBytes: number,
-  ): Promise<{ text: string; truncated: boolean; bytes: number }> {
-    const file = logPathOf(this.deps.logDir, row.id);
-    if (row.log_key === null && existsSync(file)) {
-      const bytes = statSync(file).size;
-      const buffer = readFileSync(file);
-      return {
-        text: buffer.subarray(Math.max(0, bytes - maxBytes)).toString("utf8"),
-        truncated: bytes > maxBytes,
-        bytes,
-      };
-    }
-    if (row.log_key !== null) {
-      const object = await this.deps.objects.get(row.log_key);
-      if (object) {
-        const chunks: Buffer[] = [];
-        for await (const chunk of object.body) chunks.push(chunk as Buffer);
-        const buffer = Buffer.concat(chunks);
-        return {
-          text: buffer.subarray(Math.max(0, buffer.length - maxBytes)).toString("utf8"),
-          truncated: buffer.length > maxBytes,
-          bytes: buffer.length,
-        };
-      }
-    }
-    const where = row.external_url ? ` Its log is at ${row.external_url}.` : "";
-    return {
-      text: row.executor_kind === "local" ? "" : `This build runs on ${row.executor_kind}.${where}`,
-      truncated: false,
-      bytes: 0,
-    };
+  logTail(row: BuildRow, maxBytes: number) {
+    return logTail(this.logs(), row, maxBytes);
   }
 
   /** The whole log as a stream, or undefined when there is none (yet). */
-  async logStream(row: BuildRow): Promise<NodeJS.ReadableStream | undefined> {
-    if (row.log_key !== null) return (await this.deps.objects.get(row.log_key))?.body;
-    const file = logPathOf(this.deps.logDir, row.id);
-    return existsSync(file) ? createReadStream(file) : undefined;
+  logStream(row: BuildRow) {
+    return logStream(this.logs(), row);
   }
 
   /** Server shutdown: local builds are ended and stay active, to be started again on restart. */
