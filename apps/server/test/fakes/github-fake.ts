@@ -96,12 +96,10 @@ export class GitHubFake {
       path.startsWith("/repos/acme/ui-tests/actions/workflows/assay.yml/runs") &&
       request.method === "GET"
     ) {
-      const runs = [...this.runs.values()]
-        .reverse()
-        .map((run) => ({
-          ...run,
-          html_url: `https://github.com/acme/ui-tests/actions/runs/${run.id}`,
-        }));
+      const runs = [...this.runs.values()].reverse().map((run) => ({
+        ...run,
+        html_url: `https://github.com/acme/ui-tests/actions/runs/${run.id}`,
+      }));
       return [200, { total_count: runs.length, workflow_runs: runs }];
     }
     const one = /^\/repos\/acme\/ui-tests\/actions\/runs\/(\d+)(\/cancel)?$/.exec(path);
