@@ -135,12 +135,11 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     const lines = (await summary.findAllByRole("listitem")).map((li) => li.textContent);
     expect(lines).toEqual(["@patients1", "Unknown1"]);
 
-    const rerun = within(box("Failed")).getByRole("button", { name: "Rerun" });
+    // Signed out (GET /v1/me is not answered): Rerun is disabled with 'Please sign in'.
+    const rerun = within(box("Failed")).getByRole("button", { name: "Rerun failed" });
     expect(rerun).toBeDisabled();
     await userEvent.hover(rerun.parentElement!);
-    expect(await screen.findByRole("tooltip")).toHaveTextContent(
-      "Rerun comes with the builds issue",
-    );
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("Please sign in");
   });
 
   it("hides the failed results with the Failed box's Hide switch", async () => {

@@ -131,6 +131,7 @@ function ResultsBody({
     <>
       <RunWarnings warnings={detail.warnings} />
       <ResultsSummary
+        runKey={detail.run.test_run_key}
         counts={counts}
         durationMs={detail.run.duration_ms}
         groups={groups}
