@@ -9,7 +9,15 @@ import type { RawStatus } from "./results.js";
 export type DisplayStatus = "passed" | "failed" | "skipped" | "unstable";
 
 export const UNSTABLE_TAG = "@unstable";
-const PENDING_MARKER = "Pending reason";
+/**
+ * The text that makes a failure a pending (skipped) result. The server's SQL states the same
+ * rule from this constant (apps/server/src/db/pending-sql.ts), and so does migration 0010's
+ * index predicate, which a server test compares with it.
+ */
+export const PENDING_MARKER = "Pending reason";
+
+/** Backend runs have no Unstable box (spec §2): their failures are never unstable. */
+export const NO_UNSTABLE: ReadonlySet<number> = new Set();
 
 export interface StatusInput {
   status: RawStatus;

@@ -130,7 +130,10 @@ export async function getFrontendRun(
 export async function getBackendRun(ctx: RunsContext, key: string): Promise<BackendRunDetail> {
   const run = await requireRun(ctx.db, "backend", key);
   const rows = await repo.listBackendResults(ctx.db, run.id);
-  return { run: toBackendRun(run), results: rows.map((row) => toBackendResult(row, key)) };
+  return {
+    run: toBackendRun(run),
+    results: rows.map((row) => toBackendResult(row, key, ctx.ticketPattern)),
+  };
 }
 
 /** A load run and its per-endpoint statistics, the aggregated row last. */
