@@ -1,4 +1,5 @@
 import {
+  runWallClockMs,
   summarizeFailures,
   type DisplayStatus,
   type FailureFilter,
@@ -130,7 +131,8 @@ function ResultsBody({
     <>
       <ResultsSummary
         counts={counts}
-        durationMs={detail.run.duration_ms}
+        wallClockMs={runWallClockMs(detail.run)}
+        testTimeMs={detail.run.duration_ms}
         groups={groups}
         hidden={filters.hidden}
         onHidden={onHidden}
