@@ -63,8 +63,19 @@ export interface AppDeps {
   serverEnv?: NodeJS.ProcessEnv;
 }
 
-// Swagger UI's own policy upgrades http:// requests, which breaks a plain-http local install.
-const withoutUpgrade = (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, "");
+/**
+ * Swagger UI's own policy for /docs, with two changes: no upgrade-insecure-requests (it breaks a
+ * plain-http local install), and inline styles allowed, as on the web app's pages (Swagger UI's
+ * bundle sets inline styles, which the browser refused with a console error on every visit).
+ * Scripts stay 'self' only.
+ */
+const docsPolicy = (csp: string) =>
+  csp
+    .replace(/\s*upgrade-insecure-requests;?/, "")
+    .replace(
+      /style-src ([^;]*);/,
+      (_all, sources: string) => `style-src ${sources.trim()} 'unsafe-inline';`,
+    );
 
 /**
  * The whole server on one screen: plugins first, then each module's routes, registered
@@ -148,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     staticCSP: true,
-    transformStaticCSP: withoutUpgrade,
+    transformStaticCSP: docsPolicy,
   });
 
   if (identity) await app.register(identity.routes);

@@ -39,7 +39,7 @@ const EXPECTED: Record<string, Access> = {
   "GET /auth/login": "open",
   "GET /auth/callback": "open",
   "POST /auth/logout": "open",
-  "GET /v1/me": "user",
+  "GET /v1/me": "identify",
   "PUT /v1/me": "user",
   "PUT /v1/me/picture": "user",
   "GET /v1/catalog": "read",
@@ -95,6 +95,9 @@ function promised(access: Access, caller: Caller, mode: "public" | "signed-in"):
   switch (access) {
     case "open":
       return "allowed";
+    case "identify":
+      // GET /v1/me: nobody is an answer; a service token is no user to describe.
+      return caller === "service token" ? 403 : "allowed";
     case "page":
       return mode === "signed-in" && caller === "nobody" ? "sign-in redirect" : "allowed";
     case "read":

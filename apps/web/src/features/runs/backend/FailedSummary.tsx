@@ -76,8 +76,7 @@ export function FailedSummary({
           m: 0,
           p: 0,
           listStyle: "none",
-          maxHeight: 78,
-          overflow: "auto",
+          // Every group shows, the list wraps onto more rows: its counts add up to Failed.
           display: "grid",
           gridTemplateColumns: "repeat(auto-fill, minmax(180px, 1fr))",
           columnGap: 3,

@@ -102,14 +102,18 @@ const StatusBox = memo(function StatusBox({
 export const ResultsSummary = memo(function ResultsSummary({
   runKey,
   counts,
-  durationMs,
+  wallClockMs,
+  testTimeMs,
   groups,
   hidden,
   onHidden,
 }: {
   runKey: string;
   counts: StatusCounts;
-  durationMs: number;
+  /** First start to last end (runWallClockMs); null while the run is open. */
+  wallClockMs: number | null;
+  /** The tests' durations summed (the run's duration_ms). */
+  testTimeMs: number;
   groups: readonly FailedTagGroup[] | undefined;
   hidden: ReadonlySet<DisplayStatus>;
   onHidden: (status: DisplayStatus, hidden: boolean) => void;
@@ -132,7 +136,14 @@ export const ResultsSummary = memo(function ResultsSummary({
       }}
     >
       <InfoBox label="Total" value={counts.total.toLocaleString("en-US")} />
-      <InfoBox label="Total Duration" value={formatDuration(durationMs)} />
+      <InfoBox
+        label="Total Duration"
+        value={wallClockMs === null ? "Still open" : formatDuration(wallClockMs)}
+      >
+        <Typography variant="caption" color="text.secondary" noWrap>
+          Summed test time {formatDuration(testTimeMs)}
+        </Typography>
+      </InfoBox>
       <InfoBox label="Failed Summary">{failedSummary}</InfoBox>
       {HIDEABLE_STATUSES.map((status) => (
         <StatusBox
