@@ -3,14 +3,14 @@ import type { IngestResponse, ReportFormat, RunMetadata, UploadFields } from "@a
 import type pg from "pg";
 import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
-import { finalizeRun } from "./finalize-run.js";
+import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
 import { classifyUpload, type UploadPlan } from "./parsers/index.js";
 import { reportErrorToAppError } from "./parsers/types.js";
-import type { ParseWorkers } from "./parse-workers.js";
-import { ResultsWriter, type AttachmentSink } from "./results-writer.js";
-import type { Spool } from "./spool.js";
-import type { KnownTests, TestIdCache } from "./test-ids.js";
+import type { ParseWorkers } from "./worker/parse-workers.js";
+import { ResultsWriter, type AttachmentSink } from "./pipeline/results-writer.js";
+import type { Spool } from "./worker/spool.js";
+import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
 
 export interface IngestDeps {
   db: Db;

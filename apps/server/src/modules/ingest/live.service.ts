@@ -2,7 +2,7 @@ import type { Readable } from "node:stream";
 import { ResultInputSchema, type ResultInput, type RunMetadata } from "@assay/core";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
-import { finalizeRun } from "./finalize-run.js";
+import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
 import {
   defaultRunName,
@@ -11,7 +11,7 @@ import {
   withTransaction,
   type IngestDeps,
 } from "./ingest.service.js";
-import { ResultsWriter } from "./results-writer.js";
+import { ResultsWriter } from "./pipeline/results-writer.js";
 import { jsonPath, parseJsonText } from "./parsers/json.js";
 import { ReportError, type UploadFiles } from "./parsers/types.js";
 

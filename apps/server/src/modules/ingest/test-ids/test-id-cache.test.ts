@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BatchTests } from "./batch-tests.js";
-import { identityOf, TestIdCache } from "./test-ids.js";
+import { identityOf, TestIdCache } from "./test-id-cache.js";
 
 const identity = (i: number) => identityOf("frontend", undefined, ["suite"], `test ${i}`);
 

@@ -1,8 +1,8 @@
 import type { Readable } from "node:stream";
 import type { AttachmentInput, ResultInput } from "@assay/core";
 import type pg from "pg";
-import { copyRows, type CopyValue } from "./copy.js";
-import { findFile, type UploadFiles } from "./parsers/types.js";
+import { copyRows, type CopyValue } from "../encoding/copy.js";
+import { findFile, type UploadFiles } from "../parsers/types.js";
 
 /** Where attachment bytes go (object storage); returns the key the row refers to. */
 export interface AttachmentSink {

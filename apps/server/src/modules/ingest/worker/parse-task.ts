@@ -2,12 +2,12 @@ import { createReadStream } from "node:fs";
 import { Readable } from "node:stream";
 import type { MessagePort } from "node:worker_threads";
 import type { ReportFormat, ResultInput } from "@assay/core";
-import { AppError } from "../../errors.js";
-import type { ReportFile, UploadFiles } from "./parsers/types.js";
-import type { RunFacts } from "./result-rows.js";
-import type { PackedRows } from "./row-buffer.js";
-import type { PackedTests } from "./batch-tests.js";
-import type { Family } from "./test-ids.js";
+import { AppError } from "../../../errors.js";
+import type { ReportFile, UploadFiles } from "../parsers/types.js";
+import type { RunFacts } from "../pipeline/result-rows.js";
+import type { PackedRows } from "../encoding/row-buffer.js";
+import type { PackedTests } from "../test-ids/batch-tests.js";
+import type { Family } from "../test-ids/test-id-cache.js";
 
 /*
  * What the ingest route and its parse worker (parse-worker.ts) send each other. Everything here

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
 import { TEST_LOOKUP_SQL } from "./test-id-resolver.js";
 
 let database: TestDatabase;

@@ -11,8 +11,8 @@ import {
 import type {} from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors.js";
-import { documentedBodyOnly } from "../../http/documented-body.js";
+import { AppError } from "../../../errors.js";
+import { documentedBodyOnly } from "../../../http/documented-body.js";
 import type { IngestRouteOptions } from "./ingest.routes.js";
 import {
   appendResults,
@@ -22,7 +22,7 @@ import {
   MAX_BATCH_RESULTS,
   openLiveRun,
   parseJsonBody,
-} from "./live.service.js";
+} from "../live.service.js";
 
 const KeyParams = z.object({ key: RunKeySchema });
 const errors = {

@@ -1,9 +1,9 @@
 import type { ResultInput } from "@assay/core";
 import { describe, expect, it } from "vitest";
-import type { UploadFiles } from "./parsers/types.js";
+import type { UploadFiles } from "../parsers/types.js";
 import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
 import { derivedTestRunTestId } from "./result-rows.js";
-import { identityOf } from "./test-ids.js";
+import { identityOf } from "../test-ids/test-id-cache.js";
 
 const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
 

@@ -1,8 +1,13 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { storedCounts, TEST_INGEST_TOKEN, upload, type UploadPart } from "../../../test/upload.js";
+import { buildTestApp } from "../../../../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import {
+  storedCounts,
+  TEST_INGEST_TOKEN,
+  upload,
+  type UploadPart,
+} from "../../../../test/upload.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;

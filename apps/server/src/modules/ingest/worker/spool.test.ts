@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readBytes } from "./parsers/types.js";
+import { readBytes } from "../parsers/types.js";
 import { MemoryBudget, Spool, uploadName } from "./spool.js";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");

@@ -1,12 +1,12 @@
 import type { MessagePort } from "node:worker_threads";
-import { Packing } from "./packing.js";
-import { classifyUpload } from "./parsers/index.js";
+import { Packing } from "../encoding/packing.js";
+import { classifyUpload } from "../parsers/index.js";
 import {
   findFile,
   normalizedReference,
   readBytes,
   reportErrorToAppError,
-} from "./parsers/types.js";
+} from "../parsers/types.js";
 import {
   errorData,
   FileSet,
@@ -22,7 +22,7 @@ import {
   type PreparedBatch,
   type PreparedChild,
   type QueuedResult,
-} from "./result-preparer.js";
+} from "../pipeline/result-preparer.js";
 
 /*
  * The parse worker: reads an upload's report files, prepares its results (result-preparer.ts)

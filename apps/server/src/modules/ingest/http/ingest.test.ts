@@ -1,11 +1,11 @@
 import { readdirSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { createToken } from "../tokens/tokens.service.js";
-import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
-import { FIXTURES_DIR } from "./parsers/test-files.js";
+import { buildTestApp } from "../../../../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import { createToken } from "../../tokens/tokens.service.js";
+import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
+import { FIXTURES_DIR } from "../parsers/test-files.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;

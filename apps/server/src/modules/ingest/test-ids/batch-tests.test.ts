@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { BatchTests } from "./batch-tests.js";
-import { KEY_WORDS, keyWords } from "./fingerprints.js";
-import { encodeCopyRow } from "./copy.js";
-import { Packing } from "./packing.js";
-import { identityOf, TestIdCache } from "./test-ids.js";
+import { KEY_WORDS, keyWords } from "../encoding/fingerprints.js";
+import { encodeCopyRow } from "../encoding/copy.js";
+import { Packing } from "../encoding/packing.js";
+import { identityOf, TestIdCache } from "./test-id-cache.js";
 
 describe("BatchTests", () => {
   it("gives back each test's texts, explicit id and key words after packing, past its first capacity", () => {

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
 import { OpenCopy } from "./open-copy.js";
 
 let database: TestDatabase;

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { newObjectKey, safeContentType, type ObjectStore } from "../../storage/object-store.js";
+import { newObjectKey, safeContentType, type ObjectStore } from "../../../storage/object-store.js";
 import type { AttachmentSink } from "./results-writer.js";
 
 const EXTENSIONS: Record<string, string> = {

@@ -4,11 +4,11 @@ import type {} from "@fastify/multipart";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors.js";
-import { documentedBodyOnly } from "../../http/documented-body.js";
-import type { Principal } from "../auth/access.js";
-import { ingestUpload, type IngestDeps, type IngestOutcome } from "./ingest.service.js";
-import { Spool } from "./spool.js";
+import { AppError } from "../../../errors.js";
+import { documentedBodyOnly } from "../../../http/documented-body.js";
+import type { Principal } from "../../auth/access.js";
+import { ingestUpload, type IngestDeps, type IngestOutcome } from "../ingest.service.js";
+import { Spool } from "../worker/spool.js";
 
 export interface IngestRouteOptions extends IngestDeps {
   maxUploadBytes: number;

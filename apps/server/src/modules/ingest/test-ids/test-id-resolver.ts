@@ -1,8 +1,8 @@
 import type pg from "pg";
 import type { BatchTests } from "./batch-tests.js";
-import { copyData } from "./copy.js";
-import { FingerprintTable, KEY_WORDS } from "./fingerprints.js";
-import { TestIdCache, type Family, type KnownTests } from "./test-ids.js";
+import { copyData } from "../encoding/copy.js";
+import { FingerprintTable, KEY_WORDS } from "../encoding/fingerprints.js";
+import { TestIdCache, type Family, type KnownTests } from "./test-id-cache.js";
 
 /**
  * The catalogue's ids of a batch's identities ($2: one comma-separated text; base64url has no

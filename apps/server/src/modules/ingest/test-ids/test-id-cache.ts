@@ -1,6 +1,6 @@
 import type { Family } from "@assay/core";
 import type { BatchTests } from "./batch-tests.js";
-import { digestOf, FingerprintTable, KEY_WORDS } from "./fingerprints.js";
+import { digestOf, FingerprintTable, KEY_WORDS } from "../encoding/fingerprints.js";
 
 export type { Family };
 

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
-import { AppError } from "../../errors.js";
-import { classifyUpload } from "./parsers/index.js";
+import { AppError } from "../../../errors.js";
+import { classifyUpload } from "../parsers/index.js";
 import { ParseWorkers } from "./parse-workers.js";
 import {
   prepareInThread,
@@ -9,9 +9,9 @@ import {
   type PreparedBatch,
   type PreparedSummary,
   type QueuedResult,
-} from "./result-preparer.js";
-import { KEY_WORDS } from "./fingerprints.js";
-import { RESULT_COLUMNS } from "./result-rows.js";
+} from "../pipeline/result-preparer.js";
+import { KEY_WORDS } from "../encoding/fingerprints.js";
+import { RESULT_COLUMNS } from "../pipeline/result-rows.js";
 import { MemoryBudget, Spool } from "./spool.js";
 
 const workers = new ParseWorkers(1);

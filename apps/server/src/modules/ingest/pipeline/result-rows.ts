@@ -1,6 +1,6 @@
 import type { ResultInput } from "@assay/core";
-import { encodeCopyRow, json, type CopyValue } from "./copy.js";
-import { digestOf } from "./fingerprints.js";
+import { encodeCopyRow, json, type CopyValue } from "../encoding/copy.js";
+import { digestOf } from "../encoding/fingerprints.js";
 
 /**
  * Columns of `results` written by COPY: the two ids the database hands out (RowBuffer.chunks

@@ -5,10 +5,10 @@ import path from "node:path";
 import type { FastifyInstance } from "fastify";
 import FormData from "form-data";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { LocalObjectStore } from "../../storage/local-store.js";
-import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
+import { buildTestApp } from "../../../../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import { LocalObjectStore } from "../../../storage/local-store.js";
+import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;

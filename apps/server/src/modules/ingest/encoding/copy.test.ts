@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
 import { copyRows, encodeCopyValue, json } from "./copy.js";
 
 let database: TestDatabase;

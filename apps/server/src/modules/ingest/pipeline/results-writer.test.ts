@@ -1,12 +1,12 @@
 import type { ResultInput } from "@assay/core";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import type { UploadFiles } from "./parsers/types.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import type { UploadFiles } from "../parsers/types.js";
 import { RESULT_ID_BLOCK, ResultIds } from "./result-ids.js";
 import { ResultsWriter, type QueuedResult } from "./results-writer.js";
-import { finalizeRun } from "./finalize-run.js";
-import { KnownTests } from "./test-ids.js";
+import { finalizeRun } from "../finalize.repo.js";
+import { KnownTests } from "../test-ids/test-id-cache.js";
 
 let database: TestDatabase;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type pg from "pg";
-import { AppError } from "../../errors.js";
-import { OpenCopy } from "./open-copy.js";
-import { RunTally, type Ranking } from "./finalize-run.js";
+import { AppError } from "../../../errors.js";
+import { OpenCopy } from "../encoding/open-copy.js";
+import { RunTally, type Ranking } from "../finalize.repo.js";
 import { ResultIds } from "./result-ids.js";
 import { writeResultChildren, type AttachmentSink } from "./result-children.js";
 import {
@@ -13,8 +13,8 @@ import {
   type QueuedResult,
 } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
-import { TestIdResolver } from "./test-id-resolver.js";
-import type { KnownTests, TestIdCache } from "./test-ids.js";
+import { TestIdResolver } from "../test-ids/test-id-resolver.js";
+import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
 
 export type { AttachmentSink, QueuedResult };
 

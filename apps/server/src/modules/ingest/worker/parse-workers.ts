@@ -3,8 +3,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
-import { BatchTests } from "./batch-tests.js";
-import { RunTally } from "./finalize-run.js";
+import { BatchTests } from "../test-ids/batch-tests.js";
+import { RunTally } from "../finalize.repo.js";
 import {
   errorFromData,
   fileData,
@@ -15,9 +15,9 @@ import {
   type SummaryData,
   type WorkerMessage,
 } from "./parse-task.js";
-import type { ReportFile } from "./parsers/types.js";
-import type { PreparedBatch, PreparedSummary } from "./result-preparer.js";
-import { RowBuffer } from "./row-buffer.js";
+import type { ReportFile } from "../parsers/types.js";
+import type { PreparedBatch, PreparedSummary } from "../pipeline/result-preparer.js";
+import { RowBuffer } from "../encoding/row-buffer.js";
 import type { Spool } from "./spool.js";
 
 /**

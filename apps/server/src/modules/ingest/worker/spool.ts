@@ -4,7 +4,7 @@ import { mkdtemp, open, rm, writeFile, type FileHandle } from "node:fs/promises"
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
-import type { ReportFile, UploadFiles } from "./parsers/types.js";
+import type { ReportFile, UploadFiles } from "../parsers/types.js";
 
 /** A spooled upload file: readable any number of times, with the hash of its content. */
 export interface SpooledFile extends ReportFile {
