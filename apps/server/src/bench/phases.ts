@@ -8,11 +8,8 @@ import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js
 import { derivedTestRunTestId, encodeResultTail } from "../modules/ingest/pipeline/result-rows.js";
 import { RowBuffer } from "../modules/ingest/encoding/row-buffer.js";
 import { ResultsWriter, type QueuedResult } from "../modules/ingest/pipeline/results-writer.js";
-import {
-  explicitTestId,
-  identityOf,
-  KnownTests,
-} from "../modules/ingest/test-ids/test-id-cache.js";
+import { KnownTests } from "../modules/ingest/test-ids/test-id-cache.js";
+import { explicitTestId, identityOf } from "../modules/ingest/test-ids/test-identity.js";
 import type { LocalFile } from "./upload.js";
 
 /*

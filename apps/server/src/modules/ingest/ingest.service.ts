@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IngestResponse, ReportFormat, RunMetadata, UploadFields } from "@assay/core";
 import type pg from "pg";
-import type { Db } from "../../db/pool.js";
+import { withTransaction, type Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
@@ -44,24 +44,6 @@ export function runUrl(family: RunMetadata["family"], key: string): string {
   const path = `/test_runs/${encodeURIComponent(key)}`;
   if (family === "backend") return `${path}?be=1`;
   return family === "load" ? `/test_runs?tab=load&run=${encodeURIComponent(key)}` : path;
-}
-
-export async function withTransaction<T>(
-  db: Db,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await fn(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 function fingerprintOf(fields: UploadFields, spool: Spool): string {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
 import { derivedTestRunTestId } from "../pipeline/result-rows.js";
-import { identityOf } from "../test-ids/test-id-cache.js";
+import { identityOf } from "../test-ids/test-identity.js";
 import { attachPng, TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../../test/upload.js";
 
 let database: TestDatabase;

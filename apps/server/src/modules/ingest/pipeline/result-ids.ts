@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { reserveResultIdBlocks } from "./results.repo.js";
 
 /** results.id's sequence steps by this much (migration 0006): each nextval reserves a block. */
 export const RESULT_ID_BLOCK = 1000;
@@ -35,12 +36,12 @@ export class ResultIds {
   async take(client: pg.PoolClient, count: number): Promise<number[]> {
     const available = this.available();
     if (count > available) {
-      const { rows } = await client.query<{ start: string }>(
-        "SELECT nextval(pg_get_serial_sequence('results', 'id')) AS start FROM generate_series(1, $1)",
-        [Math.max(this.blocksPerQuery, Math.ceil((count - available) / RESULT_ID_BLOCK))],
+      const blocks = Math.max(
+        this.blocksPerQuery,
+        Math.ceil((count - available) / RESULT_ID_BLOCK),
       );
       this.blocksPerQuery *= 2;
-      for (const row of rows) this.blocks.push(Number(row.start));
+      this.blocks.push(...(await reserveResultIdBlocks(client, blocks)));
     }
     const ids = new Array<number>(count);
     for (let i = 0; i < count; i++) {

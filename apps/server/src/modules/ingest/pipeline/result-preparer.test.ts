@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { UploadFiles } from "../parsers/types.js";
 import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
 import { derivedTestRunTestId } from "./result-rows.js";
-import { identityOf } from "../test-ids/test-id-cache.js";
+import { identityOf } from "../test-ids/test-identity.js";
 
 const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
 

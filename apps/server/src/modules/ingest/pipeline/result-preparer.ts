@@ -1,11 +1,11 @@
 import type { ResultInput } from "@assay/core";
-import { RunTally } from "../finalize.repo.js";
+import { RunTally } from "./run-tally.js";
 import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
 import type { UploadFiles } from "../parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
-import { explicitTestId, identityOf, type Family } from "../test-ids/test-id-cache.js";
+import { explicitTestId, identityOf, type Family } from "../test-ids/test-identity.js";
 
 export interface PreparerOptions {
   /** The run the results go to. */

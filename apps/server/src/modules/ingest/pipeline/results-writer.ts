@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { AppError } from "../../../errors.js";
 import { OpenCopy } from "../encoding/open-copy.js";
-import { RunTally, type Ranking } from "../finalize.repo.js";
+import { RunTally, type Ranking } from "./run-tally.js";
 import { ResultIds } from "./result-ids.js";
 import { writeResultChildren, type AttachmentSink } from "./result-children.js";
 import {

@@ -3,7 +3,8 @@ import { BatchTests } from "./batch-tests.js";
 import { KEY_WORDS, keyWords } from "../encoding/fingerprints.js";
 import { encodeCopyRow } from "../encoding/copy.js";
 import { Packing } from "../encoding/packing.js";
-import { identityOf, TestIdCache } from "./test-id-cache.js";
+import { TestIdCache } from "./test-id-cache.js";
+import { identityOf } from "./test-identity.js";
 
 describe("BatchTests", () => {
   it("gives back each test's texts, explicit id and key words after packing, past its first capacity", () => {

@@ -1,7 +1,7 @@
 import { KEY_WORDS, keyWords } from "../encoding/fingerprints.js";
 import { Packing } from "../encoding/packing.js";
 import { MAX_ID_DIGITS, RowBuffer, writeId, type PackedRows } from "../encoding/row-buffer.js";
-import { catalogueKey } from "./test-id-cache.js";
+import { catalogueKey } from "./test-identity.js";
 
 /** BatchTests as structured-clonable data (`keys` and `text.bytes` can be transferred). */
 export interface PackedTests {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BatchTests } from "./batch-tests.js";
-import { identityOf, TestIdCache } from "./test-id-cache.js";
+import { TestIdCache } from "./test-id-cache.js";
+import { identityOf } from "./test-identity.js";
 
 const identity = (i: number) => identityOf("frontend", undefined, ["suite"], `test ${i}`);
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
-import { TEST_LOOKUP_SQL } from "./test-id-resolver.js";
+import { TEST_LOOKUP_SQL } from "./tests.repo.js";
 
 let database: TestDatabase;
 beforeAll(async () => {

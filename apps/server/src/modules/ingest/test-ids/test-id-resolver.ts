@@ -1,24 +1,9 @@
 import type pg from "pg";
 import type { BatchTests } from "./batch-tests.js";
-import { copyData } from "../encoding/copy.js";
 import { FingerprintTable, KEY_WORDS } from "../encoding/fingerprints.js";
-import { TestIdCache, type Family, type KnownTests } from "./test-id-cache.js";
-
-/**
- * The catalogue's ids of a batch's identities ($2: one comma-separated text; base64url has no
- * comma). It goes as a binary parameter, whose text form is the bytes themselves, copied from
- * the batch's: as a text[] parameter, node-postgres quoted and escaped each identity into a new
- * string.
- *
- * = ANY, not IN (SELECT ...), which let the planner scan the whole table once it was large. The
- * array must be a constant of the plan (string_to_array is immutable; convert_from, used before,
- * is only stable), because PostgreSQL hashes a constant array. It matters on a table without
- * statistics, as in a first upload: the planner takes `family` as selective, reads all of the
- * family's rows and filters them by the array. Unhashed, that was a scan of the array per row,
- * and a first upload of 100k new tests took 210 s instead of 3 (docs/performance.md).
- */
-export const TEST_LOOKUP_SQL = `SELECT identity, id FROM tests
-  WHERE family = $1 AND identity = ANY(string_to_array($2::text, ','))`;
+import { TestIdCache, type KnownTests } from "./test-id-cache.js";
+import type { Family } from "./test-identity.js";
+import * as repo from "./tests.repo.js";
 
 /**
  * Resolves the stable test id of each result of one upload: explicit ids are registered in
@@ -113,17 +98,12 @@ export class TestIdResolver {
     found: Float64Array,
   ) {
     const ids = positions.map((i) => tests.explicitIdAt(i)!);
-    await client.query(
-      `INSERT INTO tests (id, family, title, file)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
-       ON CONFLICT (id) DO NOTHING`,
-      [
-        ids,
-        positions.map(() => this.family),
-        positions.map((i) => tests.titleAt(i)),
-        positions.map((i) => tests.fileAt(i)),
-      ],
-    );
+    await repo.insertExplicitTests(client, {
+      ids,
+      family: this.family,
+      titles: positions.map((i) => tests.titleAt(i)),
+      files: positions.map((i) => tests.fileAt(i)),
+    });
     positions.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
 
@@ -146,18 +126,14 @@ export class TestIdResolver {
     if (missing.length === 0) return;
     if (!this.holdsRegistrationLock) {
       // Its own statement, so that the next one's snapshot holds what the last holder committed.
-      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
-        `assay.test-registration:${this.family}`,
-      ]);
+      await repo.lockRegistration(client, this.family);
       this.holdsRegistrationLock = true;
       missing = await this.lookUp(client, tests, missing, firsts, found);
       if (missing.length === 0) return;
     }
-    const ids = await freeTestIds(client, missing.length);
-    await copyData(
+    const ids = await repo.freeTestIds(client, missing.length);
+    await repo.copyNewTests(
       client,
-      "tests",
-      ["id", "family", "identity", "title", "file"],
       tests.catalogueRows(missing, ids, this.family, this.catalogueChunks),
     );
     missing.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
@@ -173,57 +149,10 @@ export class TestIdResolver {
   ): Promise<Int32Array> {
     const identities = tests.joinedIdentities(positions, this.lookupBytes);
     if (identities.buffer !== this.lookupBytes.buffer) this.lookupBytes = identities;
-    const { rows } = await client.query<{ identity: string; id: string }>(TEST_LOOKUP_SQL, [
-      this.family,
-      identities,
-    ]);
+    const rows = await repo.lookUpIdentities(client, this.family, identities);
     for (const row of rows) {
       this.learn(found, tests, firsts.get(row.identity)!, Number(row.id));
     }
     return positions.filter((position) => Number.isNaN(found[position]));
   }
-}
-
-/**
- * `count` ids from test_id_seq that no test has. A report may give any id (TC1396065), and the
- * sequence reaches it one day: that id is stepped over instead of the COPY of new tests failing
- * on tests_pkey. One statement unless an id was taken.
- */
-async function freeTestIds(client: pg.PoolClient, count: number): Promise<Float64Array> {
-  const ids = new Float64Array(count);
-  for (let filled = 0; filled < count;) {
-    // The subquery is not flattened (a volatile target list): one nextval per generated row.
-    const { rows } = await client.query<{ ids: string | null; n: number }>(
-      `SELECT array_agg(s.id)::text AS ids, count(s.id)::int AS n
-       FROM (SELECT nextval('test_id_seq') AS id FROM generate_series(1, $1)) s
-       WHERE NOT EXISTS (SELECT FROM tests t WHERE t.id = s.id)`,
-      [count - filled],
-    );
-    const { ids: text, n } = rows[0]!;
-    if (text !== null) ids.set(integersOf(text, n), filled);
-    filled += n;
-  }
-  return ids;
-}
-
-/**
- * The integers of an array read back as text ("{1000001,1000002,...}"), `count` of them, parsed
- * as they are: split() and map() made two arrays per batch that lived through its COPY and were
- * promoted to V8's old generation.
- */
-function integersOf(text: string, count: number): Float64Array {
-  const values = new Float64Array(count);
-  let k = 0;
-  let value = 0;
-  for (let i = 1; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0x30 && code <= 0x39) {
-      value = value * 10 + (code - 0x30);
-    } else {
-      values[k++] = value;
-      value = 0;
-    }
-  }
-  if (k !== count) throw new Error(`expected ${count} ids from test_id_seq, read ${k}`);
-  return values;
 }

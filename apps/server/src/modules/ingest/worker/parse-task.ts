@@ -7,7 +7,7 @@ import type { ReportFile, UploadFiles } from "../parsers/types.js";
 import type { RunFacts } from "../pipeline/result-rows.js";
 import type { PackedRows } from "../encoding/row-buffer.js";
 import type { PackedTests } from "../test-ids/batch-tests.js";
-import type { Family } from "../test-ids/test-id-cache.js";
+import type { Family } from "../test-ids/test-identity.js";
 
 /*
  * What the ingest route and its parse worker (parse-worker.ts) send each other. Everything here

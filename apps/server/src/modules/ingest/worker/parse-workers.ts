@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort } from "node:worker_threads";
 import { Piscina } from "piscina";
 import { BatchTests } from "../test-ids/batch-tests.js";
-import { RunTally } from "../finalize.repo.js";
+import { RunTally } from "../pipeline/run-tally.js";
 import {
   errorFromData,
   fileData,
