@@ -28,7 +28,7 @@ import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
-import { createEmbeddedIdentity } from "./modules/identity/identity.routes.js";
+import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
 import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";

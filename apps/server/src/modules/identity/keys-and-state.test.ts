@@ -9,7 +9,7 @@ import {
 } from "../../../test/identity-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { deriveKey } from "../../secret-key.js";
-import { open } from "../auth/secret-box.js";
+import { open } from "../../secret-box.js";
 import { createUser, disableUser } from "../users/users.service.js";
 import { loadSigningKeys } from "./keys.js";
 

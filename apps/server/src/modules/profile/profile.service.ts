@@ -4,7 +4,7 @@ import type { Database } from "../../db/schema.js";
 import { AppError, notFound } from "../../errors.js";
 import { deriveKey } from "../../secret-key.js";
 import { newObjectKey, type ObjectStore } from "../../storage/index.js";
-import { open, seal } from "../auth/secret-box.js";
+import { open, seal } from "../../secret-box.js";
 import * as repo from "./profile.repo.js";
 
 /**
