@@ -13,7 +13,7 @@ import Typography from "@mui/material/Typography";
 import { useParams } from "react-router";
 import { PrintStyles } from "./PrintStyles";
 import { StepList } from "./StepList";
-import { objectUrl, useTestDetail } from "./use-test-detail";
+import { objectUrl, useTestDetail } from "../../api/use-test-detail";
 
 /** Spec section 8: the print view's messages. */
 export const PRINT_ERROR = "An error occurred fetching results";

@@ -3,7 +3,7 @@ import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
-import { StepList } from "./StepList";
+import { StepList } from "../../../components/StepList";
 
 export function objectUrl(key: string): string {
   return `/v1/objects/${key}`;

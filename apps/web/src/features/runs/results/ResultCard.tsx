@@ -2,7 +2,7 @@ import { formatDuration, type FrontendResult, type RunHistoryEntry } from "@assa
 import Chip from "@mui/material/Chip";
 import { memo } from "react";
 import { Link as RouterLink } from "react-router";
-import { STATUS_LOOK } from "../StatusLabel";
+import { STATUS_LOOK } from "../../../components/StatusLabel";
 import { CardRoot } from "./card-styles";
 import { Glyph } from "./glyphs";
 import { ErrorBlock } from "./ErrorBlock";

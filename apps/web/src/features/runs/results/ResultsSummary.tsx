@@ -15,7 +15,7 @@ import Typography from "@mui/material/Typography";
 import { memo, useMemo, type ReactNode } from "react";
 import { FailedSummary } from "../backend/FailedSummary";
 import { HIDEABLE_STATUSES } from "../report-url";
-import { STATUS_LOOK } from "../StatusLabel";
+import { STATUS_LOOK } from "../../../components/StatusLabel";
 
 /** Reruns arrive with the builds capability; their place is kept, disabled, and says so. */
 export const RERUN_LATER = "Rerun comes with the builds issue";

@@ -1,7 +1,7 @@
 import { FrontendResultDetailSchema } from "@assay/core";
 import { useQuery } from "@tanstack/react-query";
-import { getJson } from "../../api/client";
-import { queryKeys } from "../../api/query-keys";
+import { getJson } from "./client";
+import { queryKeys } from "./query-keys";
 
 const enc = encodeURIComponent;
 
