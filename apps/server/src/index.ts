@@ -20,3 +20,9 @@ export {
   type UserRow,
 } from "./modules/users/users.service.js";
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "./modules/users/password.js";
+export {
+  multipartBody,
+  READ_AHEAD,
+  type MultipartBody,
+  type MultipartFile,
+} from "./http/multipart-body.js";

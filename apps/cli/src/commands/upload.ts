@@ -6,7 +6,7 @@ import { IngestResponseSchema } from "@assay/core";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
 import { KnownError, UnexpectedError } from "../errors.js";
-import { multipartBody, type MultipartFile } from "../multipart.js";
+import { multipartBody, type MultipartFile } from "@assay/server";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
 
