@@ -25,4 +25,6 @@ export {
   READ_AHEAD,
   type MultipartBody,
   type MultipartFile,
+  type FileOnDisk,
+  type FileInMemory,
 } from "./http/multipart-body.js";

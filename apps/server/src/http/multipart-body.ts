@@ -5,20 +5,32 @@ import { Readable } from "node:stream";
 import { promisify } from "node:util";
 
 /*
- * A multipart/form-data body streamed from disk. A results folder is thousands of small files:
+ * A multipart/form-data body streamed from disk: the one encoder of `assay upload`, the bench
+ * and the demo. A results folder is thousands of small files:
  * opening them all up front (a read stream each) runs out of file descriptors, and reading them
  * one after another leaves the connection idle during every open/read/close. So each file is
  * opened only when the body comes within READ_AHEAD files of it, and read while the parts before
  * it are being sent: memory and open descriptors stay bounded whatever the number of files.
  */
 
-export interface MultipartFile {
+/** A file read from disk as the body reaches it. */
+export interface FileOnDisk {
   /** Name sent to the server. */
   name: string;
   path: string;
   /** Size when the upload was planned: the body's length is announced before it is sent. */
   size: number;
 }
+
+/** A file already in memory (the demo's generated reports). */
+export interface FileInMemory {
+  name: string;
+  content: Buffer;
+}
+
+export type MultipartFile = FileOnDisk | FileInMemory;
+
+const sizeOf = (file: MultipartFile) => ("content" in file ? file.content.length : file.size);
 
 export interface MultipartBody {
   contentType: string;
@@ -67,7 +79,7 @@ function fileHead(boundary: string, file: MultipartFile): string {
   return `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=${quoted(name)}\r\nContent-Type: ${type}\r\n\r\n`;
 }
 
-function changed(file: MultipartFile, bytes: number): Error {
+function changed(file: FileOnDisk, bytes: number): Error {
   return new Error(
     `${file.path} changed while it was being uploaded (${file.size} bytes planned, ${bytes} read)`,
   );
@@ -75,13 +87,14 @@ function changed(file: MultipartFile, bytes: number): Error {
 
 /** A small file's content, read now; a large one's is left for streaming (undefined). */
 async function readAhead(file: MultipartFile): Promise<Buffer | undefined> {
+  if ("content" in file) return file.content;
   if (file.size > READ_AHEAD_MAX_BYTES) return undefined;
   const content = await readWhole(file.path);
   if (content.length !== file.size) throw changed(file, content.length);
   return content;
 }
 
-async function* streamed(file: MultipartFile): AsyncGenerator<Buffer> {
+async function* streamed(file: FileOnDisk): AsyncGenerator<Buffer> {
   let bytes = 0;
   for await (const chunk of createReadStream(file.path) as AsyncIterable<Buffer>) {
     bytes += chunk.length;
@@ -124,7 +137,7 @@ async function* chunks(
     if (content) add(content);
     else {
       if (pendingBytes > 0) yield take();
-      yield* streamed(file);
+      yield* streamed(file as FileOnDisk);
     }
     add("\r\n");
     if (pendingBytes >= CHUNK_BYTES) yield take();
@@ -143,7 +156,8 @@ export function multipartBody(
   for (const [name, value] of Object.entries(fields)) {
     length += Buffer.byteLength(`${fieldHead(boundary, name)}${value}\r\n`);
   }
-  for (const file of files) length += Buffer.byteLength(fileHead(boundary, file)) + file.size + 2;
+  for (const file of files)
+    length += Buffer.byteLength(fileHead(boundary, file)) + sizeOf(file) + 2;
   return {
     contentType: `multipart/form-data; boundary=${boundary}`,
     length,

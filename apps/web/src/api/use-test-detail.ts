@@ -5,7 +5,10 @@ import { queryKeys } from "./query-keys";
 
 const enc = encodeURIComponent;
 
-/** One frontend result with its steps and screenshots (GET /v1/test-detail/{key}/{id}). */
+/**
+ * One frontend result with steps, screenshots and script (GET /v1/test-detail/{key}/{id}), for
+ * the test detail dialog and the print view; nothing is asked until both are known.
+ */
 export function useTestDetail(key: string | undefined, id: string | undefined) {
   return useQuery({
     queryKey: queryKeys.testDetail(key ?? "", id ?? ""),
@@ -17,9 +20,4 @@ export function useTestDetail(key: string | undefined, id: string | undefined) {
       ),
     enabled: Boolean(key && id),
   });
-}
-
-/** The URL of a stored object (a screenshot), each key segment encoded. */
-export function objectUrl(key: string): string {
-  return `/v1/objects/${key.split("/").map(enc).join("/")}`;
 }
