@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger, FastifyPluginAsync } from "fastify";
 import type { JWK } from "jose";
 import type { Kysely } from "kysely";
-import type Provider from "oidc-provider";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/schema.js";
 import { loadSecretKey } from "../../secret-key.js";
@@ -16,6 +15,7 @@ import {
   createProvider,
   embeddedClientSettings,
   type EmbeddedClientSettings,
+  type LoadedProvider,
 } from "./provider.js";
 import { SIGN_IN_CSS, SIGN_OUT_JS } from "./sign-in-assets.js";
 
@@ -28,13 +28,6 @@ export interface EmbeddedIdentity {
   publicKeys(): Promise<{ keys: JWK[] }>;
   /** /oidc/*: register with app.register. */
   routes: FastifyPluginAsync;
-}
-
-/** The provider and its request handler, made once the signing keys are loaded. */
-export interface LoadedProvider {
-  provider: Provider;
-  handle: ReturnType<Provider["callback"]>;
-  signingKeys: JWK[];
 }
 
 /**
