@@ -4,7 +4,7 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
-import { ErrorBlock } from "../results/ErrorBlock";
+import { ErrorBlock } from "../../../components/ErrorBlock";
 import { StatusLabel } from "../../../components/StatusLabel";
 import { ScreenshotGroups, ScreenshotImage } from "./ScreenshotGroups";
 import { StepList } from "../../../components/StepList";

@@ -6,7 +6,7 @@ import { objectUrl } from "../../../api/object-url";
 import { STATUS_LOOK } from "../../../components/StatusLabel";
 import { CardRoot } from "./card-styles";
 import { Glyph } from "./glyphs";
-import { ErrorBlock } from "./ErrorBlock";
+import { ErrorBlock } from "../../../components/ErrorBlock";
 import { HistoryIcons } from "./HistoryIcons";
 import { ResultTags } from "./ResultTags";
 
