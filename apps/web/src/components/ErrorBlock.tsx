@@ -1,6 +1,6 @@
 import { styled } from "@mui/material/styles";
 import { useState } from "react";
-import { TicketText } from "../features/runs/results/TicketText";
+import { TicketText } from "./TicketText";
 
 // Longer messages start folded to four lines, so one stack trace cannot push the list away.
 const FOLD_AT_CHARS = 320;
