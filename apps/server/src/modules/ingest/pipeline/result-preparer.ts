@@ -5,7 +5,12 @@ import type { UploadFiles } from "../parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
-import { explicitTestId, identityOf, namesakeIdentity, type Family } from "../test-ids/test-identity.js";
+import {
+  explicitTestId,
+  identityOf,
+  namesakeIdentity,
+  type Family,
+} from "../test-ids/test-identity.js";
 
 export interface PreparerOptions {
   /** The run the results go to. */
