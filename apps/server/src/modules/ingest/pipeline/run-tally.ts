@@ -13,8 +13,8 @@ function countedAs(result: Pick<ResultInput, "status" | "error_message">) {
 /**
  * The counts of the results an upload writes, kept as they are written. When they are all the
  * run has, they are the run's counts once the attempts that are not final are taken out again
- * (finalizeRun), and finalizeRun need not read the results back (0.6-0.8 s for 100k results,
- * most of what finishing an upload cost). started_at and finished_at span every attempt.
+ * (finalizeRun), and finalizeRun need not read the results back (most of what finishing an
+ * upload cost; docs/performance.md). started_at and finished_at span every attempt.
  */
 export class RunTally {
   total = 0;
