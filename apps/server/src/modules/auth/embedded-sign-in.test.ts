@@ -11,7 +11,7 @@ import { startListeningApp, type ListeningTestApp } from "../../../test/identity
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { createUser } from "../users/users.service.js";
 import { authKeys } from "./auth.setup.js";
-import { open } from "./secret-box.js";
+import { open } from "../../secret-box.js";
 
 /**
  * Sign-in with the default, embedded provider, over real HTTP as a browser does it: Assay's

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { openLoginState, safeReturnTo, sealLoginState, type LoginState } from "./login-state.js";
-import { open, seal } from "./secret-box.js";
+import { open, seal } from "../../secret-box.js";
 import { cookieSettings } from "./session-cookie.js";
 
 const ORIGIN = "https://assay.example.com";

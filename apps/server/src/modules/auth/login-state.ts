@@ -1,4 +1,4 @@
-import { open, seal } from "./secret-box.js";
+import { open, seal } from "../../secret-box.js";
 
 /**
  * What /auth/login must remember until /auth/callback: state, nonce, PKCE verifier, the issuer

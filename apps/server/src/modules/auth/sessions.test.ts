@@ -4,7 +4,7 @@ import { signIn } from "../../../test/sign-in-flow.js";
 import { startTestIssuer, type TestIssuer } from "../../../test/test-issuer.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { authKeys } from "./auth.setup.js";
-import { open, seal } from "./secret-box.js";
+import { open, seal } from "../../secret-box.js";
 
 /**
  * Sessions: lifetimes, server-side refresh, CSRF on cookie-authenticated changes, and forged or

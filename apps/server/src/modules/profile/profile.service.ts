@@ -4,8 +4,8 @@ import type { Database } from "../../db/schema.js";
 import { AppError, notFound } from "../../errors.js";
 import { deriveKey } from "../../secret-key.js";
 import { newObjectKey, type ObjectStore } from "../../storage/index.js";
-import { open, seal } from "../auth/secret-box.js";
-import * as repo from "./profile.repo.js";
+import { open, seal } from "../../secret-box.js";
+import * as repo from "../users/users.repo.js";
 
 /**
  * The signed-in user's own profile (spec section 2 "Profile dialog", 3 "User profile"): the
