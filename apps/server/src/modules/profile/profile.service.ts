@@ -100,6 +100,23 @@ export async function editProfile(
   return row;
 }
 
+/** Whether the profile holds both the test-management user and its secret (an OQ run needs them). */
+export async function hasTestManagementCredentials(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<boolean> {
+  const row = await repo.findProfile(db, userId);
+  return Boolean(row?.spira_user && row.spira_secret_encrypted);
+}
+
+/** The test-management user, for the build launcher's credential string. */
+export async function testManagementUser(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<string | undefined> {
+  return (await repo.findProfile(db, userId))?.spira_user ?? undefined;
+}
+
 /** The stored test-management password or API key in clear, for the build launcher only. */
 export async function testManagementSecret(
   deps: ProfileDeps,
