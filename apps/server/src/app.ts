@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Logger } from "pino";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -36,6 +37,8 @@ import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
+import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 
 export interface AppDeps {
   config: Config;
@@ -169,6 +172,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
   await app.register(instanceRoutes(db));
+  const dh = config.dataHarmonization;
+  await app.register(harmonizationRoutes({ db, jobs: deps.jobs, settings: dh }));
+  if (dh && deps.startWorkers !== false)
+    await registerCompareWorker(deps.jobs, {
+      db,
+      settings: dh,
+      log: deps.logger as Logger,
+      context: {
+        secrets: dh.secrets,
+        // Demo sources read Assay's own PostgreSQL through a pool of their own.
+        assayDatabaseUrl: String(db.pool.options.connectionString ?? ""),
+        dataDir: config.dataDir,
+      },
+    });
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,

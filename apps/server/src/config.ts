@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CatalogSchema, type Catalog } from "@assay/core";
+import {
+  CatalogSchema,
+  DataHarmonizationConfigSchema,
+  type Catalog,
+  type DataHarmonizationConfig,
+} from "@assay/core";
 import { parseDocument } from "yaml";
 import { z } from "zod";
 import {
@@ -29,7 +34,31 @@ export { decodeSecretKey, EnvSchema };
 /** assay.config.yaml: unknown top-level keys are errors, so a typo never goes unnoticed. */
 export const FileConfigSchema = z.strictObject({
   catalog: CatalogSchema,
+  /** Data harmonization's sources, environments and global schemas; absent: none configured. */
+  dataHarmonization: DataHarmonizationConfigSchema.optional(),
 });
+
+/**
+ * The values of the environment variables data harmonization's sources name (DSNs, keys). Kept
+ * out of every serialization, so logging a Config or a source never prints one.
+ */
+export class DhSecrets {
+  readonly #values: ReadonlyMap<string, string>;
+  constructor(values: ReadonlyMap<string, string>) {
+    this.#values = values;
+  }
+  get(name: string): string | undefined {
+    return this.#values.get(name);
+  }
+  toJSON(): string {
+    return "[redacted]";
+  }
+}
+
+export interface DataHarmonizationSettings {
+  config: DataHarmonizationConfig;
+  secrets: DhSecrets;
+}
 
 /** Where objects (screenshots, attachments) are kept: a local folder or an S3 bucket. */
 export type ObjectStoreConfig =
@@ -91,6 +120,7 @@ export interface Config {
   /** A session ends this long after sign-in, however active (ASSAY_SESSION_MAX_HOURS). */
   sessionMaxMs: number;
   catalog: Catalog;
+  dataHarmonization: DataHarmonizationSettings | undefined;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -109,7 +139,7 @@ function issuePath(segments: readonly PropertyKey[]): string {
     .join("");
 }
 
-function readFileConfig(file: string): { catalog: Catalog } {
+function readFileConfig(file: string): z.infer<typeof FileConfigSchema> {
   const name = path.basename(file);
   let text: string;
   try {
@@ -136,6 +166,37 @@ function readFileConfig(file: string): { catalog: Catalog } {
     );
   }
   return parsed.data;
+}
+
+/** The secrets data harmonization's sources name, read here; a missing one stops the start. */
+function dhSettings(
+  config: DataHarmonizationConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): DataHarmonizationSettings | undefined {
+  if (!config) return undefined;
+  const values = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [name, source] of Object.entries(config.sources)) {
+    const wanted: string[] = [];
+    if ("urlEnv" in source && source.urlEnv) wanted.push(source.urlEnv);
+    if (source.kind === "s3") {
+      if ((source.accessKeyIdEnv === undefined) !== (source.secretAccessKeyEnv === undefined))
+        problems.push(
+          `dataHarmonization.sources.${name}: set both accessKeyIdEnv and secretAccessKeyEnv, or neither`,
+        );
+      for (const v of [source.accessKeyIdEnv, source.secretAccessKeyEnv]) if (v) wanted.push(v);
+    }
+    for (const variable of wanted) {
+      const value = env[variable];
+      if (value) values.set(variable, value);
+      else
+        problems.push(
+          `dataHarmonization.sources.${name}: the environment variable ${variable} is not set (it holds the connection secret, which never goes in the file)`,
+        );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { config, secrets: new DhSecrets(values) };
 }
 
 function objectStoreConfig(e: z.infer<typeof EnvSchema>, dataDir: string): ObjectStoreConfig {
@@ -210,5 +271,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     catalog: file.catalog,
+    dataHarmonization: dhSettings(file.dataHarmonization, env),
   };
 }

@@ -19,3 +19,5 @@ export * from "./pass-share.js";
 export * from "./tag-rules.js";
 export * from "./tags-api.js";
 export * from "./ingest-api.js";
+export * from "./dh-config.js";
+export * from "./dh-api.js";
