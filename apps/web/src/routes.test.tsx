@@ -22,7 +22,6 @@ const TITLES: [path: string, title: string][] = [
   ["/dashboard", "Dashboard"],
   ["/builds", "Builds"],
   ["/traceability-matrix", "NextGen UI Automation Coverage"],
-  ["/data", "Data Harmonization"],
   ["/settings", "Daily Run Scheduler"],
 ];
 

@@ -186,3 +186,7 @@ export const SFDC_COLUMNS = [
 
 /** Spec section 8: what the screen says when a data harmonization fetch fails. */
 export const DH_FETCH_ERROR = "Unknown error while fetching data";
+
+/** The spec's calls answer `{ data }` (spec section 7: "responses are read from data"). */
+export const DhEnvironmentListSchema = z.object({ data: z.array(DhEnvironmentOptionSchema) });
+export const DhRunListSchema = z.object({ data: z.array(DhRunSummarySchema) });

@@ -17,4 +17,10 @@ export const queryKeys = {
     ["api-log", key, page, pageSize] as const,
   loadRun: (key: string) => ["load-run", key] as const,
   testDetail: (key: string, id: string) => ["test-detail", key, id] as const,
+  dhEnvironments: (platform: string, type: string, envType: string) =>
+    ["dh-environments", platform, type, envType] as const,
+  dhRuns: (platform: string, type: string, envType: string, env: string, schema: string) =>
+    ["dh-runs", platform, type, envType, env, schema] as const,
+  dhRun: (id: number) => ["dh-run", id] as const,
+  dhChanges: (id: number) => ["dh-changes", id] as const,
 };
