@@ -36,6 +36,8 @@ export class S3Connector implements Connector {
       requestHandler: {
         connectionTimeout: options.timeoutMs,
         requestTimeout: options.timeoutMs,
+        // Without it the handler only logs a warning and the request waits forever.
+        throwOnRequestTimeout: true,
         httpAgent: new HttpAgent(agent),
         httpsAgent: new Agent(agent),
       },
