@@ -9,8 +9,9 @@ export interface DocumentDbOptions {
 }
 
 /**
- * Amazon DocumentDB through the official mongodb driver (6.x: DocumentDB 4.0 answers wire
- * version 7, which the 7.x driver no longer speaks). Counts are countDocuments (an aggregate).
+ * Amazon DocumentDB through the official mongodb driver, pinned at 6.16.0: DocumentDB 4.0 answers
+ * wire version 7, which 6.17 and later refuse (they need MongoDB 4.2, wire version 8). Counts
+ * are countDocuments (an aggregate).
  */
 export class DocumentDbConnector implements Connector {
   readonly where: string;
