@@ -138,9 +138,7 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     await choose("Environment", "NextGen FHIR Dev");
     expect(await screen.findByText("Run 7: Finished")).toBeVisible();
     expect(screen.getByRole("button", { name: "More Details" })).toBeEnabled();
-    expect(
-      screen.getByRole("button", { name: /^Count Error$/ }),
-    ).toBeDisabled();
+    expect(screen.getByRole("button", { name: /^Count Error$/ })).toBeDisabled();
     const totals = screen.getByLabelText("Totals");
     expect(within(totals).getByText("Unequal Counts: 1")).toBeVisible();
   });
