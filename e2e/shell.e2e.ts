@@ -40,7 +40,7 @@ describe("the app shell", () => {
     await page.waitForURL(`${server.url}/dashboard`);
     await expect.poll(() => headerTitle().textContent()).toBe("Dashboard");
     // Screens not built yet say so, instead of showing invented data.
-    await page.getByText("This screen is not built yet in this version").waitFor();
+    await page.getByRole("button", { name: "Run Report" }).waitFor();
     await screenshot(page, "shell-dashboard-1440x900");
     await page.setViewportSize({ width: 1280, height: 720 });
     await screenshot(page, "shell-dashboard-1280x720");
@@ -116,7 +116,7 @@ describe("host-based mode", () => {
       expect(await nav().count()).toBe(0);
       expect(await page.getByText("Dashboard").count()).toBe(0);
     }
-    await page.getByText("This screen is not built yet in this version").waitFor();
+    await page.getByRole("button", { name: "Run Report" }).waitFor();
     await screenshot(page, "shell-data-harmonization-host");
   });
 });

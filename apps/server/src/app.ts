@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Logger } from "pino";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -39,6 +40,8 @@ import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
+import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
+import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 
 export interface AppDeps {
   config: Config;
@@ -214,6 +217,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("buildRunner", runner);
   app.addHook("onClose", async () => runner.close());
   if (deps.startWorkers !== false) await runner.startWorkers();
+  const dh = config.dataHarmonization;
+  await app.register(harmonizationRoutes({ db, jobs: deps.jobs, settings: dh }));
+  if (dh && deps.startWorkers !== false)
+    await registerCompareWorker(deps.jobs, {
+      db,
+      settings: dh,
+      log: deps.logger as Logger,
+      context: {
+        secrets: dh.secrets,
+        // Demo sources read Assay's own PostgreSQL through a pool of their own.
+        assayDatabaseUrl: String(db.pool.options.connectionString ?? ""),
+        dataDir: config.dataDir,
+      },
+    });
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,
