@@ -12,6 +12,7 @@ import {
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
 import type { Db } from "./db/pool.js";
+import type { Jobs } from "./jobs/jobs.js";
 import { registerErrorHandler } from "./errors.js";
 import multipart from "@fastify/multipart";
 import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
@@ -42,6 +43,13 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** Screenshots and other attachments: a local folder or an S3 bucket. */
   objects: ObjectStore;
+  /** Background jobs (pg-boss); modules register their queues' handlers on it. */
+  jobs: Jobs;
+  /**
+   * Whether this app runs the modules' job handlers (default true). The demo loader's own app
+   * instance only sends jobs: the served app already handles them.
+   */
+  startWorkers?: boolean;
   /** Who a request comes from; tests replace it to act as a signed-in user. */
   resolvePrincipal?: PrincipalResolver;
   /** Folder of the built web app; tests point it elsewhere. */

@@ -6,6 +6,7 @@ import { assertDurable, openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import type { Db } from "./db/pool.js";
 import { shouldLoadDemo, startDemoLoad } from "./demo/demo-startup.js";
+import { Jobs } from "./jobs/jobs.js";
 import { createObjectStore, type ObjectStore } from "./storage/index.js";
 import { ensureFirstAdmin, type FirstAdmin } from "./modules/users/users.service.js";
 import { loadSigningKeys } from "./modules/identity/keys.js";
@@ -33,6 +34,7 @@ export interface RunningServer {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const database = await openDatabase(config, log);
   let app: FastifyInstance | undefined;
+  let jobs: Jobs | undefined;
   let objects: ObjectStore;
   let firstAdmin: FirstAdmin | undefined;
   try {
@@ -42,12 +44,14 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     // The embedded provider's keys: made on the first start; another secret key stops here.
     if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, loadSecretKey(config));
     objects = await createObjectStore(config, log);
-    app = await buildApp({ config, db: database.db, logger: log, objects });
+    jobs = await Jobs.start(database.db.pool, log);
+    app = await buildApp({ config, db: database.db, logger: log, objects, jobs });
     await app.listen({ port: config.port, host: config.host });
     // After listen: a start that fails earlier must not make an admin whose password nobody saw.
     if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);
   } catch (error) {
     await app?.close().catch(() => undefined);
+    await jobs?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }
@@ -55,9 +59,10 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     ? "localhost"
     : config.host;
   const running = app;
+  const runningJobs = jobs;
   // In the background, after listen: the start-up line does not wait for the demo data.
   const demo = shouldLoadDemo(config)
-    ? startDemoLoad({ config, db: database.db, objects, log })
+    ? startDemoLoad({ config, db: database.db, objects, jobs: runningJobs, log })
     : undefined;
   return {
     app: running,
@@ -67,6 +72,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     close: async () => {
       await demo?.stop();
       await running.close();
+      // After the HTTP server: a request in flight may still queue a job.
+      await runningJobs.stop();
       await database.close();
     },
   };

@@ -8,6 +8,7 @@ import { buildApp } from "../src/app.js";
 import type { PrincipalResolver } from "../src/modules/auth/access.js";
 import { loadConfig, type Config, EXAMPLE_CONFIG_PATH } from "../src/config.js";
 import type { Db } from "../src/db/pool.js";
+import { Jobs } from "../src/jobs/jobs.js";
 import type { ObjectStore } from "../src/storage/index.js";
 import { LocalObjectStore } from "../src/storage/local-store.js";
 
@@ -21,6 +22,8 @@ export interface TestApp {
   logs: Record<string, unknown>[];
   /** The app's object store: a local one in a temporary folder unless the test gave its own. */
   objects: ObjectStore;
+  /** The app's background jobs, on the test database. */
+  jobs: Jobs;
 }
 
 /**
@@ -60,19 +63,23 @@ export async function buildTestApp(
     await local.init();
     objects = local;
   }
+  // The template database already holds pg-boss' schema (global-setup.ts), so this is quick.
+  const jobs = await Jobs.start(db.pool, logger);
   const app = await buildApp({
     config,
     db,
     logger,
     objects,
+    jobs,
     webDistDir: options.webDistDir,
     resolvePrincipal: options.resolvePrincipal,
   });
+  app.addHook("onClose", () => jobs.stop());
   if (objectsDir) {
     const dir = objectsDir;
     app.addHook("onClose", async () => {
       await rm(dir, { recursive: true, force: true });
     });
   }
-  return { app, config, logs, objects };
+  return { app, config, logs, objects, jobs };
 }

@@ -6,6 +6,7 @@ import { pino } from "pino";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../src/db/embedded-postgres.js";
 import { migrate } from "../src/db/migrate.js";
+import { Jobs } from "../src/jobs/jobs.js";
 
 /**
  * One PostgreSQL per test run: the embedded one, or TEST_DATABASE_URL (an external server, as
@@ -54,6 +55,9 @@ export default async function setup(project: TestProject) {
   const pool = new pg.Pool({ connectionString: withDatabase(adminUrl, template), max: 1 });
   try {
     await migrate(pool);
+    // pg-boss installs its schema on its first start; doing it once here keeps test apps quick.
+    const jobs = await Jobs.start(pool, pino({ level: "warn" }));
+    await jobs.stop();
   } finally {
     await pool.end();
   }

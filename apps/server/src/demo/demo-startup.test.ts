@@ -6,6 +6,7 @@ import { pino } from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
 import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "../config.js";
+import { Jobs } from "../jobs/jobs.js";
 import { LocalObjectStore } from "../storage/local-store.js";
 import { shouldLoadDemo, startDemoLoad } from "./demo-startup.js";
 
@@ -13,11 +14,14 @@ const SMALL = { days: 2, tests: 30, seed: 11, now: new Date("2026-03-10T15:00:00
 
 let database: TestDatabase | undefined;
 let objectsDir: string | undefined;
+let jobs: Jobs | undefined;
 afterEach(async () => {
+  await jobs?.stop();
   await database?.drop();
   if (objectsDir) await rm(objectsDir, { recursive: true, force: true });
   database = undefined;
   objectsDir = undefined;
+  jobs = undefined;
 });
 
 function capturingLogger() {
@@ -39,7 +43,9 @@ async function deps() {
   const objects = new LocalObjectStore(objectsDir);
   await objects.init();
   const config = loadConfig({ ASSAY_CONFIG: EXAMPLE_CONFIG_PATH, ASSAY_DATA_DIR: objectsDir });
-  return { config, db: database.db, objects, ...capturingLogger() };
+  const logger = capturingLogger();
+  jobs = await Jobs.start(database.db.pool, logger.log);
+  return { config, db: database.db, objects, jobs, ...logger };
 }
 
 async function runCount(): Promise<number> {

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import { buildApp } from "../app.js";
 import type { Config } from "../config.js";
+import type { Jobs } from "../jobs/jobs.js";
 import type { Db } from "../db/pool.js";
 import type { ObjectStore } from "../storage/index.js";
 import type { DemoPlanOptions } from "./demo-plan.js";
@@ -26,6 +27,7 @@ export interface DemoDeps {
   config: Config;
   db: Db;
   objects: ObjectStore;
+  jobs: Jobs;
   log: Logger;
 }
 
@@ -44,6 +46,8 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
       db: deps.db,
       logger: deps.log.child({ module: "demo-ingest" }, { level: "warn" }),
       objects: deps.objects,
+      jobs: deps.jobs,
+      startWorkers: false,
     });
     try {
       const outcome = await loadDemo({ app, db: deps.db, log, plan, signal: controller.signal });
