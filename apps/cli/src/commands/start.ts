@@ -52,12 +52,17 @@ export async function start(): Promise<void> {
 
   const running = server;
   let stopping = false;
+  let stoppingSince = 0;
   const stop = (reason: string) => {
     if (stopping) {
+      // Ctrl-C in a terminal reaches npm and this process, and npm forwards its copy: a repeat
+      // within a second is the same press, not a second request.
+      if (Date.now() - stoppingSince < 1000) return;
       console.error(`${reason} again: exiting without waiting.`);
       process.exit(130);
     }
     stopping = true;
+    stoppingSince = Date.now();
     console.log(`${reason}: finishing open requests, then stopping.`);
     running.close().then(
       () => process.exit(0),
