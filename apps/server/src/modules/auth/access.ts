@@ -26,7 +26,13 @@ export interface RouteRule {
 
 export type Principal =
   | { kind: "user"; id: number; email: string; name: string; admin: boolean }
-  | { kind: "service_token"; name: string; scopes: readonly TokenScope[] };
+  | {
+      kind: "service_token";
+      name: string;
+      scopes: readonly TokenScope[];
+      /** A build's ASSAY_TOKEN: it may ingest into this run only. */
+      runKey?: string;
+    };
 
 /** Who the request comes from, or undefined; throws a 401 AppError for a bad credential. */
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | undefined>;
@@ -79,6 +85,19 @@ export function checkAccess(
   }
   const admin = principal.kind === "user" ? principal.admin : principal.scopes.includes("admin");
   if (!admin) throw forbidden("This action needs the admin scope.");
+}
+
+/**
+ * A build's token (ASSAY_TOKEN) sends results into its own run only: any other run, or a new one,
+ * is refused. Other principals are not limited to a run.
+ */
+export function checkRunScope(principal: Principal | undefined, runKey: string | undefined): void {
+  if (principal?.kind !== "service_token" || principal.runKey === undefined) return;
+  if (runKey !== principal.runKey) {
+    throw forbidden(
+      `This build's token may only send results to run "${principal.runKey}" (ASSAY_RUN_KEY); pass --run-key "$ASSAY_RUN_KEY".`,
+    );
+  }
 }
 
 /** The access rule of a route: declared, or "read" for GET/HEAD. */

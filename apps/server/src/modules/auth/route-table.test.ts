@@ -72,6 +72,19 @@ const EXPECTED: Record<string, Access> = {
   "PUT /v1/dtag/:id/test/:testId": "user",
   "DELETE /v1/dtag/:id": "user",
   "DELETE /v1/tagged_test/:id": "user",
+  "GET /v1/builds": "read",
+  "POST /v1/builds": "user",
+  "GET /v1/china/builds": "read",
+  "POST /v1/china/builds": "user",
+  "GET /v1/api/builds": "read",
+  "POST /v1/api/builds": "user",
+  "GET /v1/load/builds": "read",
+  "POST /v1/load/builds": "user",
+  "GET /v1/builds/:id": "read",
+  "GET /v1/builds/:id/log": "read",
+  "POST /v1/builds/:id/stop": "user",
+  "POST /v1/test-runs/:key/rerun": "user",
+  "POST /v1/api-test-run/:key/rerun": "user",
 };
 
 type Caller = "nobody" | "service token" | "user";

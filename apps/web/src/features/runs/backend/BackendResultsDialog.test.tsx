@@ -53,6 +53,7 @@ function detail(results: BackendResult[], overrides = {}): BackendRunDetail {
       failed: finals.filter((r) => r.status === "failed").length,
       ...overrides,
     }),
+    warnings: [],
     results,
   };
 }
@@ -103,6 +104,15 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     expect(screen.getByText("No API test run.")).toBeInTheDocument();
   });
 
+  it("shows what the run's report said that was stored otherwise", async () => {
+    const warning =
+      "jest-junit.xml: the report's totals say 6 tests, but it lists 7 tests; the 7 test cases listed are stored.";
+    mockRun({ ...detail([retried]), warnings: [warning] });
+    renderDialog();
+    const alert = await screen.findByRole("status", { name: "Report warnings" });
+    expect(alert).toHaveTextContent(warning);
+  });
+
   it("says so when the run has no results", async () => {
     mockRun(detail([]));
     renderDialog();
@@ -125,12 +135,11 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     const lines = (await summary.findAllByRole("listitem")).map((li) => li.textContent);
     expect(lines).toEqual(["@patients1", "Unknown1"]);
 
-    const rerun = within(box("Failed")).getByRole("button", { name: "Rerun" });
+    // Signed out (GET /v1/me is not answered): Rerun is disabled with 'Please sign in'.
+    const rerun = within(box("Failed")).getByRole("button", { name: "Rerun failed" });
     expect(rerun).toBeDisabled();
     await userEvent.hover(rerun.parentElement!);
-    expect(await screen.findByRole("tooltip")).toHaveTextContent(
-      "Rerun comes with the builds issue",
-    );
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("Please sign in");
   });
 
   it("hides the failed results with the Failed box's Hide switch", async () => {
