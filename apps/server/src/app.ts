@@ -32,6 +32,7 @@ import { healthRoutes } from "./modules/health/health.routes.js";
 import { createEmbeddedIdentity } from "./modules/identity/identity.routes.js";
 import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
+  await app.register(dashboardRoutes(db, config.catalog));
   await app.register(instanceRoutes(db));
 
   await registerWebApp(app, {

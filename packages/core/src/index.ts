@@ -19,3 +19,4 @@ export * from "./pass-share.js";
 export * from "./tag-rules.js";
 export * from "./tags-api.js";
 export * from "./ingest-api.js";
+export * from "./dashboard-api.js";

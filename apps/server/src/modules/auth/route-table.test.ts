@@ -72,6 +72,8 @@ const EXPECTED: Record<string, Access> = {
   "PUT /v1/dtag/:id/test/:testId": "user",
   "DELETE /v1/dtag/:id": "user",
   "DELETE /v1/tagged_test/:id": "user",
+  "GET /v1/dashboard/daily-runs": "read",
+  "GET /v1/dashboard/rerun-runs": "read",
 };
 
 type Caller = "nobody" | "service token" | "user";
