@@ -10,6 +10,7 @@ import { DailyEnvSchema } from "./catalog.js";
 /** The period selector: the last 14, 30 or 90 days (default 30). */
 export const DASHBOARD_PERIODS = [14, 30, 90] as const;
 export const DEFAULT_DASHBOARD_PERIOD = 30;
+export type DashboardPeriod = (typeof DASHBOARD_PERIODS)[number];
 
 export const DashboardFamilySchema = z.enum(["frontend", "backend"]);
 export const DashboardPlatformSchema = z.enum(["legacy", "nextGen"]);
