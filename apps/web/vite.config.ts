@@ -14,17 +14,10 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 
 // Libraries change less often than the app: in their own chunks they stay cached across releases,
 // and no chunk grows past Vite's 500 kB warning. The first matching group wins. The mui and vendor
-// groups take only what the first load needs ("$initial"); what only some screens use is split by
-// Rolldown with those screens, so the first load stays small (docs/performance.md).
+// groups take only what the first load needs ("$initial"); what only some screens use (the chart
+// library, MUI components no first screen shows) Rolldown puts with those screens, so the first
+// load stays small (docs/performance.md).
 const VENDOR_CHUNKS = [
-  // The chart library and everything under it (its own @mui/utils too), loaded with the screens
-  // that draw charts. Only the chart modules themselves: by default a group also takes in what
-  // they import (React, MUI), which would make every screen load this chunk.
-  {
-    name: "charts",
-    includeDependenciesRecursively: false,
-    test: /[\\/]node_modules[\\/](@mui[\\/]x-[a-z-]+|@base-ui|bezier-easing|d3-[a-z-]+|internmap)[\\/]/,
-  },
   {
     name: "mui",
     tags: ["$initial" as const],

@@ -56,6 +56,7 @@ export function DailyLineChart({
           data: chart.days.map((d) => d[s.key]),
           color: colors[s.key],
           showMark: chart.days.length <= 30,
+          curve: "linear",
         }))}
         onAxisClick={(_event, data) => {
           const date = data ? chart.days[data.dataIndex]?.date : undefined;
