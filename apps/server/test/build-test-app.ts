@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { buildApp } from "../src/app.js";
 import type { PrincipalResolver } from "../src/modules/auth/access.js";
+import type { BuildLauncher } from "../src/modules/settings/build-launcher.js";
 import { loadConfig, type Config, EXAMPLE_CONFIG_PATH } from "../src/config.js";
 import type { Db } from "../src/db/pool.js";
 import { Jobs } from "../src/jobs/jobs.js";
@@ -38,6 +39,9 @@ export async function buildTestApp(
     objects?: ObjectStore;
     /** Replaces sign-in: e.g. `async () => TEST_USER` to act as a signed-in user. */
     resolvePrincipal?: PrincipalResolver;
+    /** false: no job handlers (e.g. no scheduler ticks while a test drives the clock). */
+    startWorkers?: boolean;
+    buildLauncher?: BuildLauncher;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -73,6 +77,8 @@ export async function buildTestApp(
     jobs,
     webDistDir: options.webDistDir,
     resolvePrincipal: options.resolvePrincipal,
+    startWorkers: options.startWorkers,
+    buildLauncher: options.buildLauncher,
   });
   app.addHook("onClose", () => jobs.stop());
   if (objectsDir) {

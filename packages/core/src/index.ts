@@ -20,3 +20,4 @@ export * from "./tag-rules.js";
 export * from "./tags-api.js";
 export * from "./ingest-api.js";
 export * from "./dashboard-api.js";
+export * from "./settings-api.js";

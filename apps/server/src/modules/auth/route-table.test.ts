@@ -74,6 +74,11 @@ const EXPECTED: Record<string, Access> = {
   "DELETE /v1/tagged_test/:id": "user",
   "GET /v1/dashboard/daily-runs": "read",
   "GET /v1/dashboard/rerun-runs": "read",
+  "GET /v1/setting": "read",
+  "POST /v1/setting": "user",
+  "PUT /v1/setting/:id": "user",
+  "DELETE /v1/setting/:id": "user",
+  "POST /v1/setting/:id/run": "user",
 };
 
 type Caller = "nobody" | "service token" | "user";
