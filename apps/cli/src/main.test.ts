@@ -35,6 +35,14 @@ describe("assay", () => {
     expect(stdout).toContain("Examples:");
   });
 
+  it("names the upload's JUnit retries choice in its usage", () => {
+    const { code, stdout } = assay(["upload", "--help"]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /--junit-retries +JUnit: same-named test cases of one suite are retries/,
+    );
+  });
+
   it("refuses an unknown command with exit code 1", () => {
     const { code, stderr } = assay(["frobnicate"]);
     expect(code).toBe(1);

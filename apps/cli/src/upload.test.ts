@@ -60,6 +60,30 @@ describe("assay upload", () => {
     expect(stdout).toContain(`${server.url}/test_runs/cli-run-1`);
   });
 
+  it("prints what the report said that was stored otherwise, and merges JUnit retries when asked", () => {
+    const nameless = assay([
+      "upload",
+      path.join(fixtures, "junit/jest-junit-nameless.xml"),
+      "--token",
+      INGEST_TOKEN,
+    ]);
+    expect(nameless.code).toBe(0);
+    expect(nameless.stdout).toContain("Total 3, passed 3, failed 0, skipped 0.");
+    expect(nameless.stdout).toContain(
+      "Warning: jest-junit-nameless.xml: a <testcase> has neither a name nor a classname; stored as 'unnamed test 1 in tests-nameless/promiseReject.test.js'.",
+    );
+    const report = path.join(scratch, "TEST-rerun.xml");
+    writeFileSync(
+      report,
+      '<testsuite name="s" tests="2"><testcase name="t"><failure/></testcase><testcase name="t"/></testsuite>',
+    );
+    const distinct = assay(["upload", report, "--token", INGEST_TOKEN]);
+    expect(distinct.stdout).toContain("Total 2, passed 1, failed 1, skipped 0.");
+    const merged = assay(["upload", report, "--junit-retries", "--token", INGEST_TOKEN]);
+    expect(merged.code).toBe(0);
+    expect(merged.stdout).toContain("Total 1, passed 1, failed 0, skipped 0, flaky 1.");
+  });
+
   it("sends an Allure results folder whole", () => {
     const { code, stdout } = assay([
       "upload",

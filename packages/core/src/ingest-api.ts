@@ -44,6 +44,11 @@ export const UploadFieldsSchema = RunMetadataSchema.extend({
   run_key: RunKeySchema.optional().describe(
     "Merge into this run (created if new); absent: a new run",
   ),
+  junit_retries: flag
+    .default(false)
+    .describe(
+      "JUnit: same-named test cases of one suite are attempts of one test, as some rerun tools write them (default false: every test case is a test of its own)",
+    ),
 });
 export type UploadFields = z.infer<typeof UploadFieldsSchema>;
 
@@ -64,6 +69,11 @@ export const IngestResponseSchema = z.object({
   duplicates: z.int().describe("Results the run already had, left unchanged"),
   attachments: z.int(),
   missing_attachments: z.array(z.string()).describe("Attachment references with no uploaded file"),
+  warnings: z
+    .array(z.string())
+    .describe(
+      "What the reports said that was stored otherwise than written: a test case without a name (named after its suite or file), totals that disagree with the tests listed (both numbers and the likely cause). The run keeps them too.",
+    ),
   url: z.string().describe("Where the run is shown in the web app"),
 });
 export type IngestResponse = z.infer<typeof IngestResponseSchema>;

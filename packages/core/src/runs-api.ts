@@ -197,8 +197,16 @@ export const LoadRunDetailSchema = z.object({
 });
 export type LoadRunDetail = z.infer<typeof LoadRunDetailSchema>;
 
+/** What a run's reports said that Assay stored otherwise than written, as their uploads told. */
+const RunWarningsSchema = z
+  .array(z.string())
+  .describe(
+    "What the run's reports said that was stored otherwise than written (a test case without a name, totals that disagree with the tests listed), as each upload's answer gave it",
+  );
+
 export const FrontendRunDetailSchema = z.object({
   run: FrontendRunSchema,
+  warnings: RunWarningsSchema,
   results: z
     .array(FrontendResultSchema)
     .describe("Every attempt in report order; is_final marks the ones that count"),
@@ -207,6 +215,7 @@ export type FrontendRunDetail = z.infer<typeof FrontendRunDetailSchema>;
 
 export const BackendRunDetailSchema = z.object({
   run: BackendRunSchema,
+  warnings: RunWarningsSchema,
   results: z
     .array(BackendResultSchema)
     .describe("Every attempt in report order; is_final marks the ones that count"),

@@ -17,6 +17,8 @@ Options:
   --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust
   --family FAMILY      frontend (default), backend or load
   --run-key KEY        merge into this run (sharded jobs use one key); default: a new run
+  --junit-retries      JUnit: same-named test cases of one suite are retries of one test, as some
+                       rerun tools write them (default: every test case is a test of its own)
   --name NAME          run name (default: the upload time)
   --site SITE          site the UI tests ran against (nora_site)
   --env ENV            environment of an API or load run
@@ -38,6 +40,7 @@ const options = {
   format: { type: "string" },
   family: { type: "string" },
   "run-key": { type: "string" },
+  "junit-retries": { type: "boolean" },
   name: { type: "string" },
   site: { type: "string" },
   env: { type: "string" },
@@ -132,6 +135,7 @@ export async function upload(argv: string[]): Promise<void> {
     format: values.format,
     family: values.family,
     run_key: values["run-key"],
+    junit_retries: values["junit-retries"] ? "true" : undefined,
     test_run_name: values.name,
     nora_site: values.site,
     env: values.env,
@@ -194,5 +198,6 @@ export async function upload(argv: string[]): Promise<void> {
       `Attachments not found in the upload: ${body.missing_attachments.slice(0, 5).join(", ")}`,
     );
   }
+  for (const warning of body.warnings) console.log(`Warning: ${warning}`);
   console.log(new URL(body.url, target.url).toString());
 }

@@ -85,6 +85,8 @@ export interface RunsTable {
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
   created_at: DefaultTimestamp;
+  /** What its reports said that was stored otherwise than written (upload warnings). */
+  warnings: Defaulted<string[]>;
 }
 
 export interface StepRow {

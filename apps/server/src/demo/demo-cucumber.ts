@@ -1,5 +1,6 @@
 import type { PlannedResult, PlannedRun } from "./demo-plan.js";
 import { screenshotBase64, type ScreenshotPlatform } from "./demo-png.js";
+import { DEMO_CHROME_VERSION, DEMO_PLATFORM } from "./demo-vocabulary.js";
 import { backgroundSteps, failingStep, mainSteps, uiStack, type UiStep } from "./demo-ui-steps.js";
 
 /*
@@ -109,6 +110,12 @@ export function cucumberReport(run: PlannedRun): string {
       line: 1,
       description: "",
       tags: [],
+      // As wdio-cucumberjs-json-reporter writes it: the browser and platform of the run.
+      metadata: {
+        browser: { name: "chrome", version: DEMO_CHROME_VERSION },
+        device: "Local test machine",
+        platform: { name: DEMO_PLATFORM, version: "Debian 12" },
+      },
       elements: results
         .sort((a, b) => a.test.id - b.test.id)
         .map((result, index) => {

@@ -3,6 +3,7 @@ import type { PlannedResult, PlannedRun } from "./demo-plan.js";
 import { screenshotBase64 } from "./demo-png.js";
 import { apiLog, apiStack } from "./demo-live.js";
 import { failingStep, mainSteps, uiStack } from "./demo-ui-steps.js";
+import { DEMO_CHROME_VERSION, DEMO_PLATFORM } from "./demo-vocabulary.js";
 
 /*
  * A JUnit XML report in Maven Surefire's dialect, with its rerun elements: a test that passed on
@@ -109,8 +110,8 @@ function suiteProperties(run: PlannedRun): string {
       ? [property("baseurl", run.baseurl ?? "")]
       : [
           property("nora_site", run.site ?? ""),
-          property("chrome_version", "126.0.6478.126"),
-          property("platform", "linux"),
+          property("chrome_version", DEMO_CHROME_VERSION),
+          property("platform", DEMO_PLATFORM),
           property("version", `7.4.${run.start.getUTCDate()}`),
         ];
   return `<properties>${[...common, ...specific].join("")}</properties>`;

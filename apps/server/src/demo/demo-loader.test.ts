@@ -156,6 +156,30 @@ describe("loadDemo", () => {
     expect(messages.pending_runs).toBeGreaterThan(0);
   });
 
+  it("fills the browser version and platform of every UI result, as real reporters do", async () => {
+    const ui = await one<{ n: number; without: number }>(
+      `SELECT count(*)::int AS n,
+              count(*) FILTER (WHERE r.chrome_version IS NULL OR r.platform IS NULL)::int AS without
+       FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.family = 'frontend'`,
+    );
+    expect(ui.n).toBeGreaterThan(0);
+    expect(ui.without).toBe(0);
+  });
+
+  it("tags its tests as a team would: a handful of dynamic tags of different sizes", async () => {
+    const tags = await rows<{ name: string; n: number }>(
+      `SELECT tags.name, count(tt.test_id)::int AS n
+       FROM tags JOIN tagged_tests tt ON tt.tag_id = tags.id GROUP BY tags.name ORDER BY n DESC`,
+    );
+    expect(tags.length).toBeGreaterThanOrEqual(4);
+    expect(tags.map((t) => t.name)).toContain("@unstable");
+    expect(new Set(tags.map((t) => t.n)).size).toBeGreaterThanOrEqual(3);
+    const unknown = await one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM tagged_tests tt WHERE NOT EXISTS (SELECT 1 FROM tests WHERE id = tt.test_id)",
+    );
+    expect(unknown.n).toBe(0);
+  });
+
   it("stores PNG screenshots, before steps and API requests", async () => {
     const shot = await one<{ object_key: string; n: number }>(
       `SELECT min(object_key) AS object_key, count(*)::int AS n

@@ -1,4 +1,3 @@
-import { UNSTABLE_TAG } from "@assay/core";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Db } from "../db/pool.js";
 import { markDemoLoaded, markDemoStarted } from "../modules/instance/instance.service.js";
@@ -14,6 +13,7 @@ import {
 } from "./demo-plan.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
 import type { ReportFilePart } from "./demo-junit.js";
+import { demoTagging } from "./demo-tags.js";
 import * as repo from "./demo.repo.js";
 
 /*
@@ -153,8 +153,8 @@ async function postAll(options: LoadDemoOptions, plan: DemoPlan, token: string) 
 
 /**
  * Loads the demo into an empty store: marks the data as demo data, posts every planned run
- * (oldest first), dates the runs, and puts the noticed flaky tests in '@unstable'. A store
- * that already has runs is left alone.
+ * (oldest first), dates the runs, and tags tests as a team would ('@unstable' and a few
+ * working lists: demo-tags.ts). A store that already has runs is left alone.
  */
 export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcome> {
   const { db, log } = options;
@@ -175,8 +175,10 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
     await revokeToken(db.kysely, name);
   }
   // As a user tags them on the Test Reports screen (POST /v1/dtag), through the same rules.
-  for (const test of plan.tests.filter((t) => t.unstable)) {
-    await addTagToTest(db, { name: UNSTABLE_TAG, testId: test.id, testName: test.scenario });
+  for (const tag of demoTagging(plan.tests)) {
+    for (const test of tag.tests) {
+      await addTagToTest(db, { name: tag.name, testId: test.id, testName: test.scenario });
+    }
   }
   await markDemoLoaded(db);
   const counts = await repo.storedCounts(db);

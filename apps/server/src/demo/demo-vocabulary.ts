@@ -260,3 +260,7 @@ export const API_FAILURES = [
   "timeout of 10000ms exceeded",
   "expected 'ACTIVE' to equal 'ENROLLED'",
 ];
+
+/** What the UI runs ran on, as their reporters write it (JUnit properties, Cucumber metadata). */
+export const DEMO_CHROME_VERSION = "126.0.6478.126";
+export const DEMO_PLATFORM = "linux";

@@ -98,6 +98,7 @@ export function buildRunDetail(
       unstable: count("unstable"),
       ...overrides,
     }),
+    warnings: [],
     results,
   };
 }

@@ -112,6 +112,17 @@ export async function setReportLocation(client: pg.PoolClient, runId: number, lo
   await client.query("UPDATE runs SET report_location = $2 WHERE id = $1", [runId, location]);
 }
 
+/** Adds an upload's warnings to its run's, each message once. */
+export async function addRunWarnings(client: pg.PoolClient, runId: number, warnings: string[]) {
+  if (warnings.length === 0) return;
+  await client.query(
+    `UPDATE runs SET warnings = warnings || ARRAY(
+       SELECT DISTINCT w FROM unnest($2::text[]) w WHERE w <> ALL (runs.warnings))
+     WHERE id = $1`,
+    [runId, warnings],
+  );
+}
+
 /** A load report replaces the run's statistics: uploading the same CSV twice changes nothing. */
 export async function replaceLoadStats(
   client: pg.PoolClient,

@@ -203,6 +203,7 @@ async function storeUpload(
     knownTests: deps.knownTests,
     existing,
   });
+  let warnings: string[] = [];
   if (plan.load) {
     await storeLoadReport(client, deps, run.id, plan.load);
   } else {
@@ -219,9 +220,12 @@ async function storeUpload(
         baseurl: fields.baseurl,
       },
       existing: [...existing],
+      junitRetries: fields.junit_retries,
     });
     await writer.writeBatches(parsed.batches, (batch) => parsed.recycle(batch));
     writer.finish(parsed.summary());
+    warnings = parsed.warnings();
+    await repo.addRunWarnings(client, run.id, warnings);
     await finalizeRun(client, run.id, {
       rank: writer.ranking(),
       tally: writer.tally,
@@ -240,6 +244,7 @@ async function storeUpload(
       duplicates: writer.summary.duplicates,
       attachments: writer.summary.attachments,
       missing_attachments: writer.summary.missingAttachments,
+      warnings,
       url: runUrl(fields.family, key),
     },
   };

@@ -34,6 +34,8 @@ export interface ParseTask {
   runFacts: RunFacts;
   /** test_run_test_ids the run already holds. */
   existing: string[];
+  /** JUnit: same-named test cases of one suite are attempts of one test (ParseOptions). */
+  junitRetries?: boolean;
   batchSize?: number;
 }
 
@@ -70,7 +72,7 @@ export interface ErrorData {
 
 export type WorkerMessage =
   | { kind: "batch"; batch: BatchData }
-  | { kind: "done"; summary: SummaryData }
+  | { kind: "done"; summary: SummaryData; warnings: string[] }
   | { kind: "failed"; error: ErrorData | { message: string } };
 
 export function fileData(file: ReportFile & { path?: string }): FileData {

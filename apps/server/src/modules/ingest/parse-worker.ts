@@ -6,6 +6,8 @@ import {
   normalizedReference,
   readBytes,
   reportErrorToAppError,
+  Warnings,
+  type ParseOptions,
 } from "./parsers/types.js";
 import {
   errorData,
@@ -89,9 +91,13 @@ class Credit {
   }
 }
 
-async function* resultsOf(task: ParseTask, files: FileSet): AsyncGenerator<QueuedResult> {
+async function* resultsOf(
+  task: ParseTask,
+  files: FileSet,
+  options: ParseOptions,
+): AsyncGenerator<QueuedResult> {
   const plan = await classifyUpload(files, task.format);
-  for await (const report of plan.reports()) {
+  for await (const report of plan.reports(options)) {
     for await (const result of report.results) yield { result, files: report.files };
   }
 }
@@ -144,7 +150,9 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
       existing: task.existing,
       ...(task.batchSize !== undefined && { batchSize: task.batchSize }),
     });
-    for await (const queued of resultsOf(task, upload)) {
+    const warnings = new Warnings();
+    const options = { junitRetries: task.junitRetries === true, warn: warnings.add };
+    for await (const queued of resultsOf(task, upload, options)) {
       const full = preparer.add(queued);
       if (!full) continue;
       if (!(await credit.take())) return;
@@ -155,7 +163,7 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
       if (!(await credit.take())) return;
       await post(port, preparer, last, upload, credit.spares);
     }
-    message = { kind: "done", summary: preparer.done() };
+    message = { kind: "done", summary: preparer.done(), warnings: warnings.all() };
   } catch (error) {
     message = { kind: "failed", error: errorData(reportErrorToAppError(error)) };
   } finally {

@@ -44,6 +44,8 @@ export interface ParsedUpload {
   recycle(batch: PreparedBatch): void;
   /** Available once `batches` is exhausted. */
   summary(): PreparedSummary;
+  /** What the reports said that was stored otherwise than written (see Warn), once all is read. */
+  warnings(): string[];
 }
 
 /**
@@ -77,6 +79,7 @@ export class ParseWorkers {
       crashed.abort();
     });
     let summary: PreparedSummary | undefined;
+    let warnings: string[] = [];
     const port = channel.port1;
     // Each batch's bytes are views of one buffer the worker transferred (see Packing).
     const buffers = new WeakMap<PreparedBatch, ArrayBuffer>();
@@ -84,7 +87,10 @@ export class ParseWorkers {
     return {
       batches: receive(port, spool, crashed.signal, () => failure, {
         received: (batch, buffer) => buffers.set(batch, buffer),
-        done: (s) => (summary = s),
+        done: (s, w) => {
+          summary = s;
+          warnings = w;
+        },
         closed: () => (open = false),
       }),
       recycle: (batch) => {
@@ -96,6 +102,7 @@ export class ParseWorkers {
         if (!summary) throw new Error("the upload's batches were not all read");
         return summary;
       },
+      warnings: () => warnings,
     };
   }
 
@@ -106,7 +113,7 @@ export class ParseWorkers {
 
 interface Receiver {
   received(batch: PreparedBatch, buffer: ArrayBuffer): void;
-  done(summary: PreparedSummary): void;
+  done(summary: PreparedSummary, warnings: string[]): void;
   closed(): void;
 }
 
@@ -121,7 +128,9 @@ async function* receive(
     for await (const [data] of on(port, "message", { signal: crashed })) {
       const message = data as WorkerMessage;
       if (message.kind === "failed") throw errorFromData(message.error);
-      if (message.kind === "done") return receiver.done(summaryOf(message.summary));
+      if (message.kind === "done") {
+        return receiver.done(summaryOf(message.summary), message.warnings);
+      }
       const batch = batchOf(message.batch, spool);
       receiver.received(batch, message.batch.rows.bytes.buffer);
       yield batch;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { UploadFiles } from "./parsers/types.js";
 import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
 import { derivedTestRunTestId } from "./result-rows.js";
-import { identityOf } from "./test-ids.js";
+import { identityOf, namesakeIdentity } from "./test-ids.js";
 
 const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
 
@@ -13,6 +13,10 @@ const result = (name: string, extra: Partial<ResultInput> = {}): ResultInput =>
 /** The id derived for attempt 0 of the test `name` in "suite". */
 const derived = (name: string) =>
   derivedTestRunTestId(identityOf("frontend", undefined, ["suite"], name), 0);
+
+/** The id derived for attempt 0 of the n-th (2, 3, ...) distinct test named `name` in "suite". */
+const namesake = (name: string, n: number) =>
+  derivedTestRunTestId(namesakeIdentity(identityOf("frontend", undefined, ["suite"], name), n), 0);
 
 /** Prepares `results` in batches of 2; returns each kept result's test_run_test_id and the summary. */
 function prepare(results: ResultInput[], existing: string[] = []) {
@@ -40,7 +44,7 @@ function prepare(results: ResultInput[], existing: string[] = []) {
 }
 
 describe("ResultPreparer: test_run_test_ids", () => {
-  it("gives each repeat of a test's id a suffix, across batches, and names the retried positions", () => {
+  it("counts each first attempt of a repeated name as a distinct test, and a retry as the last one's", () => {
     const { ids, summary } = prepare([
       result("a"),
       result("b"),
@@ -48,22 +52,39 @@ describe("ResultPreparer: test_run_test_ids", () => {
       result("c"),
       result("a"),
       result("b", { attempt: 1 }),
+      result("a", { attempt: 1 }),
     ]);
     expect(ids).toEqual([
       derived("a"),
       derived("b"),
-      `${derived("a")}~2`,
+      namesake("a", 2),
       derived("c"),
-      `${derived("a")}~3`,
+      namesake("a", 3),
       `${derived("b").slice(0, 16)}-r1`,
+      derivedTestRunTestId(
+        namesakeIdentity(identityOf("frontend", undefined, ["suite"], "a"), 3),
+        1,
+      ),
     ]);
     expect(summary.duplicates).toBe(0);
-    expect([...summary.retried].sort()).toEqual([0, 1, 2, 4, 5]);
+    // Only b and the third a have retries: the three a's are three tests.
+    expect([...summary.retried].sort()).toEqual([1, 4, 5, 6]);
+    expect(summary.tally.total).toBe(7);
+  });
+
+  it("gives a namesake the same id on a re-upload, so the run holds each test once", () => {
+    const first = prepare([result("a"), result("a"), result("b")]);
+    const again = prepare([result("a"), result("a"), result("b"), result("a")], first.ids);
+    expect(again.ids).toEqual([namesake("a", 3)]);
+    expect(again.summary.duplicates).toBe(3);
   });
 
   it("skips the ids the run already holds, first results included", () => {
-    const first = prepare([result("a"), result("b"), result("a")]);
-    const again = prepare([result("a"), result("b"), result("a"), result("d")], first.ids);
+    const first = prepare([result("a"), result("b"), result("a", { attempt: 1 })]);
+    const again = prepare(
+      [result("a"), result("b"), result("a", { attempt: 1 }), result("d")],
+      first.ids,
+    );
     expect(again.ids).toEqual([derived("d")]);
     expect(again.summary.duplicates).toBe(3);
   });
@@ -73,7 +94,7 @@ describe("ResultPreparer: test_run_test_ids", () => {
     const { ids } = prepare([
       result("a", { test_run_test_id: derived("b") }),
       result("b"),
-      result("b"),
+      result("b", { test_run_test_id: derived("b") }),
     ]);
     expect(ids).toEqual([derived("b"), `${derived("b")}~2`, `${derived("b")}~3`]);
   });
@@ -83,9 +104,9 @@ describe("ResultPreparer: test_run_test_ids", () => {
       result("a"),
       result("x", { test_run_test_id: "id-1" }),
       result("y", { test_run_test_id: "id-1" }),
-      result("a"),
+      result("z", { test_run_test_id: "id-1" }),
     ]);
-    expect(ids).toEqual([derived("a"), "id-1", "id-1~2", `${derived("a")}~2`]);
+    expect(ids).toEqual([derived("a"), "id-1", "id-1~2", "id-1~3"]);
     expect(summary.duplicates).toBe(0);
   });
 });

@@ -5,7 +5,7 @@ import type { UploadFiles } from "./parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "./row-buffer.js";
 import { BatchTests } from "./batch-tests.js";
-import { explicitTestId, identityOf, type Family } from "./test-ids.js";
+import { explicitTestId, identityOf, namesakeIdentity, type Family } from "./test-ids.js";
 
 export interface PreparerOptions {
   /** The run the results go to. */
@@ -82,6 +82,11 @@ export class ResultPreparer {
   /** Identity -> the position of its test's first result here (times FIRST), + flags. */
   private readonly testsInUpload = new FingerprintTable();
   /**
+   * Identity (file, suite path, name) -> how many distinct tests of this upload had it, once
+   * there are two (see namesakeOf), or 1 for a name whose first result was a duplicate.
+   */
+  private readonly namesakes = new FingerprintTable();
+  /**
    * Whether testRunTestIds holds no id the run had and no explicit one: then the id derived for
    * attempt 0 of a test not seen before cannot be in it (see testRunTestId).
    */
@@ -104,8 +109,16 @@ export class ResultPreparer {
   /** Adds a result; returns the batch it completed, if any. */
   add({ result, files }: QueuedResult): PreparedBatch | undefined {
     const { family, testIdPattern } = this.options;
-    const identity = identityOf(family, result.file, result.suite_path ?? [], result.name);
+    const named = identityOf(family, result.file, result.suite_path ?? [], result.name);
+    let identity = named;
     let first = this.testsInUpload.get(identity);
+    // A name seen before (kept, or only a duplicate: see below), so this may be a namesake.
+    const seen =
+      first !== undefined || (this.duplicates > 0 && this.namesakes.get(named) !== undefined);
+    if (seen) {
+      identity = this.namesakeOf(named, result.attempt ?? 0);
+      if (identity !== named) first = this.testsInUpload.get(identity);
+    }
     const derivedFirst =
       first === undefined &&
       this.onlyDerivedIds &&
@@ -118,6 +131,8 @@ export class ResultPreparer {
       ? derivedTestRunTestId(identity, 0)
       : this.testRunTestId(result, identity);
     if (testRunTestId === undefined) {
+      // testsInUpload learns only kept results: the name is noted here, for its namesakes.
+      if (!seen) this.namesakes.set(named, 1);
       this.duplicates++;
       return undefined;
     }
@@ -177,6 +192,22 @@ export class ResultPreparer {
   release(): void {
     this.testRunTestIds.release();
     this.testsInUpload.release();
+    this.namesakes.release();
+  }
+
+  /**
+   * The identity of a result whose file, suite path and name (`identity`) an earlier result of
+   * this upload had. A first attempt (0) is a distinct test: the report listed two tests of one
+   * name, and each is counted (the n-th takes namesakeIdentity(identity, n)). A later attempt
+   * belongs to the last of them: parsers number attempts only where the format says an entry is
+   * a retry (Playwright's results, Allure's and CTRF's retries, Surefire's reruns, same-named
+   * JUnit test cases when the upload asks for it).
+   */
+  private namesakeOf(identity: string, attempt: number): string {
+    // Tests seen with this name: testsInUpload's entry stands for 1 until there is a second.
+    let tests = this.namesakes.get(identity) ?? 1;
+    if (attempt === 0) this.namesakes.set(identity, ++tests);
+    return tests === 1 ? identity : namesakeIdentity(identity, tests);
   }
 
   private newBatch(): PreparedBatch {

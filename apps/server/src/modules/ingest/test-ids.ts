@@ -31,6 +31,15 @@ export function identityOf(
 }
 
 /**
+ * The identity of the n-th (2, 3, ...) distinct test of an upload that shares `identity` (file,
+ * suite path and name) with tests before it: two tests of one title in one Mocha file, or
+ * same-named JUnit test cases. Its position among its namesakes, so a re-upload finds it again.
+ */
+export function namesakeIdentity(identity: string, n: number): string {
+  return digestOf(`${identity}\u0000${n}`);
+}
+
+/**
  * A test's key in KnownTests: its explicit id (a number), else its identity (a string, which
  * hashes the family in). Used as they come, so a lookup builds no string.
  */

@@ -138,7 +138,7 @@ describe("run details sent as built", () => {
     const spec = (await app.inject({ method: "GET", url: "/docs/json" })).json();
     for (const path of ["/v1/test-runs/{key}", "/v1/api-test-run/{key}"]) {
       const ok = spec.paths[path].get.responses["200"].content["application/json"].schema;
-      expect(Object.keys(ok.properties), path).toEqual(["run", "results"]);
+      expect(Object.keys(ok.properties), path).toEqual(["run", "warnings", "results"]);
       expect(ok.properties.results.items.required, path).toContain("start_time");
     }
   });

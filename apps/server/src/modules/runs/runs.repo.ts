@@ -123,6 +123,7 @@ export async function findRun(db: Db, family: Family, key: string) {
     .select(RUN_COLUMNS)
     // Changes with every update of the row: the version of what is stored about the run.
     .select(sql<string>`xmin::text`.as("row_version"))
+    .select("warnings")
     .where("test_run_key", "=", key)
     .where("family", "=", family)
     .executeTakeFirst();

@@ -120,7 +120,11 @@ export async function getFrontendRun(
   const rules = { unstableTestIds: unstableIds, ticketPattern: ctx.ticketPattern };
   const results = rows.map((row) => toFrontendResult(row, key, rules, row.screenshot));
   const unstable = results.filter((r) => r.is_final && r.derived_status === "unstable").length;
-  const detail: FrontendRunDetail = { run: toFrontendRun(run, unstable), results };
+  const detail: FrontendRunDetail = {
+    run: toFrontendRun(run, unstable),
+    warnings: run.warnings,
+    results,
+  };
   const body = JSON.stringify(detail);
   cache.set(key, etag, body);
   return { etag, body };
@@ -130,7 +134,11 @@ export async function getFrontendRun(
 export async function getBackendRun(ctx: RunsContext, key: string): Promise<BackendRunDetail> {
   const run = await requireRun(ctx.db, "backend", key);
   const rows = await repo.listBackendResults(ctx.db, run.id);
-  return { run: toBackendRun(run), results: rows.map((row) => toBackendResult(row, key)) };
+  return {
+    run: toBackendRun(run),
+    warnings: run.warnings,
+    results: rows.map((row) => toBackendResult(row, key)),
+  };
 }
 
 /** A load run and its per-endpoint statistics, the aggregated row last. */

@@ -265,3 +265,30 @@ describe("detectCtrf", () => {
     expect(detectCtrf(head("mocha", "mocha-report.json"), "r.json")).toBe(false);
   });
 });
+
+describe("parseCtrf compares the summary with the tests listed", () => {
+  async function warningsOf(file: ReportFile): Promise<string[]> {
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    for await (const _ of parseCtrf(file, uploadOf(file), { warn })) void _;
+    return warnings;
+  }
+
+  it("says nothing when they agree (playwright-ctrf-json-reporter, a flaky test included)", async () => {
+    expect(await warningsOf(fixtureFile("ctrf", "ctrf-report.json"))).toEqual([]);
+    expect(await warningsOf(fixtureFile("ctrf", "ctrf-legacy.json"))).toEqual([]);
+  });
+
+  it("gives both numbers and the likely cause when the summary counts more tests", async () => {
+    const file = variant("ctrf-report.json", (report) => {
+      const results = report.results as Report["results"] & { summary: Record<string, number> };
+      results.summary.tests = 9;
+      results.summary.pending = 2;
+    });
+    expect(await warningsOf(file)).toEqual([
+      "ctrf-report.json: the report's totals say 9 tests, 3 skipped, but it lists 7 tests, 1 skipped; " +
+        "the 7 tests listed are stored. Likely cause: the reporter was configured to leave " +
+        "skipped or pending tests out of the file.",
+    ]);
+  });
+});

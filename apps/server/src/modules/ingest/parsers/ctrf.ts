@@ -11,6 +11,7 @@ import {
   stripBom,
   validateReport,
 } from "./json-report.js";
+import { countOf, ListedTotals, totalsWarning, type Totals } from "./report-totals.js";
 import { ReportError, type ReportFile, type ResultParser, type UploadFiles } from "./types.js";
 
 /*
@@ -87,11 +88,14 @@ export function detectCtrf(head: string, _fileName: string): boolean {
  * gives them (`retryAttempts`); pending and other count as skipped; `suite` may be an array or a
  * " > "-joined string; attachments point at uploaded files, a base64 `screenshot` is inline.
  */
-export const parseCtrf: ResultParser = async function* (file, files) {
+export const parseCtrf: ResultParser = async function* (file, files, options = {}) {
   const report = new StreamedJson(file, [["results", "tests"]], NOT_CTRF);
+  const listed = new ListedTotals();
   for await (const { index, value } of report.elements()) {
     const path = ["results", "tests", index];
-    yield* testResults(validateReport(file.name, value, TestSchema, path), path, file, files);
+    const test = validateReport(file.name, value, TestSchema, path);
+    listed.add(toStatus(test.status));
+    yield* testResults(test, path, file, files);
   }
   // The rest of the report is checked once read; a failure still refuses the whole upload.
   const results = (report.root as { results?: unknown }).results;
@@ -99,7 +103,27 @@ export const parseCtrf: ResultParser = async function* (file, files) {
     throw new ReportError(file.name, NOT_CTRF);
   }
   validateReport(file.name, report.root, ReportSchema);
+  const summary = (results as { summary?: unknown }).summary;
+  const warning = totalsWarning(file.name, declaredTotals(summary), listed, "tests");
+  if (warning) options.warn?.(warning);
 };
+
+/**
+ * What a CTRF summary declares: its tests, and the skipped ones (pending and other count as
+ * skipped, as the tests' statuses do). Its passed and failed are not compared: reporters count
+ * a flaky test (passed on a retry) among the failed there (playwright-ctrf-json-reporter does).
+ */
+function declaredTotals(summary: unknown): Totals {
+  if (summary === null || typeof summary !== "object") return {};
+  const s = summary as Record<string, unknown>;
+  const skipped = [s.skipped, s.pending, s.other].map(countOf);
+  return {
+    tests: countOf(s.tests),
+    skipped: skipped.every((n) => n === undefined)
+      ? undefined
+      : skipped.reduce<number>((sum, n) => sum + (n ?? 0), 0),
+  };
+}
 
 function* testResults(
   test: Test,

@@ -141,6 +141,31 @@ describe("parseCucumber on cucumber-js 12.9.0 output", () => {
   });
 });
 
+describe("parseCucumber on features with wdio-cucumberjs-json-reporter's metadata", () => {
+  it("fills the browser version and platform from the feature's metadata", async () => {
+    const metadata = {
+      browser: { name: "chrome", version: "126.0.6478.126" },
+      device: "Local test machine",
+      platform: { name: "linux", version: "Debian 12" },
+    };
+    const results = await parse(
+      variant((report) => ((report[0] as Record<string, unknown>).metadata = metadata)),
+    );
+    for (const result of results) {
+      expect(result).toMatchObject({ chrome_version: "126.0.6478.126", platform: "linux" });
+    }
+  });
+
+  it("leaves them out, and keeps the report, when the metadata has another shape", async () => {
+    const results = await parse(
+      variant((report) => ((report[0] as Record<string, unknown>).metadata = { browser: "x" })),
+    );
+    expect(results).toHaveLength(6);
+    expect(results[0]).not.toHaveProperty("chrome_version");
+    expect(results[0]).not.toHaveProperty("platform");
+  });
+});
+
 describe("parseCucumber on the JVM / Ruby shape", () => {
   const jvm = [
     {

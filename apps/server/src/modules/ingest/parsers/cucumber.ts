@@ -50,8 +50,15 @@ const ElementSchema = z.object({
   after: z.array(StepSchema).optional(),
   steps: z.array(StepSchema).optional(),
 });
+/**
+ * What wdio-cucumberjs-json-reporter (and multiple-cucumber-html-reporter's input) writes on each
+ * feature: the browser and platform the scenarios ran on. Other metadata keys are left alone.
+ */
+const NamedSchema = z.object({ name: z.unknown(), version: z.unknown() }).partial();
+const MetadataSchema = z.object({ browser: NamedSchema, platform: NamedSchema }).partial();
 const FeatureSchema = z.object({
   uri: z.string().optional(),
+  metadata: MetadataSchema.optional().catch(undefined),
   name: z.string().optional(),
   tags: z.array(TagSchema).optional(),
   elements: z.array(ElementSchema).optional(),
@@ -249,6 +256,20 @@ function scenarioResult(
     console_log: output.length > 0 ? output.join("\n") : undefined,
     steps,
     attachments,
+    ...environmentOf(feature),
+  };
+}
+
+const text = (value: unknown) =>
+  typeof value === "string" && value.trim() ? value.trim() : undefined;
+
+/** The browser version and platform a feature's metadata names, as result fields. */
+function environmentOf(feature: Feature): Pick<ResultInput, "chrome_version" | "platform"> {
+  const chrome = text(feature.metadata?.browser?.version);
+  const platform = text(feature.metadata?.platform?.name);
+  return {
+    ...(chrome !== undefined && { chrome_version: chrome }),
+    ...(platform !== undefined && { platform }),
   };
 }
 

@@ -12,6 +12,7 @@ import {
   readInOrder,
   READ_AHEAD,
   type LoadReport,
+  type ParseOptions,
   type ReportFile,
   type ResultParser,
   type UploadFiles,
@@ -41,8 +42,11 @@ export interface ReportStream {
 
 export interface UploadPlan {
   formats: ReportFormat[];
-  /** One stream per report (an Allure folder counts as one; a zip brings its own files). */
-  reports(): AsyncIterable<ReportStream>;
+  /**
+   * One stream per report (an Allure folder counts as one; a zip brings its own files). What the
+   * reports say that was stored otherwise than written goes to `options.warn` as they are read.
+   */
+  reports(options?: ParseOptions): AsyncIterable<ReportStream>;
   /** Present for a Locust upload. */
   load?: () => Promise<LoadReport>;
 }
@@ -118,8 +122,8 @@ export async function classifyUpload(
   }
   return {
     formats: [...formats],
-    async *reports() {
-      for (const { file, parse } of singles) yield { results: parse(file, files), files };
+    async *reports(options) {
+      for (const { file, parse } of singles) yield { results: parse(file, files, options), files };
       for (const zip of allureZips) yield await parseAllureZip(zip);
       if (allureFolder) yield { results: parseAllureFiles(files), files };
     },

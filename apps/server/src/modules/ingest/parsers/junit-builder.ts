@@ -24,6 +24,9 @@ export class JunitBuilder {
   private readonly suites: SuiteStack;
   private record: CaseRecord | undefined;
   private rerun: Rerun | undefined;
+  /** Names given to testcases that had none, numbered per suite or file they are named after. */
+  readonly unnamed: string[] = [];
+  private readonly unnamedIn = new Map<string, number>();
 
   /**
    * @param capturing told when the builder starts (true) and stops (false) wanting text: most
@@ -34,8 +37,17 @@ export class JunitBuilder {
     private readonly where: () => ReportLocation,
     emit: (result: ResultInput) => void,
     private readonly capturing: (wanted: boolean) => void = () => undefined,
+    retries = false,
   ) {
-    this.suites = new SuiteStack(emit);
+    this.suites = new SuiteStack(emit, retries);
+  }
+
+  get header() {
+    return this.suites.header;
+  }
+
+  get listed() {
+    return this.suites.listed;
   }
 
   open(name: string, attributes: Record<string, string>): void {
@@ -117,8 +129,7 @@ export class JunitBuilder {
   }
 
   private openCase(attrs: Record<string, string>): Close {
-    const name = attrs.name?.trim() || attrs.classname?.trim();
-    if (!name) throw this.error("a <testcase> has neither a name nor a classname attribute");
+    const name = attrs.name?.trim() || attrs.classname?.trim() || this.unnamedTest(attrs);
     this.record = {
       name,
       classname: attrs.classname,
@@ -133,6 +144,20 @@ export class JunitBuilder {
       reruns: [],
     };
     return this.closeCase;
+  }
+
+  /**
+   * A name for a testcase with neither a name nor a classname (jest-junit writes one for a test
+   * whose title is empty): after its file or suite, so that it is stored with the others.
+   */
+  private unnamedTest(attrs: Record<string, string>): string {
+    const frame = this.suites.top;
+    const where = attrs.file?.trim() || frame?.file || frame?.path.at(-1) || this.fileName;
+    const n = (this.unnamedIn.get(where) ?? 0) + 1;
+    this.unnamedIn.set(where, n);
+    const name = `unnamed test ${n} in ${where}`;
+    this.unnamed.push(name);
+    return name;
   }
 
   private openProperty(

@@ -212,11 +212,15 @@ export function addAttachments(
 
 /**
  * WebdriverIO's junit reporter writes a retried attempt as a skipped testcase whose <system-err>
- * holds the failure, right before the testcase of the next attempt: that attempt failed.
+ * holds the failure, right before the testcase of the next attempt: that attempt failed. True
+ * when `attempt` is such an attempt (now marked failed).
  */
-export function markRetriedSkip(attempt: ResultInput | undefined): void {
-  if (attempt?.status !== "skipped" || attempt.error_message || !attempt.console_errors) return;
+export function markRetriedSkip(attempt: ResultInput | undefined): boolean {
+  if (attempt?.status !== "skipped" || attempt.error_message || !attempt.console_errors) {
+    return false;
+  }
   attempt.status = "failed";
   attempt.failure_type = "failure";
   assignErrorFields(attempt, [{ kind: "failure", text: attempt.console_errors }]);
+  return true;
 }

@@ -175,11 +175,26 @@ describe("parseJunit attempts and names", () => {
     ]);
   });
 
-  it("numbers repeated testcases of the same test as attempts", async () => {
-    const results = await parse(`<testsuite name="s">
+  const repeated = `<testsuite name="s">
 <testcase name="t"><failure message="first"/></testcase>
 <testcase name="u"/>
-<testcase name="t"/></testsuite>`);
+<testcase name="t"/></testsuite>`;
+
+  it("keeps repeated testcases of one name as tests of their own by default", async () => {
+    const results = await parse(repeated);
+    expect(results.map((r) => [r.name, r.attempt, r.status])).toEqual([
+      ["t", 0, "failed"],
+      ["u", 0, "passed"],
+      ["t", 0, "passed"],
+    ]);
+  });
+
+  it("numbers repeated testcases of the same test as attempts when the upload asks", async () => {
+    const results: ResultInput[] = [];
+    const file = textFile("report.xml", repeated);
+    for await (const result of parseJunit(file, uploadOf(), { junitRetries: true })) {
+      results.push(result);
+    }
     expect(results.map((r) => [r.name, r.attempt, r.status])).toEqual([
       ["t", 0, "failed"],
       ["u", 0, "passed"],

@@ -2,6 +2,7 @@ import type { AttachmentInput, ResultInput } from "@assay/core";
 import { digestOf, FingerprintTable } from "../fingerprints.js";
 import { addAttachments, caseResults, markRetriedSkip, type CaseRecord } from "./junit-case.js";
 import { readOutput, timestampToIso, type Property } from "./junit-fields.js";
+import { JunitHeader, ListedTotals } from "./report-totals.js";
 import {
   NO_PROPERTIES,
   propertyAttachments,
@@ -104,8 +105,18 @@ export class SuiteStack {
    * it grew by about 100 bytes a testcase.
    */
   private readonly attempts = new FingerprintTable();
+  /** The totals the file declares, and the testcases it lists (by how each ended). */
+  readonly header = new JunitHeader();
+  readonly listed = new ListedTotals();
 
-  constructor(private readonly emit: (result: ResultInput) => void) {}
+  /**
+   * @param retries same-named testcases of one suite are attempts of one test (the upload's
+   *   junit_retries); otherwise each is a test of its own, except a WebdriverIO retried attempt.
+   */
+  constructor(
+    private readonly emit: (result: ResultInput) => void,
+    private readonly retries = false,
+  ) {}
 
   get top(): Frame | undefined {
     return this.frames[this.frames.length - 1];
@@ -113,6 +124,7 @@ export class SuiteStack {
 
   open(kind: "testsuites" | "testsuite", attrs: Record<string, string>): void {
     const parent = this.top;
+    this.header.suite(this.frames.length, attrs);
     const name = kind === "testsuite" ? attrs.name?.trim() : undefined;
     const path = parent ? [...parent.path] : [];
     if (name) path.push(name);
@@ -156,15 +168,25 @@ export class SuiteStack {
     const level = this.levelOf(frame, record);
     const suitePath = level ? [...frame.path, level.name] : [...frame.path];
     const pathKey = level ? level.pathKey : (frame.pathKey ??= pathKeyOf(frame.path));
-    const attemptsKey = digestOf(`${pathKey}\u0000${name}`);
-    const firstAttempt = this.attempts.get(attemptsKey) ?? 0;
+    const previous = frame.previous;
+    const again = previous?.pathKey === pathKey && previous.name === name && !previous.emitted;
+    // WebdriverIO writes a retried attempt as a skipped testcase just before the next attempt.
+    const retriedSkip = again && markRetriedSkip(previous.attempts.at(-1));
+    const attemptsKey = this.retries ? digestOf(`${pathKey}\u0000${name}`) : undefined;
+    const firstAttempt = attemptsKey
+      ? (this.attempts.get(attemptsKey) ?? 0)
+      : retriedSkip
+        ? previous.attempts.at(-1)!.attempt! + 1
+        : 0;
     const results = caseResults(record, {
       suitePath,
       firstAttempt,
       file: frame.file,
       start: frame.start,
     });
-    this.attempts.set(attemptsKey, firstAttempt + results.attempts.length);
+    if (attemptsKey) this.attempts.set(attemptsKey, firstAttempt + results.attempts.length);
+    const final = results.attempts.at(-1);
+    if (final) this.listed.add(final.status);
     const pending: Pending = {
       pathKey,
       name,
@@ -173,10 +195,6 @@ export class SuiteStack {
       finished: false,
       emitted: false,
     };
-    const previous = frame.previous;
-    if (previous?.pathKey === pathKey && previous.name === name && !previous.emitted) {
-      markRetriedSkip(previous.attempts.at(-1));
-    }
     frame.previous = pending;
     this.queue.push(pending);
     if (frame.streaming) this.finish(pending, index);

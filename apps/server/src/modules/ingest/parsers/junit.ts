@@ -2,7 +2,14 @@ import type { ResultInput } from "@assay/core";
 import { SaxesParser } from "saxes";
 import { JunitBuilder } from "./junit-builder.js";
 import { XmlInput, scanProlog } from "./junit-input.js";
-import { ReportError, type ReportFile, type ResultParser } from "./types.js";
+import { totalsWarning } from "./report-totals.js";
+import {
+  ReportError,
+  type ParseOptions,
+  type ReportFile,
+  type ResultParser,
+  type Warn,
+} from "./types.js";
 
 /*
  * JUnit XML (Ant, Maven Surefire, jest-junit, mocha-junit-reporter, node:test, WebdriverIO,
@@ -43,7 +50,7 @@ function saxesMessage(error: Error): string {
   return error.message.replace(/^\d+:\d+: /, "").replace(/\.$/, "");
 }
 
-async function* parse(file: ReportFile): AsyncGenerator<ResultInput> {
+async function* parse(file: ReportFile, options: ParseOptions): AsyncGenerator<ResultInput> {
   const ready: ResultInput[] = [];
   const sax = new SaxesParser({ xmlns: false, position: true });
   const where = () => ({ line: sax.line, column: sax.column });
@@ -55,6 +62,7 @@ async function* parse(file: ReportFile): AsyncGenerator<ResultInput> {
     where,
     (result) => ready.push(result),
     (wanted) => (wanted ? sax.on("text", onText) : sax.off("text")),
+    options.junitRetries,
   );
   sax.on("error", (error) => {
     throw new ReportError(file.name, `malformed XML: ${saxesMessage(error)}`, where());
@@ -81,14 +89,32 @@ async function* parse(file: ReportFile): AsyncGenerator<ResultInput> {
   sax.write(rest);
   sax.close();
   for (const result of ready.splice(0)) yield result;
+  if (options.warn) warnAbout(file.name, builder, options.warn);
+}
+
+/** What the file said that was stored otherwise than written (see Warn). */
+function warnAbout(fileName: string, builder: JunitBuilder, warn: Warn): void {
+  const { unnamed } = builder;
+  if (unnamed.length > 0) {
+    const names = unnamed.slice(0, 3).map((name) => `'${name}'`);
+    const more = unnamed.length > 3 ? ` and ${unnamed.length - 3} more` : "";
+    warn(
+      `${fileName}: ${unnamed.length === 1 ? "a <testcase> has" : `${unnamed.length} <testcase> elements have`} ` +
+        `neither a name nor a classname; stored as ${names.join(", ")}${more}.`,
+    );
+  }
+  const totals = totalsWarning(fileName, builder.header.declared(), builder.listed, "test cases");
+  if (totals) warn(totals);
 }
 
 /**
  * Parses a JUnit XML report into one result per attempt: suite_path from the nested <testsuite>
  * names (plus the classname where it adds a level), failure vs error kept in failure_type,
  * Surefire's flaky and rerun elements as earlier attempts, properties and output conventions
- * (`[[ATTACHMENT|path]]`) read. Totals in attributes are ignored: results are counted from the
- * testcases. Malformed XML, a DOCTYPE or a root other than <testsuites>/<testsuite> is a
+ * (`[[ATTACHMENT|path]]`) read. Every testcase is a test of its own unless `junitRetries` makes
+ * same-named ones of a suite its attempts; one without a name is named after its file or suite.
+ * Results are counted from the testcases; totals in attributes that disagree with them are a
+ * warning (report-totals.ts). Malformed XML, a DOCTYPE or a root other than <testsuites>/<testsuite> is a
  * ReportError with the line and column.
  */
-export const parseJunit: ResultParser = (file) => parse(file);
+export const parseJunit: ResultParser = (file, _files, options = {}) => parse(file, options);

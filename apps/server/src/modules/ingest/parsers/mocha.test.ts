@@ -159,3 +159,31 @@ describe("detectMocha", () => {
     expect(detectMocha(mochawesome, "r.json")).toBe(false);
   });
 });
+
+describe("parseMocha compares stats with the lists", () => {
+  async function warningsOf(file: ReportFile): Promise<string[]> {
+    const warnings: string[] = [];
+    const warn = (message: string) => warnings.push(message);
+    for await (const _ of parseMocha(file, uploadOf(file), { warn })) void _;
+    return warnings;
+  }
+
+  it("says nothing when they agree (the real reports, one with two tests of one title)", async () => {
+    expect(await warningsOf(fixtureFile("mocha", "mocha-report.json"))).toEqual([]);
+    expect(await warningsOf(fixtureFile("mocha", "mocha-namesakes.json"))).toEqual([]);
+  });
+
+  it("gives both numbers when stats count tests the lists do not hold", async () => {
+    const warnings = await warningsOf(
+      variant((report) => {
+        const stats = (report as unknown as { stats: Record<string, number> }).stats;
+        stats.tests! += 2;
+        stats.pending! += 2;
+      }),
+    );
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^mocha-report\.json: the report's totals say (\d+) tests, (\d+) skipped, but it lists (\d+) tests, (\d+) skipped; the \3 tests listed are stored\. Likely cause: the reporter was configured to leave skipped or pending tests out of the file\.$/,
+    );
+  });
+});

@@ -2,6 +2,7 @@ import type { RawStatus, ResultInput } from "@assay/core";
 import { z } from "zod";
 import { nonNegative, stripAnsi, stripBom, validateReport } from "./json-report.js";
 import { StreamedJson } from "./json-stream.js";
+import { countOf, totalsWarning, type Totals } from "./report-totals.js";
 import { ReportError, type ReportFile, type ResultParser } from "./types.js";
 
 /*
@@ -57,10 +58,12 @@ export function detectMocha(head: string, _fileName: string): boolean {
  * holds it, plus one failed result per hook failure (found only in `failures`). Mocha gives no
  * suite tree, so the suite path is the full title minus the test's own title, as one entry.
  */
-export const parseMocha: ResultParser = async function* (file) {
+export const parseMocha: ResultParser = async function* (file, _files, options = {}) {
   // Mocha writes `tests` before the lists that say how each ended, so a first reading counts
   // every list and a second yields the results: memory holds counts, not the report.
-  const { counts, hooks } = await countLists(file);
+  const { counts, hooks, declared, inLists } = await countLists(file);
+  const warning = totalsWarning(file.name, declared, inLists, "tests");
+  if (warning) options.warn?.(warning);
   for await (const test of listed(file, "tests")) {
     const count = counts.get(key(test))!;
     const status: RawStatus = take(count, "failures")
@@ -95,10 +98,23 @@ interface Count {
   hooks: number;
 }
 
+/** What `stats` says, and what the lists hold (tests, passes, failures, pending). */
+interface ListTotals {
+  declared: Totals;
+  inLists: Required<Totals>;
+}
+
 async function countLists(
   file: ReportFile,
-): Promise<{ counts: Map<string, Count>; hooks: number }> {
+): Promise<{ counts: Map<string, Count>; hooks: number } & ListTotals> {
   const counts = new Map<string, Count>();
+  const inLists = { tests: 0, passed: 0, failed: 0, skipped: 0 };
+  const tallied = {
+    tests: "tests",
+    passes: "passed",
+    failures: "failed",
+    pending: "skipped",
+  } as const;
   const report = new StreamedJson(
     file,
     LISTS.map((list) => [list]),
@@ -112,6 +128,7 @@ async function countLists(
       counts.set(key(test), count);
     }
     count[LISTS[list]!]++;
+    inLists[tallied[LISTS[list]!]]++;
   }
   if (!Array.isArray((report.root as { tests?: unknown }).tests)) {
     throw new ReportError(file.name, NOT_MOCHA);
@@ -122,7 +139,14 @@ async function countLists(
     count.hooks = Math.max(0, count.failures - count.tests);
     hooks += count.hooks;
   }
-  return { counts, hooks };
+  const stats = (report.root as { stats?: Record<string, unknown> }).stats ?? {};
+  const declared = {
+    tests: countOf(stats.tests),
+    passed: countOf(stats.passes),
+    failed: countOf(stats.failures),
+    skipped: countOf(stats.pending),
+  };
+  return { counts, hooks, declared, inLists };
 }
 
 function take(count: Count, list: Exclude<keyof Count, "tests">): boolean {

@@ -76,8 +76,46 @@ export function reportErrorToAppError(error: unknown): unknown {
   });
 }
 
+/**
+ * Tells the uploader about something a report says that Assay stored otherwise than written (a
+ * test case without a name, totals that disagree with the tests listed): the report is kept, and
+ * the message goes into the upload's answer and onto the run. It starts with the file's name.
+ */
+export type Warn = (message: string) => void;
+
+/** Warnings an upload keeps: the first ones, and how many more there were. */
+export const MAX_WARNINGS = 20;
+
+export class Warnings {
+  private readonly kept: string[] = [];
+  private more = 0;
+
+  readonly add: Warn = (message) => {
+    if (this.kept.length < MAX_WARNINGS) this.kept.push(message);
+    else this.more++;
+  };
+
+  all(): string[] {
+    return this.more ? [...this.kept, `... and ${this.more} more warnings`] : [...this.kept];
+  }
+}
+
+/** How the uploader asked for a report to be read (upload fields that change parsing). */
+export interface ParseOptions {
+  /**
+   * JUnit: same-named test cases of one suite are attempts of one test (as some rerun tools write
+   * them) rather than distinct tests. Off by default: a report's test cases are all counted.
+   */
+  junitRetries?: boolean;
+  warn?: Warn;
+}
+
 /** What a test-result parser yields: results one by one, so memory stays flat. */
-export type ResultParser = (file: ReportFile, files: UploadFiles) => AsyncIterable<ResultInput>;
+export type ResultParser = (
+  file: ReportFile,
+  files: UploadFiles,
+  options?: ParseOptions,
+) => AsyncIterable<ResultInput>;
 
 /** What the load-test parser returns: per-endpoint rows, plus the HTML report if uploaded. */
 export interface LoadReport {

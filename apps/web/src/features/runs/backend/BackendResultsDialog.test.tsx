@@ -53,6 +53,7 @@ function detail(results: BackendResult[], overrides = {}): BackendRunDetail {
       failed: finals.filter((r) => r.status === "failed").length,
       ...overrides,
     }),
+    warnings: [],
     results,
   };
 }
@@ -101,6 +102,15 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     renderDialog();
     expect(await screen.findByText("Error occurred fetching results")).toBeInTheDocument();
     expect(screen.getByText("No API test run.")).toBeInTheDocument();
+  });
+
+  it("shows what the run's report said that was stored otherwise", async () => {
+    const warning =
+      "jest-junit.xml: the report's totals say 6 tests, but it lists 7 tests; the 7 test cases listed are stored.";
+    mockRun({ ...detail([retried]), warnings: [warning] });
+    renderDialog();
+    const alert = await screen.findByRole("status", { name: "Report warnings" });
+    expect(alert).toHaveTextContent(warning);
   });
 
   it("says so when the run has no results", async () => {

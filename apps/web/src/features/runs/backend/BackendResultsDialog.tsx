@@ -12,6 +12,7 @@ import { useParams, useSearchParams } from "react-router";
 import { useCatalog } from "../../../api/use-catalog";
 import { ApiRequestsDialog } from "./ApiRequestsDialog";
 import { BackendResultList } from "./BackendResultList";
+import { RunWarnings } from "../RunWarnings";
 import { BackendSummary } from "./BackendSummary";
 import { useBackendRun } from "./use-backend-run";
 import { RESULTS_ERROR } from "./messages";
@@ -154,6 +155,7 @@ function RunResults({
 
   return (
     <>
+      <RunWarnings warnings={detail.warnings} />
       <BackendSummary
         run={detail.run}
         hideFailed={hideFailed}

@@ -122,6 +122,23 @@ describe("Frontend results dialog", () => {
     expect(await screen.findByText("Error occurred fetching results")).toBeInTheDocument();
   });
 
+  it("shows what the run's report said that was stored otherwise, and nothing when all is well", async () => {
+    const warning =
+      "jest-junit.xml: the report's totals say 6 tests, but it lists 7 tests; the 7 test cases listed are stored.";
+    mock({
+      "/v1/test-runs/ui-run-1": () =>
+        jsonResponse({ ...buildRunDetail(results), warnings: [warning] }),
+    });
+    const view = await open();
+    const alert = await screen.findByRole("status", { name: "Report warnings" });
+    expect(alert).toHaveTextContent(warning);
+    view.unmount();
+    mock();
+    await open();
+    await screen.findAllByRole("article");
+    expect(screen.queryByRole("status", { name: "Report warnings" })).not.toBeInTheDocument();
+  });
+
   it("shows the info boxes, and opens on the failures: Hide on for passed, skipped, unstable", async () => {
     mock();
     await open();

@@ -10,6 +10,7 @@ import Dialog from "@mui/material/Dialog";
 import Skeleton from "@mui/material/Skeleton";
 import { memo, useMemo } from "react";
 import { useCatalog } from "../../../api/use-catalog";
+import { RunWarnings } from "../RunWarnings";
 import { useDynamicTags, useFrontendRun, useRunHistory } from "../use-runs";
 import { useStableCallback } from "../use-stable-callback";
 import { useResultFilters } from "./filters-context";
@@ -128,6 +129,7 @@ function ResultsBody({
 
   return (
     <>
+      <RunWarnings warnings={detail.warnings} />
       <ResultsSummary
         counts={counts}
         durationMs={detail.run.duration_ms}

@@ -1,0 +1,146 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp } from "../../../test/build-test-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { fixturePart, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
+
+/*
+ * Every test a report lists is stored and counted (issue #18, items 14-16): tests of one name are
+ * distinct unless the format says they are attempts, a nameless test case is named rather than
+ * refusing the report, and totals that disagree with the tests listed are a warning that the
+ * answer gives and the run keeps.
+ */
+
+let database: TestDatabase;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
+});
+afterAll(async () => {
+  await app.close();
+  await database.drop();
+});
+
+async function storedTests(key: string) {
+  const { rows } = await database.db.pool.query<{ name: string; test_id: number }>(
+    `SELECT r.name, r.test_id::int FROM results r JOIN runs ON runs.id = r.run_id
+     WHERE runs.test_run_key = $1 AND r.is_final ORDER BY r.id`,
+    [key],
+  );
+  return rows;
+}
+
+/** A Surefire-style report whose parameterized test repeats its method name per parameter. */
+const PARAMETERIZED = Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="com.example.PriceTest" tests="4" failures="1" errors="0" skipped="1">
+<testcase name="rounds" classname="com.example.PriceTest" time="0.01"/>
+<testcase name="rounds" classname="com.example.PriceTest" time="0.01"><failure message="expected 3"/></testcase>
+<testcase name="rounds" classname="com.example.PriceTest" time="0.01"><skipped/></testcase>
+<testcase name="formats" classname="com.example.PriceTest" time="0.01"/>
+</testsuite>`);
+
+describe("tests that share a name", () => {
+  it("stores both tests of one full title in a Mocha file (stats: 5 tests), each once", async () => {
+    const res = await upload(app, [fixturePart("mocha", "mocha-namesakes.json")], {
+      run_key: "mocha-namesakes",
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().counts).toEqual({ total: 5, passed: 3, failed: 1, pending: 1, flaky: 0 });
+    expect(res.json().warnings).toEqual([]);
+    const tests = await storedTests("mocha-namesakes");
+    expect(tests.map((t) => t.name)).toEqual([
+      "counts an attempt",
+      "keeps the last attempt",
+      "counts an attempt",
+      "keeps the last attempt",
+      "stops after the limit",
+    ]);
+    expect(new Set(tests.map((t) => t.test_id)).size).toBe(5);
+
+    // Uploaded again, to the same run and to a new one: the same tests, in the same places.
+    const again = await upload(app, [fixturePart("mocha", "mocha-namesakes.json")], {
+      run_key: "mocha-namesakes",
+    });
+    expect(again.json()).toMatchObject({ inserted: 0, duplicates: 5, counts: res.json().counts });
+    const other = await upload(app, [fixturePart("mocha", "mocha-namesakes.json")]);
+    const ids = (await storedTests(other.json().test_run_key)).map((t) => t.test_id);
+    expect(ids).toEqual(tests.map((t) => t.test_id));
+  });
+
+  it("counts every same-named JUnit test case, as the header does, by default", async () => {
+    const res = await upload(app, [{ name: "TEST-PriceTest.xml", content: PARAMETERIZED }]);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().counts).toEqual({ total: 4, passed: 2, failed: 1, pending: 1, flaky: 0 });
+    expect(res.json().warnings).toEqual([]);
+  });
+
+  it("merges them as retries of one test when the upload asks for junit_retries", async () => {
+    const res = await upload(app, [{ name: "TEST-PriceTest.xml", content: PARAMETERIZED }], {
+      junit_retries: "true",
+    });
+    expect(res.statusCode).toBe(201);
+    // "rounds": passed, failed, then skipped: its last attempt decides.
+    expect(res.json().counts).toEqual({ total: 2, passed: 1, failed: 0, pending: 1, flaky: 0 });
+    expect(res.json().inserted).toBe(4);
+  });
+
+  it("names junit_retries in the upload form at /docs", async () => {
+    const spec = (await app.inject({ method: "GET", url: "/docs/json" })).json();
+    const form =
+      spec.paths["/v1/ingest/reports"].post.requestBody.content["multipart/form-data"].schema;
+    expect(form.properties.junit_retries.description).toContain("same-named test cases");
+  });
+});
+
+describe("a test case without a name (jest-junit)", () => {
+  it("is stored under a name from its file, with the others, and the answer says so", async () => {
+    const res = await upload(app, [fixturePart("junit", "jest-junit-nameless.xml")], {
+      run_key: "nameless",
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().counts.total).toBe(3);
+    expect(res.json().warnings).toEqual([
+      "jest-junit-nameless.xml: a <testcase> has neither a name nor a classname; stored as 'unnamed test 1 in tests-nameless/promiseReject.test.js'.",
+    ]);
+    expect((await storedTests("nameless"))[0]!.name).toBe(
+      "unnamed test 1 in tests-nameless/promiseReject.test.js",
+    );
+  });
+});
+
+describe("totals that disagree with the tests listed", () => {
+  const trimmed = Buffer.from(`<testsuites tests="5" failures="1" skipped="2">
+<testsuite name="s"><testcase name="a"/><testcase name="b"><failure/></testcase>
+<testcase name="c"/><testcase name="d"><skipped/></testcase></testsuite></testsuites>`);
+  const WARNING =
+    "trimmed.xml: the report's totals say 5 tests, 2 skipped, but it lists 4 tests, 1 skipped; " +
+    "the 4 test cases listed are stored. Likely cause: the reporter was configured to leave " +
+    "skipped or pending tests out of the file.";
+
+  it("keeps the listed tests, warns in the answer and shows the warning on the run, once", async () => {
+    const fields = { run_key: "trimmed-frontend" };
+    const res = await upload(app, [{ name: "trimmed.xml", content: trimmed }], fields);
+    expect(res.statusCode).toBe(201);
+    expect(res.json().counts.total).toBe(4);
+    expect(res.json().warnings).toEqual([WARNING]);
+    await upload(app, [{ name: "trimmed.xml", content: trimmed }], fields);
+    const run = await app.inject({ method: "GET", url: "/v1/test-runs/trimmed-frontend" });
+    expect(run.json().warnings).toEqual([WARNING]);
+  });
+
+  it("shows it on a backend run's dialog too", async () => {
+    const fields = { run_key: "trimmed-backend", family: "backend" };
+    await upload(app, [{ name: "trimmed.xml", content: trimmed }], fields);
+    const run = await app.inject({ method: "GET", url: "/v1/api-test-run/trimmed-backend" });
+    expect(run.statusCode).toBe(200);
+    expect(run.json().warnings).toEqual([WARNING]);
+  });
+
+  it("leaves a run without warnings when its report adds up", async () => {
+    await upload(app, [fixturePart("junit", "mocha-junit.xml")], { run_key: "adds-up" });
+    const run = await app.inject({ method: "GET", url: "/v1/test-runs/adds-up" });
+    expect(run.json().warnings).toEqual([]);
+  });
+});
