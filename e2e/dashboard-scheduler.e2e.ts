@@ -53,7 +53,7 @@ describe("Dashboard", () => {
   it("charts the daily robot's UI runs and lists a clicked day's runs", async () => {
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/dashboard$/);
-    await uiPanel().locator("svg .MuiLineElement-root").first().waitFor();
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
     await expect(uiPanel().getByText("Total")).toBeTruthy();
     await uiPanel().getByLabel("Latest pass rate").waitFor();
     await screenshot(page, "dashboard-graph");
@@ -70,7 +70,7 @@ describe("Dashboard", () => {
   it("switches platform and environment, and TABLE lists the rerun-failed runs that open their run", async () => {
     await uiPanel().getByLabel("NextGen").check();
     await uiPanel().getByLabel("DEV or STAGE").check();
-    await uiPanel().locator("svg .MuiLineElement-root").first().waitFor();
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
     await uiPanel().getByLabel("GRAPH or TABLE").check();
     const rows = uiPanel()
       .getByRole("table", { name: "Daily rerun-failed runs" })

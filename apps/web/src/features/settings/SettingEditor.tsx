@@ -86,6 +86,7 @@ export function SettingEditor(props: {
     <Stack
       sx={{ gap: 1.5, py: 1 }}
       component="form"
+      noValidate
       aria-label="Edit setting"
       onSubmit={(e) => {
         e.preventDefault();
@@ -100,7 +101,10 @@ export function SettingEditor(props: {
           value={name}
           error={nameMissing}
           helperText={nameMissing ? "Name is required" : " "}
-          onChange={(e) => setName(e.target.value)}
+          onChange={(e) => {
+            setName(e.target.value);
+            setLocalError(null);
+          }}
           sx={{ flex: 2 }}
         />
         <TextField
