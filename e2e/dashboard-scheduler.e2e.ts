@@ -57,7 +57,7 @@ describe("Dashboard", () => {
     await expect(uiPanel().getByText("Total")).toBeTruthy();
     await uiPanel().getByLabel("Latest pass rate").waitFor();
     await screenshot(page, "dashboard-graph");
-    const box = await uiPanel().locator("svg").first().boundingBox();
+    const box = await uiPanel().locator("svg:has(.MuiLineChart-line)").first().boundingBox();
     if (!box) throw new Error("no chart");
     // A day near the right end (yesterday: the demo's last full day).
     await page.mouse.click(box.x + box.width * 0.93, box.y + box.height / 2);
