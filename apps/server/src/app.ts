@@ -33,6 +33,11 @@ import { healthRoutes } from "./modules/health/health.routes.js";
 import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
 import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
+import type { BuildLauncher } from "./modules/settings/build-launcher.js";
+import { unavailableLauncher } from "./modules/settings/build-launcher.js";
+import { serverId, startScheduler } from "./modules/settings/scheduler.jobs.js";
+import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
@@ -56,6 +61,8 @@ export interface AppDeps {
    * instance only sends jobs: the served app already handles them.
    */
   startWorkers?: boolean;
+  /** Launches a schedule's builds; default: none here (each slot records that). */
+  buildLauncher?: BuildLauncher;
   /** Who a request comes from; tests replace it to act as a signed-in user. */
   resolvePrincipal?: PrincipalResolver;
   /** Folder of the built web app; tests point it elsewhere. */
@@ -189,6 +196,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
+  await app.register(dashboardRoutes(db, config.catalog));
+  const scheduler = {
+    db,
+    launcher: deps.buildLauncher ?? unavailableLauncher,
+    executorName: config.catalog.dailyRuns.executor,
+    catchUpMs: config.scheduleCatchUpMs,
+    serverId: serverId(),
+    log: deps.logger,
+  };
+  await app.register(settingsRoutes(db, scheduler));
+  if (deps.startWorkers !== false) await startScheduler(deps.jobs, scheduler);
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,

@@ -121,6 +121,11 @@ export interface Config {
   sessionIdleMs: number;
   /** A session ends this long after sign-in, however active (ASSAY_SESSION_MAX_HOURS). */
   sessionMaxMs: number;
+  /**
+   * A schedule's slot missed while every server was down still runs at start when it is at most
+   * this old (ASSAY_SCHEDULE_CATCH_UP_MINUTES); older ones are recorded as missed.
+   */
+  scheduleCatchUpMs: number;
   catalog: Catalog;
   /** Executors, time limit and rate limit of builds (the file's `builds:` key). */
   builds: BuildsConfig;
@@ -276,6 +281,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     readAccess: e.ASSAY_READ_ACCESS,
     sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
+    scheduleCatchUpMs: e.ASSAY_SCHEDULE_CATCH_UP_MINUTES * 60_000,
     catalog: file.catalog,
     builds: file.builds,
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),

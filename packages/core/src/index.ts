@@ -24,3 +24,5 @@ export * from "./build-payloads.js";
 export * from "./builds-api.js";
 export * from "./dh-config.js";
 export * from "./dh-api.js";
+export * from "./dashboard-api.js";
+export * from "./settings-api.js";

@@ -22,6 +22,26 @@ export interface SettingsTable {
   is_active: boolean;
   created_at: DefaultTimestamp;
   updated_at: Generated<Date>;
+  cron: string | null;
+  time_zone: Defaulted<string>;
+  template: ColumnType<unknown, string | null, string | null> | null;
+  rerun_failures: Defaulted<boolean>;
+  created_by: string | null;
+  updated_by: string | null;
+  schedule_from: DefaultTimestamp;
+}
+
+export interface ScheduleSlotsTable {
+  id: Generated<number>;
+  setting_id: number;
+  slot_at: Timestamp;
+  kind: "scheduled" | "manual";
+  outcome: "launched" | "failed" | "missed" | "unavailable" | null;
+  message: string | null;
+  build_id: string | null;
+  test_run_key: string | null;
+  claimed_by: string;
+  claimed_at: DefaultTimestamp;
 }
 
 export interface TestsTable {
@@ -315,6 +335,7 @@ export interface Database {
   builds: BuildsTable;
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
+  schedule_slots: ScheduleSlotsTable;
   tests: TestsTable;
   runs: RunsTable;
   results: ResultsTable;

@@ -11,6 +11,7 @@ import {
   type DemoPlan,
   type DemoPlanOptions,
   type PlannedRun,
+  withExecutorNames,
 } from "./demo-plan.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
 import { demoTagging } from "./demo-tags.js";
@@ -31,6 +32,8 @@ export interface LoadDemoOptions {
   plan?: Partial<DemoPlanOptions>;
   /** Stops the load between two runs (the server is shutting down). */
   signal?: AbortSignal;
+  /** Executor names of the daily robot and its rerun (catalog.dailyRuns), so the Dashboard charts the demo. */
+  executors?: { daily: string; rerun: string };
 }
 
 export type DemoLoadOutcome =
@@ -148,7 +151,8 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
   const { db, log } = options;
   if (await repo.hasRuns(db)) return { loaded: false, reason: "store_not_empty" };
   const started = performance.now();
-  const plan = buildPlan({ ...FULL_DEMO, now: new Date(), ...options.plan });
+  const planned = buildPlan({ ...FULL_DEMO, now: new Date(), ...options.plan });
+  const plan = options.executors ? withExecutorNames(planned, options.executors) : planned;
   log.info(
     { runs: plan.runs.length, tests: plan.tests.length },
     "loading demo data (ASSAY_DEMO=0 turns this off)",

@@ -52,7 +52,15 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
       startWorkers: false,
     });
     try {
-      const outcome = await loadDemo({ app, db: deps.db, log, plan, signal: controller.signal });
+      const { executor, rerunExecutor } = deps.config.catalog.dailyRuns;
+      const outcome = await loadDemo({
+        app,
+        db: deps.db,
+        log,
+        plan,
+        signal: controller.signal,
+        executors: { daily: executor, rerun: rerunExecutor },
+      });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
     } finally {
       await app.close();

@@ -7,6 +7,9 @@ export const queryKeys = {
   tags: ["tags"] as const,
   testHistory: (testId: number) => ["test-history", testId] as const,
   topFails: ["top-fails"] as const,
+  settings: ["settings"] as const,
+  dailyChart: (search: string) => ["daily-chart", search] as const,
+  rerunRuns: (search: string) => ["rerun-runs", search] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,
   frontendRun: (key: string) => ["frontend-run", key] as const,

@@ -100,6 +100,13 @@ const EXPECTED: Record<string, Access> = {
   "POST /v1/dh/nosql/getFHIRDocumentPaths/:platform/:env/:envType": "read",
   "POST /v1/dh/nosql/getSFDCDocumentData/:platform/:env/:envType": "read",
   "GET /v1/dh/queryGlobalData/:platform/:schema": "read",
+  "GET /v1/dashboard/daily-runs": "read",
+  "GET /v1/dashboard/rerun-runs": "read",
+  "GET /v1/setting": "read",
+  "POST /v1/setting": "user",
+  "PUT /v1/setting/:id": "user",
+  "DELETE /v1/setting/:id": "user",
+  "POST /v1/setting/:id/run": "user",
 };
 
 type Caller = "nobody" | "service token" | "user";
