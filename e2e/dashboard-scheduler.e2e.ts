@@ -104,7 +104,9 @@ describe("Daily Run Scheduler", () => {
     await form.getByLabel("Runs").click();
     await page.getByRole("option", { name: "Every day at" }).click();
     await form.getByLabel("Time zone").fill("Europe/Berlin");
-    await form.getByLabel("Create Build payload (JSON)").fill('{"runType": "run_all"}');
+    await form
+      .getByLabel("Create Build payload (JSON)")
+      .fill('{"mode": "run_all", "nora_site": "stage.nextgen.example.com"}');
     await screenshot(page, "scheduler-editor");
     await form.getByRole("button", { name: "Save" }).click();
     const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
@@ -112,11 +114,15 @@ describe("Daily Run Scheduler", () => {
     await row.getByText(/^Next: /).waitFor();
   });
 
-  it("Run now records that this server cannot launch builds", async () => {
+  it("Run now launches its build, which reaches /builds under the daily robot's name", async () => {
     const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
     await row.getByRole("button", { name: "Run now" }).click();
-    await row.getByText("builds are not available on this server").waitFor();
+    await row.getByText("launched").waitFor();
     await screenshot(page, "scheduler-table");
+    await page.goto(`${server.url}/builds?tab=0`);
+    await page.getByText("daily robot executor").first().waitFor();
+    await screenshot(page, "scheduler-build-on-builds");
+    await page.goto(`${server.url}/settings`);
   });
 
   it("edits and deactivates it in place", async () => {

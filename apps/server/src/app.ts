@@ -35,7 +35,6 @@ import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import type { BuildLauncher } from "./modules/settings/build-launcher.js";
-import { unavailableLauncher } from "./modules/settings/build-launcher.js";
 import { serverId, startScheduler } from "./modules/settings/scheduler.jobs.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
@@ -43,6 +42,7 @@ import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
+import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
 import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
@@ -197,16 +197,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
   await app.register(dashboardRoutes(db, config.catalog));
-  const scheduler = {
-    db,
-    launcher: deps.buildLauncher ?? unavailableLauncher,
-    executorName: config.catalog.dailyRuns.executor,
-    catchUpMs: config.scheduleCatchUpMs,
-    serverId: serverId(),
-    log: deps.logger,
-  };
-  await app.register(settingsRoutes(db, scheduler));
-  if (deps.startWorkers !== false) await startScheduler(deps.jobs, scheduler);
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,
@@ -221,20 +211,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     serverEnv: deps.serverEnv ?? process.env,
     executors: deps.buildExecutors,
   });
-  await app.register(
-    buildsRoutes(
-      {
-        db: db.kysely,
-        builds: config.builds,
-        catalog: config.catalog,
-        queueStart: (buildId) => runner.queueStart(buildId),
-      },
-      runner,
-    ),
-  );
+  const builds = {
+    db: db.kysely,
+    builds: config.builds,
+    catalog: config.catalog,
+    queueStart: (buildId: number) => runner.queueStart(buildId),
+  };
+  await app.register(buildsRoutes(builds, runner));
   app.decorate("buildRunner", runner);
   app.addHook("onClose", async () => runner.close());
   if (deps.startWorkers !== false) await runner.startWorkers();
+  // Each due slot of a Daily Run Scheduler setting launches a build through the builds service.
+  const scheduler = {
+    db,
+    launcher: deps.buildLauncher ?? scheduledBuildLauncher(builds),
+    executorName: config.catalog.dailyRuns.executor,
+    catchUpMs: config.scheduleCatchUpMs,
+    serverId: serverId(),
+    log: deps.logger,
+  };
+  await app.register(settingsRoutes(db, scheduler));
+  if (deps.startWorkers !== false) await startScheduler(deps.jobs, scheduler);
   const dh = config.dataHarmonization;
   await app.register(harmonizationRoutes({ db, jobs: deps.jobs, settings: dh }));
   if (dh && deps.startWorkers !== false)

@@ -17,6 +17,7 @@ import { AppError, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
 import { hasTestManagementCredentials } from "../profile/profile.service.js";
 import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
+import type { BuildLauncher } from "../settings/build-launcher.js";
 import type { BuildsConfig } from "./builds.config.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow, NewBuild } from "./builds.repo.js";
@@ -32,6 +33,12 @@ export interface BuildsDeps {
 }
 
 type User = Extract<Principal, { kind: "user" }>;
+
+/** Who a build is recorded as started by: a signed-in user, or the Daily Run Scheduler. */
+type Starter = Pick<User, "email" | "name"> & { id: number | null };
+
+/** Scheduled builds are recorded as started by the scheduler, not by a person. */
+const SCHEDULER: Starter = { id: null, email: "scheduler", name: "Daily Run Scheduler" };
 
 const FAMILY_OF: Record<BuildList, { family: NewBuild["family"]; region: NewBuild["region"] }> = {
   frontend: { family: "frontend", region: "US" },
@@ -146,7 +153,9 @@ function recordFields(list: BuildList, payload: Record<string, unknown>) {
   return { ...base, nora_site: text("nora_site") };
 }
 
-async function checkRateLimit(deps: BuildsDeps, user: User, now: Date): Promise<void> {
+async function checkRateLimit(deps: BuildsDeps, user: Starter, now: Date): Promise<void> {
+  // The per-user limit protects against people; the scheduler launches at most one build a slot.
+  if (user.id === null) return;
   const { builds, perMinutes } = deps.builds.rateLimit;
   const windowMs = perMinutes * 60_000;
   const starts = await repo.recentStarts(deps.db, user.id, new Date(now.getTime() - windowMs));
@@ -172,7 +181,7 @@ export interface NewBuildPlan {
 /** Records a build (who, when, what, where) and queues its start. */
 export async function recordBuild(
   deps: BuildsDeps,
-  user: User,
+  user: Starter,
   plan: NewBuildPlan,
 ): Promise<Build> {
   const now = deps.now?.() ?? new Date();
@@ -210,6 +219,36 @@ export async function createBuild(
 ): Promise<Build> {
   const payload = await validatePayload(deps, list, user, body);
   return recordBuild(deps, user, { list, payload });
+}
+
+/**
+ * The Daily Run Scheduler's launcher: a schedule's template is checked by the same rules as its
+ * Create Build dialog (an OQ run is refused: it needs a person's Spira credentials) and run under
+ * the daily robot's executor name.
+ */
+export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
+  return {
+    async launch(template, executorName) {
+      const list: BuildList =
+        template.family === "frontend"
+          ? template.region === "CHINA"
+            ? "china"
+            : "frontend"
+          : template.family;
+      const body = { ...template.payload, executor: executorName };
+      const schema =
+        list === "backend"
+          ? BackendBuildSchema
+          : list === "load"
+            ? LoadBuildSchema
+            : frontendBuildSchema({ ...deps.catalog, hasSpiraCredentials: false });
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw invalidBuild(parsed.error);
+      const payload = parsed.data as Record<string, unknown>;
+      const build = await recordBuild(deps, SCHEDULER, { list, payload });
+      return { buildId: String(build.id), testRunKey: build.test_run_key };
+    },
+  };
 }
 
 export async function listBuilds(

@@ -1,9 +1,9 @@
 import type { BuildTemplate } from "@assay/core";
 
 /**
- * How a schedule launches a build. The builds module provides the real one (the lead wires it
- * in buildApp); until then a server has `unavailableLauncher`, and every slot or Run now is
- * recorded with its message, visible in the Daily Run Scheduler's table.
+ * How a schedule launches a build. buildApp wires the builds module's `scheduledBuildLauncher`;
+ * tests give their own. `unavailableLauncher` stands for a server that cannot launch builds: its
+ * slots are recorded with that message, visible in the Daily Run Scheduler's table.
  */
 export interface BuildLauncher {
   /** Starts a build from `template` run under `executorName`; rejects when it cannot. */

@@ -10,7 +10,7 @@ let database: TestDatabase;
 let user: FastifyInstance;
 let anonymous: FastifyInstance;
 
-const TEMPLATE = { family: "backend", region: "US", payload: { env: "stage" } };
+const TEMPLATE = { family: "backend", region: "US", payload: { env: "stage", branch: "master" } };
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -29,8 +29,12 @@ afterAll(async () => {
   await database.drop();
 });
 
-const send = (method: "POST" | "PUT" | "DELETE", url: string, payload?: unknown, app = user) =>
-  app.inject({ method, url, payload: payload as Record<string, unknown> });
+const send = (
+  method: "GET" | "POST" | "PUT" | "DELETE",
+  url: string,
+  payload?: unknown,
+  app = user,
+) => app.inject({ method, url, payload: payload as Record<string, unknown> });
 const list = async () => (await anonymous.inject({ method: "GET", url: "/v1/setting" })).json();
 const count = async () =>
   Number((await database.db.pool.query("SELECT count(*) FROM settings")).rows[0].count);
@@ -136,18 +140,34 @@ describe("GET, PUT and DELETE /v1/setting", () => {
     ).toBe(401);
   });
 
-  it("Run now on a server without builds records and answers 'builds are not available on this server'", async () => {
+  it("Run now launches the schedule's build through the builds service, as the daily robot", async () => {
     const created = (
       await send("POST", "/v1/setting", { name: "run me", cron: "0 3 * * *", template: TEMPLATE })
     ).json();
     const res = await send("POST", `/v1/setting/${created.id}/run`);
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({
-      kind: "manual",
-      outcome: "unavailable",
-      message: "builds are not available on this server",
+    const slot = res.json();
+    expect(slot).toMatchObject({ kind: "manual", outcome: "launched" });
+    const builds = (await send("GET", "/v1/api/builds")).json();
+    const build = builds.items.find((b: { id: number }) => String(b.id) === slot.buildId);
+    expect(build).toMatchObject({
+      EXECUTOR: "daily robot executor",
+      ENVIRONMENT: "stage",
+      test_run_key: slot.testRunKey,
     });
     const shown = (await list()).find((s: { id: number }) => s.id === created.id);
-    expect(shown.recentSlots[0]).toMatchObject({ outcome: "unavailable" });
+    expect(shown.recentSlots[0]).toMatchObject({ outcome: "launched", buildId: slot.buildId });
+  });
+
+  it("records a template its dialog's rules refuse as a failed launch, and starts nothing", async () => {
+    const bad = { family: "backend", region: "US", payload: { env: "stage", branch: "a..b" } };
+    const created = (
+      await send("POST", "/v1/setting", { name: "bad template", cron: "0 3 * * *", template: bad })
+    ).json();
+    const before = (await send("GET", "/v1/api/builds")).json().total;
+    const slot = (await send("POST", `/v1/setting/${created.id}/run`)).json();
+    expect(slot.outcome).toBe("failed");
+    expect(slot.message).toContain("branch");
+    expect((await send("GET", "/v1/api/builds")).json().total).toBe(before);
   });
 });
