@@ -36,6 +36,7 @@ import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 
 export interface AppDeps {
   config: Config;
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
+  await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   await app.register(instanceRoutes(db));
 
   await registerWebApp(app, {

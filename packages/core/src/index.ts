@@ -18,4 +18,6 @@ export * from "./utc-time.js";
 export * from "./pass-share.js";
 export * from "./tag-rules.js";
 export * from "./tags-api.js";
+export * from "./traceability-api.js";
+export * from "./traceability-rules.js";
 export * from "./ingest-api.js";

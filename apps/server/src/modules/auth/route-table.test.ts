@@ -72,6 +72,11 @@ const EXPECTED: Record<string, Access> = {
   "PUT /v1/dtag/:id/test/:testId": "user",
   "DELETE /v1/dtag/:id": "user",
   "DELETE /v1/tagged_test/:id": "user",
+  "GET /v1/traceability-matrix": "read",
+  "GET /v1/traceability/test-history": "read",
+  "PUT /v1/traceability/rms/:id": "user",
+  "GET /v1/traceability/rms/:id/history": "read",
+  "POST /v1/traceability/rms/import": "ingest",
 };
 
 type Caller = "nobody" | "service token" | "user";
