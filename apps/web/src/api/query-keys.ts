@@ -7,6 +7,8 @@ export const queryKeys = {
   tags: ["tags"] as const,
   testHistory: (testId: number) => ["test-history", testId] as const,
   topFails: ["top-fails"] as const,
+  traceabilityMatrix: ["traceability-matrix"] as const,
+  traceabilityTestHistory: (testId: number) => ["traceability-test-history", testId] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,
   frontendRun: (key: string) => ["frontend-run", key] as const,
