@@ -92,6 +92,13 @@ afterAll(async () => {
 });
 
 const rows = () => page.getByTestId("rms-row");
+// A dialog fades in: shoot it once the fade is over.
+const faded = () =>
+  expect
+    .poll(() =>
+      page.evaluate("getComputedStyle(document.querySelector('.MuiDialog-container')).opacity"),
+    )
+    .toBe("1");
 // The machine is shared: give the page time to answer.
 const POLL = { timeout: 15_000 };
 
@@ -158,7 +165,9 @@ describe("Traceability Matrix", () => {
     expect(
       await dialog.getByRole("link", { name: "Test Report" }).first().getAttribute("href"),
     ).toMatch(/^\/test_runs\/[^/]+\/[^/]+$/);
-    expect(await dialog.getByText(/UTC/).count()).toBe(2);
+    expect(await dialog.locator("tbody tr").count()).toBe(2);
+    expect(await dialog.locator("tbody tr").first().innerText()).toMatch(/\d{4} at .* UTC/);
+    await faded();
     await shot("test-history-1440x900");
     await dialog.getByRole("button", { name: "Close" }).click();
     await dialog.waitFor({ state: "hidden" });
@@ -171,6 +180,7 @@ describe("Traceability Matrix", () => {
     const dialog = page.getByRole("dialog", { name: "Update: RMS-103" });
     await dialog.getByLabel("Note").fill("Verified by the manual OQ protocol");
     await dialog.getByLabel("No Automation for this RMS").check();
+    await faded();
     await shot("edit-dialog-1440x900");
     await dialog.getByRole("button", { name: "Submit" }).click();
     await dialog.waitFor({ state: "hidden" });
@@ -188,6 +198,7 @@ describe("Traceability Matrix", () => {
     await dialog.getByText("NXL-501").waitFor();
     expect(await dialog.getByText("Code expires too early").isVisible()).toBe(true);
     expect(await dialog.getByText("Open").isVisible()).toBe(true);
+    await faded();
     await shot("linked-bugs-1440x900");
     await dialog.getByRole("button", { name: "Close" }).click();
     expect(problems).toEqual([]);

@@ -21,3 +21,6 @@ export * from "./tags-api.js";
 export * from "./traceability-api.js";
 export * from "./traceability-rules.js";
 export * from "./ingest-api.js";
+export * from "./build-values.js";
+export * from "./build-payloads.js";
+export * from "./builds-api.js";
