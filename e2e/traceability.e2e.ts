@@ -158,7 +158,10 @@ describe("Traceability Matrix", () => {
   });
 
   it("opens a test's history with its results and report links", async () => {
-    await rows().first().getByRole("button", { name: /Recovers a locked account/ }).click();
+    await rows()
+      .first()
+      .getByRole("button", { name: /Recovers a locked account/ })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Test History for TC9102" });
     await dialog.getByRole("link", { name: "Test Report" }).first().waitFor();
     expect(await dialog.getByRole("link", { name: "Test Report" }).count()).toBe(2);
