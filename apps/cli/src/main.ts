@@ -24,6 +24,10 @@ const commands: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/tokens.js");
     return { run: m.tokens, usage: m.tokensUsage };
   },
+  rms: async () => {
+    const m = await import("./commands/rms.js");
+    return { run: m.rms, usage: m.rmsUsage };
+  },
   users: async () => {
     const m = await import("./commands/users.js");
     return { run: m.users, usage: m.usersUsage };
@@ -37,6 +41,7 @@ Commands:
   migrate   apply pending database migrations and exit
   upload    send test reports to a server
   tokens    create, list or revoke service tokens
+  rms       import requirements for the Traceability Matrix from a CSV or JSON file
   users     add, list, disable users of Assay's own sign-in, or reset their passwords
 
 Run "assay <command> --help" for a command's options and examples.`;

@@ -41,6 +41,7 @@ import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
@@ -197,6 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
   await app.register(dashboardRoutes(db, config.catalog));
+  await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,

@@ -15,6 +15,8 @@ export const OTHER_OPTION_VALUE = "other";
 
 /** Ticket markers in failure messages, per the spec: "nxl-" followed by digits. */
 export const DEFAULT_TICKET_PATTERN = "nxl-\\d+";
+/** A test's tag that names the requirement (RMS) it covers, e.g. '@RMS-123' (the '@' optional). */
+export const DEFAULT_RMS_TAG_PATTERN = "RMS-\\d+";
 
 /** Stable test ids carried by reports: "TC123" in a tag or title (a bare numeric tag counts too). */
 export const DEFAULT_TEST_ID_PATTERN = "TC(\\d+)";
@@ -287,6 +289,14 @@ export const CatalogSchema = z
       .refine(isValidRegex, "ticketPattern must be a valid regular expression")
       .default(DEFAULT_TICKET_PATTERN)
       .describe("Regular expression (matched case-insensitively) for tickets in failures"),
+    rmsTagPattern: z
+      .string()
+      .min(1)
+      .refine(isValidRegex, "rmsTagPattern must be a valid regular expression")
+      .default(DEFAULT_RMS_TAG_PATTERN)
+      .describe(
+        "Regular expression (case-insensitive, whole tag after an optional '@') of a tag naming the requirement a test covers",
+      ),
     testIdPattern: z
       .string()
       .min(1)

@@ -18,6 +18,8 @@ export * from "./utc-time.js";
 export * from "./pass-share.js";
 export * from "./tag-rules.js";
 export * from "./tags-api.js";
+export * from "./traceability-api.js";
+export * from "./traceability-rules.js";
 export * from "./ingest-api.js";
 export * from "./build-values.js";
 export * from "./build-payloads.js";

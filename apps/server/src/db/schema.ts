@@ -190,6 +190,48 @@ export interface TaggedTestsTable {
   test_name: Defaulted<string>;
 }
 
+export interface RequirementImportsTable {
+  id: Generated<number>;
+  source_kind: "file";
+  file_name: string;
+  imported_by: string;
+  imported_at: DefaultTimestamp;
+  requirements: number;
+  bugs: number;
+}
+
+export interface RequirementsTable {
+  id: Generated<number>;
+  rms: string;
+  summary: Defaulted<string>;
+  epic: Defaulted<string>;
+  type: Defaulted<string>;
+  position: Defaulted<number>;
+  note: Defaulted<string>;
+  no_test_needed: Defaulted<boolean>;
+  updated_by: string | null;
+  updated_at: Timestamp | null;
+}
+
+export interface RequirementBugsTable {
+  requirement_id: number;
+  key: string;
+  summary: Defaulted<string>;
+  status: Defaulted<string>;
+}
+
+export interface RequirementEditsTable {
+  id: Generated<number>;
+  requirement_id: number;
+  rms: string;
+  previous_note: string;
+  previous_no_test_needed: boolean;
+  note: string;
+  no_test_needed: boolean;
+  edited_by: string;
+  edited_at: DefaultTimestamp;
+}
+
 export interface ServiceTokensTable {
   id: Generated<number>;
   name: string;
@@ -344,6 +386,10 @@ export interface Database {
   load_stats: LoadStatsTable;
   tags: TagsTable;
   tagged_tests: TaggedTestsTable;
+  requirement_imports: RequirementImportsTable;
+  requirements: RequirementsTable;
+  requirement_bugs: RequirementBugsTable;
+  requirement_edits: RequirementEditsTable;
   service_tokens: ServiceTokensTable;
   idempotency_keys: IdempotencyKeysTable;
   users: UsersTable;

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { TraceabilityMatrixSchema } from "@assay/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../test/build-test-app.js";
@@ -178,6 +179,20 @@ describe("loadDemo", () => {
       "SELECT count(*)::int AS n FROM tagged_tests tt WHERE NOT EXISTS (SELECT 1 FROM tests WHERE id = tt.test_id)",
     );
     expect(unknown.n).toBe(0);
+  });
+
+  it("imports its requirements file, so the Traceability Matrix shows computed coverage", async () => {
+    const res = await app.inject({ method: "GET", url: "/v1/traceability-matrix" });
+    const matrix = TraceabilityMatrixSchema.parse(res.json());
+    expect(matrix.source).toMatchObject({ kind: "file", fileName: "demo-requirements.json" });
+    const covered = matrix.rows.filter((row) => row.testRuns.length > 0);
+    expect(covered.length).toBeGreaterThan(0);
+    // Some requirements no test covers yet, and some have linked bugs.
+    expect(covered.length).toBeLessThan(matrix.rows.length);
+    expect(matrix.rows.some((row) => row.linkedBugs.length > 0)).toBe(true);
+    const statuses = new Set(covered.flatMap((row) => row.testRuns.map((t) => t.status)));
+    expect(statuses).toContain("passed");
+    expect(statuses).toContain("failed");
   });
 
   it("stores PNG screenshots, before steps and API requests", async () => {

@@ -14,6 +14,7 @@ import {
   withExecutorNames,
 } from "./demo-plan.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
+import { demoRequirements } from "./demo-requirements.js";
 import { demoTagging } from "./demo-tags.js";
 import * as repo from "./demo.repo.js";
 
@@ -69,6 +70,12 @@ class Poster {
       await this.post(`/v1/ingest/runs/${key}/results`, JSON.stringify(batch));
     }
     await this.post(`/v1/ingest/runs/${key}/finish`, "{}");
+  }
+
+  /** Imports requirements as `assay rms import` does (POST /v1/traceability/rms/import). */
+  async importRequirements(fileName: string, rows: unknown[]): Promise<void> {
+    const content = JSON.stringify(rows, null, 2);
+    await this.post("/v1/traceability/rms/import", JSON.stringify({ fileName, content }));
   }
 
   private async post(url: string, payload: string | Readable, contentType = "application/json") {
@@ -162,6 +169,10 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
   const { token } = await createToken(db.kysely, name, ["ingest"]);
   try {
     await postAll(options, plan, token);
+    await new Poster(options.app, token).importRequirements(
+      "demo-requirements.json",
+      demoRequirements(),
+    );
   } finally {
     await revokeToken(db.kysely, name);
   }

@@ -1,4 +1,5 @@
 import { Rng } from "./prng.js";
+import { rmsTag } from "./demo-requirements.js";
 import {
   API_CHECKS,
   API_FAILURES,
@@ -154,7 +155,12 @@ export function buildTests(total: number, days: number, seed: number): DemoTest[
           area,
           scenario,
           file: `${suite === "api" ? "tests" : "features"}/${suite}/${area.folder}/${area.folder}-${Math.floor(k / 12) + 1}.${extension}`,
-          tags: [...area.tags, ...(k % 10 === 0 ? ["@smoke"] : [])],
+          tags: [
+            ...area.tags,
+            ...(k % 10 === 0 ? ["@smoke"] : []),
+            // NextGen UI tests name the requirement they cover (the Traceability Matrix).
+            ...(suite === "nextGen" ? [rmsTag(area, k)] : []),
+          ],
           fate: "stable",
           failSince: days,
           fixedAt: days,

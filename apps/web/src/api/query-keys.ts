@@ -10,6 +10,8 @@ export const queryKeys = {
   settings: ["settings"] as const,
   dailyChart: (search: string) => ["daily-chart", search] as const,
   rerunRuns: (search: string) => ["rerun-runs", search] as const,
+  traceabilityMatrix: ["traceability-matrix"] as const,
+  traceabilityTestHistory: (testId: number) => ["traceability-test-history", testId] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,
   frontendRun: (key: string) => ["frontend-run", key] as const,

@@ -1,0 +1,75 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { parseArgs } from "node:util";
+import { RMS_IMPORT_MAX_CHARS, RmsImportResultSchema } from "@assay/core";
+import { errorMessage, sendStream, serverTarget } from "../client.js";
+import { KnownError, UnexpectedError } from "../errors.js";
+
+export const rmsUsage = `Usage: assay rms import FILE [--server URL] [--token TOKEN]
+
+Imports requirements (RMS items) for the Traceability Matrix from a CSV or JSON file, for teams
+without Jira. The file replaces the previous import: requirements not in it are removed; the
+notes and No Automation flags of the others are kept. A file with any bad row changes nothing.
+
+CSV: a header row with the columns rms (required), summary, epic, type, bugs. A bug is written
+KEY|summary|status; several bugs are separated by ';'.
+JSON: an array of {"rms", "summary", "epic", "type", "bugs": [{"key", "summary", "status"}]}.
+Tests cover a requirement by a tag naming it, e.g. @RMS-123 (catalog.rmsTagPattern).
+
+Options:
+  --server URL     Assay server (default: $ASSAY_URL or http://localhost:8080)
+  --token TOKEN    service token with the ingest scope (default: $ASSAY_TOKEN)
+
+Examples:
+  npx assay rms import requirements.csv
+  ASSAY_TOKEN=assay_... npx assay rms import rms-export.json --server https://assay.example.com`;
+
+const options = {
+  server: { type: "string" },
+  token: { type: "string" },
+} as const;
+
+export async function rms(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true });
+  const [action, file, ...extra] = positionals;
+  if (action !== "import" || !file || extra.length > 0) {
+    throw new KnownError(`give "import" and one file.\n\n${rmsUsage}`);
+  }
+  const fileName = path.basename(file);
+  if (!/\.(csv|json)$/i.test(fileName)) {
+    throw new KnownError(`the file must end in .csv or .json, got "${fileName}".`);
+  }
+  let content: string;
+  try {
+    content = await readFile(file, "utf8");
+  } catch {
+    throw new KnownError(`cannot read ${file}: no such file, or not readable.`);
+  }
+  if (content.length > RMS_IMPORT_MAX_CHARS) {
+    throw new KnownError(`${file} is larger than ${RMS_IMPORT_MAX_CHARS} characters.`);
+  }
+  const target = serverTarget(values.server, values.token);
+  const body = Buffer.from(JSON.stringify({ fileName, content }));
+  const answer = await sendStream(target, "/v1/traceability/rms/import", Readable.from([body]), {
+    "content-type": "application/json",
+    "content-length": body.length,
+  });
+  if (answer.status === 401) {
+    throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
+  }
+  if (answer.status >= 500) {
+    throw new UnexpectedError(`the server failed (HTTP ${answer.status}); its log says why.`);
+  }
+  if (answer.status >= 400) throw new KnownError(errorMessage(answer));
+  const parsed = RmsImportResultSchema.safeParse(answer.body);
+  if (!parsed.success) {
+    throw new UnexpectedError(
+      `${target.url} answered HTTP ${answer.status}, but not as an Assay server answers an import; check --server or ASSAY_URL.`,
+    );
+  }
+  const result = parsed.data;
+  console.log(
+    `Imported ${result.requirements} requirements with ${result.bugs} linked bugs from ${result.fileName}${result.removed ? `; ${result.removed} no longer in the file were removed` : ""}.`,
+  );
+}

@@ -1,0 +1,98 @@
+import { RmsImportRowSchema, type RmsImportRow } from "@assay/core";
+import { CsvError } from "csv-parse";
+import { parse } from "csv-parse/sync";
+import { badRequest } from "../../errors.js";
+
+/**
+ * Reads a requirements file (docs/traceability.md has the column set). CSV: a header row with
+ * rms, summary, epic, type, bugs (each bug KEY|summary|status, bugs separated by ';'); header
+ * names are case-insensitive and unknown columns are ignored. JSON: an array of objects
+ * {rms, summary, epic, type, bugs: [{key, summary, status}]}. Every problem is a 400 naming the
+ * row, so nothing is imported from a file with a mistake.
+ */
+
+export const CSV_COLUMNS = ["rms", "summary", "epic", "type", "bugs"] as const;
+
+function csvBugs(cell: string, line: number) {
+  return cell
+    .split(";")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const [key = "", summary = "", status = ""] = part.split("|").map((s) => s.trim());
+      if (!key)
+        throw badRequest(`Row ${line}: a bug is written KEY|summary|status, got "${part}".`);
+      return { key, summary, status };
+    });
+}
+
+function csvRecords(content: string): Record<string, unknown>[] {
+  let records: Record<string, string>[];
+  try {
+    records = parse(content, {
+      columns: (header: string[]) => header.map((name) => name.trim().toLowerCase()),
+      skip_empty_lines: true,
+      bom: true,
+      trim: true,
+    });
+  } catch (error) {
+    if (error instanceof CsvError) {
+      throw badRequest(`The CSV file cannot be read: ${error.message}`);
+    }
+    throw error;
+  }
+  return records.map((record, index) => ({
+    ...record,
+    bugs: csvBugs(record.bugs ?? "", index + 2),
+  }));
+}
+
+function jsonRecords(content: string): unknown[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    throw badRequest("The JSON file is not valid JSON.");
+  }
+  if (!Array.isArray(parsed)) {
+    throw badRequest('The JSON file must be an array of requirements: [{"rms": "RMS-1", ...}].');
+  }
+  return parsed;
+}
+
+/** The requirements of a file, checked; `fileName`'s extension says whether it is CSV or JSON. */
+export function readRequirementsFile(fileName: string, content: string): RmsImportRow[] {
+  const isCsv = fileName.toLowerCase().endsWith(".csv");
+  if (isCsv) {
+    const header = content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
+    if (
+      !header
+        .toLowerCase()
+        .split(",")
+        .map((c) => c.trim().replace(/^"|"$/g, ""))
+        .includes("rms")
+    ) {
+      throw badRequest(
+        `The CSV file needs a header row with the columns ${CSV_COLUMNS.join(", ")} (rms required).`,
+      );
+    }
+  }
+  const records = isCsv ? csvRecords(content) : jsonRecords(content);
+  const rows: RmsImportRow[] = [];
+  const seen = new Set<string>();
+  records.forEach((record, index) => {
+    const where = isCsv ? `Row ${index + 2}` : `Item ${index + 1}`;
+    const parsed = RmsImportRowSchema.safeParse(record);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join(".") || "row";
+      throw badRequest(`${where}: ${field}: ${issue?.message ?? "invalid"}.`);
+    }
+    const key = parsed.data.rms.toUpperCase();
+    if (seen.has(key)) throw badRequest(`${where}: ${parsed.data.rms} appears twice in the file.`);
+    seen.add(key);
+    rows.push(parsed.data);
+  });
+  if (rows.length === 0) throw badRequest("The file has no requirements.");
+  return rows;
+}

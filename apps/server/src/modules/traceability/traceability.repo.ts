@@ -1,0 +1,241 @@
+import { sql } from "kysely";
+import type { RmsImportRow } from "@assay/core";
+import type { Db } from "../../db/pool.js";
+
+/**
+ * Requirements and their linked bugs, imports and edits (migration 0040), and the tests that
+ * cover requirements, read from results and dynamic tags.
+ */
+
+export interface RequirementRow {
+  id: number;
+  rms: string;
+  summary: string;
+  epic: string;
+  type: string;
+  note: string;
+  no_test_needed: boolean;
+}
+
+export interface CoverageRow {
+  requirement_id: number;
+  test_id: number;
+  title: string;
+  file: string | null;
+  status: "passed" | "failed" | null;
+  error_message: string | null;
+}
+
+const toRequirement = (row: RequirementRow): RequirementRow => ({ ...row, id: Number(row.id) });
+
+/**
+ * Stores the requirements of one file: new ones are added, known ones (same key, any case) get
+ * the file's summary, epic, type and bugs while keeping their note and flag, and those not in
+ * the file are removed. One transaction: a reader sees the old set or the new one.
+ */
+export async function replaceRequirements(
+  db: Db,
+  file: { fileName: string; importedBy: string },
+  rows: readonly RmsImportRow[],
+) {
+  return db.kysely.transaction().execute(async (trx) => {
+    const keys = rows.map((row) => row.rms.toUpperCase());
+    const removed = await trx
+      .deleteFrom("requirements")
+      .where(sql<string>`upper(rms)`, "not in", keys)
+      .executeTakeFirst();
+    let bugs = 0;
+    for (const [position, row] of rows.entries()) {
+      const stored = await trx
+        .insertInto("requirements")
+        .values({ rms: row.rms, summary: row.summary, epic: row.epic, type: row.type, position })
+        .onConflict((oc) =>
+          oc.expression(sql`upper(rms)`).doUpdateSet({
+            rms: row.rms,
+            summary: row.summary,
+            epic: row.epic,
+            type: row.type,
+            position,
+          }),
+        )
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      await trx.deleteFrom("requirement_bugs").where("requirement_id", "=", stored.id).execute();
+      const unique = [...new Map(row.bugs.map((bug) => [bug.key, bug])).values()];
+      if (unique.length > 0) {
+        await trx
+          .insertInto("requirement_bugs")
+          .values(unique.map((bug) => ({ requirement_id: stored.id, ...bug })))
+          .execute();
+      }
+      bugs += unique.length;
+    }
+    const imported = await trx
+      .insertInto("requirement_imports")
+      .values({
+        source_kind: "file",
+        file_name: file.fileName,
+        imported_by: file.importedBy,
+        requirements: rows.length,
+        bugs,
+      })
+      .returning("imported_at")
+      .executeTakeFirstOrThrow();
+    return { bugs, removed: Number(removed.numDeletedRows), importedAt: imported.imported_at };
+  });
+}
+
+export async function latestImport(db: Db) {
+  return db.kysely
+    .selectFrom("requirement_imports")
+    .select(["source_kind", "file_name", "imported_at"])
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function listRequirements(db: Db): Promise<RequirementRow[]> {
+  const rows = await db.kysely
+    .selectFrom("requirements")
+    .select(["id", "rms", "summary", "epic", "type", "note", "no_test_needed"])
+    .orderBy("position")
+    .orderBy("id")
+    .execute();
+  return rows.map(toRequirement);
+}
+
+export async function listBugs(db: Db) {
+  const rows = await db.kysely
+    .selectFrom("requirement_bugs")
+    .select(["requirement_id", "key", "summary", "status"])
+    .orderBy("requirement_id")
+    .orderBy("key")
+    .execute();
+  return rows.map((row) => ({ ...row, requirement_id: Number(row.requirement_id) }));
+}
+
+/**
+ * The tests covering each requirement with their latest result. A test covers a requirement
+ * when a tag of its latest result, or a dynamic tag it is in, matches `tagPattern` (whole tag,
+ * case-insensitive, optional leading '@') and names the requirement's key. Its status is the
+ * latest passed or failed final result; a test whose results were all skipped has not run.
+ */
+export async function listCoverage(db: Db, tagPattern: string): Promise<CoverageRow[]> {
+  const pattern = `^@?(${tagPattern})$`;
+  const { rows } = await sql<CoverageRow>`
+    WITH latest_tags AS (
+      SELECT DISTINCT ON (test_id) test_id, tags
+      FROM results WHERE is_final
+      ORDER BY test_id, start_time DESC NULLS LAST, id DESC
+    ), links AS (
+      SELECT lt.test_id, upper(regexp_replace(t.tag, '^@', '')) AS rms
+      FROM latest_tags lt CROSS JOIN LATERAL unnest(lt.tags) AS t (tag)
+      WHERE t.tag ~* ${pattern}
+      UNION
+      SELECT tt.test_id, upper(regexp_replace(g.name, '^@', ''))
+      FROM tagged_tests tt JOIN tags g ON g.id = tt.tag_id
+      WHERE g.name ~* ${pattern}
+    ), covered AS (
+      SELECT req.id AS requirement_id, links.test_id
+      FROM requirements req JOIN links ON links.rms = upper(req.rms)
+    ), latest_status AS (
+      SELECT DISTINCT ON (r.test_id) r.test_id, r.status, r.error_message
+      FROM results r
+      WHERE r.is_final AND r.status IN ('passed', 'failed')
+        AND r.test_id IN (SELECT test_id FROM covered)
+      ORDER BY r.test_id, r.start_time DESC NULLS LAST, r.id DESC
+    )
+    SELECT c.requirement_id, c.test_id, t.title, t.file, ls.status, ls.error_message
+    FROM covered c
+    JOIN tests t ON t.id = c.test_id
+    LEFT JOIN latest_status ls ON ls.test_id = c.test_id
+    ORDER BY c.requirement_id, c.test_id
+  `.execute(db.kysely);
+  return rows.map((row) => ({
+    ...row,
+    requirement_id: Number(row.requirement_id),
+    test_id: Number(row.test_id),
+  }));
+}
+
+/** A test's final results, newest first, with the run they belong to. */
+export async function testHistory(db: Db, testId: number) {
+  return db.kysely
+    .selectFrom("results")
+    .innerJoin("runs", "runs.id", "results.run_id")
+    .select([
+      "results.start_time",
+      "results.status",
+      "runs.test_run_key",
+      "results.test_run_test_id",
+    ])
+    .where("results.test_id", "=", testId)
+    .where("results.is_final", "=", true)
+    .orderBy("results.start_time", (ob) => ob.desc().nullsLast())
+    .orderBy("results.id", "desc")
+    .limit(200)
+    .execute();
+}
+
+/**
+ * Sets a requirement's note and flag and records the edit with the values before it, in one
+ * transaction (the row is locked so two edits cannot record the same "previous" values).
+ */
+export async function updateRequirement(
+  db: Db,
+  id: number,
+  change: { note: string; noTestNeeded: boolean; editedBy: string },
+): Promise<RequirementRow | undefined> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const before = await trx
+      .selectFrom("requirements")
+      .select(["id", "rms", "note", "no_test_needed"])
+      .where("id", "=", id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!before) return undefined;
+    const now = new Date();
+    const after = await trx
+      .updateTable("requirements")
+      .set({
+        note: change.note,
+        no_test_needed: change.noTestNeeded,
+        updated_by: change.editedBy,
+        updated_at: now,
+      })
+      .where("id", "=", id)
+      .returning(["id", "rms", "summary", "epic", "type", "note", "no_test_needed"])
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto("requirement_edits")
+      .values({
+        requirement_id: id,
+        rms: before.rms,
+        previous_note: before.note,
+        previous_no_test_needed: before.no_test_needed,
+        note: change.note,
+        no_test_needed: change.noTestNeeded,
+        edited_by: change.editedBy,
+        edited_at: now,
+      })
+      .execute();
+    return toRequirement(after);
+  });
+}
+
+export async function listEdits(db: Db, requirementId: number) {
+  const rows = await db.kysely
+    .selectFrom("requirement_edits")
+    .select([
+      "previous_note",
+      "previous_no_test_needed",
+      "note",
+      "no_test_needed",
+      "edited_by",
+      "edited_at",
+    ])
+    .where("requirement_id", "=", requirementId)
+    .orderBy("id", "desc")
+    .execute();
+  return rows;
+}

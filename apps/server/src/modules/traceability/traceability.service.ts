@@ -1,0 +1,132 @@
+import type {
+  LinkedBug,
+  RmsDetail,
+  RmsEdit,
+  RmsImportBody,
+  RmsImportResult,
+  TestHistoryEntry,
+  TraceabilityMatrix,
+  TraceabilityRow,
+} from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { notFound } from "../../errors.js";
+import type { Principal } from "../auth/access.js";
+import { readRequirementsFile } from "./requirements-file.js";
+import * as repo from "./traceability.repo.js";
+
+/**
+ * The Traceability Matrix (spec sections 2-4): requirements from an imported file, the tests
+ * whose tags name them with each test's latest status, and the audited note / no-automation edit.
+ */
+
+const flag = (value: boolean): 0 | 1 => (value ? 1 : 0);
+
+const toDetail = (row: repo.RequirementRow): RmsDetail => ({
+  id: row.id,
+  rms: row.rms,
+  summary: row.summary,
+  epic: row.epic,
+  type: row.type,
+  note: row.note,
+  noTestNeeded: flag(row.no_test_needed),
+});
+
+/** Who did something, as kept in the audit columns: a user's e-mail or a service token's name. */
+export function principalLabel(principal: Principal | undefined): string {
+  if (!principal) return "unknown";
+  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
+}
+
+export async function importRequirements(
+  db: Db,
+  body: RmsImportBody,
+  importedBy: string,
+): Promise<RmsImportResult> {
+  const rows = readRequirementsFile(body.fileName, body.content);
+  const stored = await repo.replaceRequirements(db, { fileName: body.fileName, importedBy }, rows);
+  return {
+    fileName: body.fileName,
+    importedAt: stored.importedAt.toISOString(),
+    requirements: rows.length,
+    bugs: stored.bugs,
+    removed: stored.removed,
+  };
+}
+
+export async function traceabilityMatrix(
+  db: Db,
+  rmsTagPattern: string,
+): Promise<TraceabilityMatrix> {
+  const [requirements, bugs, coverage, source] = await Promise.all([
+    repo.listRequirements(db),
+    repo.listBugs(db),
+    repo.listCoverage(db, rmsTagPattern),
+    repo.latestImport(db),
+  ]);
+  const rows = new Map<number, TraceabilityRow>(
+    requirements.map((row) => [row.id, { rmsDetail: toDetail(row), testRuns: [], linkedBugs: [] }]),
+  );
+  for (const bug of bugs) {
+    const linked: LinkedBug = {
+      key: bug.key,
+      fields: { summary: bug.summary, status: { name: bug.status } },
+    };
+    rows.get(bug.requirement_id)?.linkedBugs.push(linked);
+  }
+  for (const test of coverage) {
+    rows.get(test.requirement_id)?.testRuns.push({
+      testId: test.test_id,
+      name: test.title,
+      filePath: test.file,
+      status: test.status,
+      errorMessage: test.error_message,
+    });
+  }
+  return {
+    source: source
+      ? {
+          kind: source.source_kind,
+          fileName: source.file_name,
+          importedAt: source.imported_at.toISOString(),
+        }
+      : null,
+    rows: [...rows.values()],
+  };
+}
+
+export async function testHistory(db: Db, testId: number): Promise<TestHistoryEntry[]> {
+  const rows = await repo.testHistory(db, testId);
+  return rows.map((row) => ({
+    start_time: row.start_time ? row.start_time.toISOString() : null,
+    status: row.status,
+    test_run_key: row.test_run_key,
+    test_run_test_id: row.test_run_test_id,
+  }));
+}
+
+export async function updateRms(
+  db: Db,
+  id: number,
+  change: { note: string; noTestNeeded: 0 | 1 },
+  editedBy: string,
+): Promise<RmsDetail> {
+  const row = await repo.updateRequirement(db, id, {
+    note: change.note,
+    noTestNeeded: change.noTestNeeded === 1,
+    editedBy,
+  });
+  if (!row) throw notFound(`No requirement with id ${id}; reload the Traceability Matrix.`);
+  return toDetail(row);
+}
+
+export async function rmsEdits(db: Db, id: number): Promise<RmsEdit[]> {
+  const rows = await repo.listEdits(db, id);
+  return rows.map((row) => ({
+    previousNote: row.previous_note,
+    previousNoTestNeeded: flag(row.previous_no_test_needed),
+    note: row.note,
+    noTestNeeded: flag(row.no_test_needed),
+    editedBy: row.edited_by,
+    editedAt: row.edited_at.toISOString(),
+  }));
+}

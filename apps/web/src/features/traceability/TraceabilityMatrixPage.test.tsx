@@ -1,0 +1,151 @@
+import type { TraceabilityMatrix, TraceabilityRow } from "@assay/core";
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { buildCatalog } from "../../test/catalog-factory";
+import { buildMe } from "../../test/me-factory";
+import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
+import { renderUi } from "../../test/render-ui";
+import { TraceabilityMatrixPage } from "./TraceabilityMatrixPage";
+
+configure({ asyncUtilTimeout: 5000 });
+
+let nextId = 1;
+function row(
+  rms: string,
+  statuses: ("passed" | "failed" | null)[],
+  extra: Partial<TraceabilityRow["rmsDetail"]> & { bugs?: TraceabilityRow["linkedBugs"] } = {},
+): TraceabilityRow {
+  const { bugs = [], ...detail } = extra;
+  return {
+    rmsDetail: {
+      id: nextId++,
+      rms,
+      summary: `${rms} summary`,
+      epic: "Access",
+      type: "Story",
+      note: "",
+      noTestNeeded: 0,
+      ...detail,
+    },
+    testRuns: statuses.map((status, i) => ({
+      testId: 9100 + i,
+      name: `Test ${i}`,
+      filePath: i === 0 ? "features/login.feature" : null,
+      status,
+      errorMessage: null,
+    })),
+    linkedBugs: bugs,
+  };
+}
+
+const MATRIX: TraceabilityMatrix = {
+  source: { kind: "file", fileName: "rms.csv", importedAt: "2026-11-20T08:00:00Z" },
+  rows: [
+    row("RMS-1", ["passed", "failed", null], {
+      bugs: [{ key: "NXL-7", fields: { summary: "SSO loops", status: { name: "Open" } } }],
+    }),
+    row("RMS-2", ["passed"], { epic: "Billing" }),
+    row("RMS-3", []),
+    row("RMS-4", [], { noTestNeeded: 1, note: "Manual OQ" }),
+    row("ERROR", []),
+  ],
+};
+
+function installApi(matrix: TraceabilityMatrix, signedIn = true) {
+  const puts: unknown[] = [];
+  const fetchMock = mockApi({
+    "/v1/catalog": () => jsonResponse(buildCatalog()),
+    "/v1/me": () =>
+      signedIn ? jsonResponse(buildMe()) : errorResponse(401, "unauthorized", "Sign in first."),
+    "/v1/traceability-matrix": () => jsonResponse(matrix),
+    "/v1/traceability/rms/1": (_url, init) => {
+      const body = JSON.parse(String(init?.body)) as { note: string; noTestNeeded: 0 | 1 };
+      puts.push(body);
+      return jsonResponse({ ...matrix.rows[0]!.rmsDetail, ...body });
+    },
+  });
+  return { fetchMock, puts };
+}
+
+const renderPage = () => renderUi(<TraceabilityMatrixPage />, { path: "/traceability-matrix" });
+const rmsKeys = () =>
+  screen.getAllByTestId("rms-row").map((tr) => within(tr).getAllByRole("cell")[0]!.textContent);
+
+describe("Traceability Matrix", { timeout: 30_000 }, () => {
+  it("hides inactive rows by default and computes the footer over the shown rows", async () => {
+    installApi(MATRIX);
+    renderPage();
+    await screen.findByText("RMS-1 summary");
+
+    expect(screen.queryByText("RMS-4 summary")).toBeNull();
+    expect(screen.getByText("Total RMS: 4")).toBeVisible();
+    expect(screen.getByText("Coverage: 50.00%")).toBeVisible();
+    expect(screen.getByText(/Source: imported file rms.csv/)).toBeVisible();
+
+    await userEvent.click(screen.getByLabelText("Hide Inactive RMS"));
+    expect(await screen.findByText("RMS-4 summary")).toBeVisible();
+    expect(screen.getByText("Total RMS: 5")).toBeVisible();
+    expect(screen.getByText("Coverage: 40.00%")).toBeVisible();
+  });
+
+  it("filters by text and by coverage", async () => {
+    installApi(MATRIX);
+    renderPage();
+    await screen.findByText("RMS-1 summary");
+
+    await userEvent.type(screen.getByLabelText("Filter RMS"), "billing");
+    await waitFor(() => expect(screen.getAllByTestId("rms-row")).toHaveLength(1));
+    expect(screen.getByText("RMS-2 summary")).toBeVisible();
+    await userEvent.clear(screen.getByLabelText("Filter RMS"));
+
+    await userEvent.click(screen.getByLabelText("Filter test runs"));
+    await userEvent.click(await screen.findByRole("option", { name: "< 100% passed" }));
+    await waitFor(() => expect(screen.getAllByTestId("rms-row")).toHaveLength(1));
+    expect(screen.getByText("RMS-1 summary")).toBeVisible();
+  });
+
+  it("shows 'Coverage: N/A' when there are no rows", async () => {
+    installApi({ source: null, rows: [] });
+    renderPage();
+    expect(await screen.findByText("No requirements imported yet.")).toBeVisible();
+    expect(screen.getByText("Coverage: N/A")).toBeVisible();
+  });
+
+  it("hides the edit button where rms is ERROR and saves a note and the flag", async () => {
+    const { puts } = installApi(MATRIX);
+    renderPage();
+    await screen.findByText("RMS-1 summary");
+    expect(rmsKeys().some((text) => text?.startsWith("ERROR"))).toBe(true);
+    expect(screen.queryByLabelText("Edit ERROR")).toBeNull();
+
+    await userEvent.click(await screen.findByRole("button", { name: "Edit RMS-1" }));
+    const dialog = await screen.findByRole("dialog", { name: "Update: RMS-1" });
+    await userEvent.type(within(dialog).getByLabelText("Note"), "Reviewed");
+    await userEvent.click(within(dialog).getByLabelText("No Automation for this RMS"));
+    await userEvent.click(within(dialog).getByRole("button", { name: "Submit" }));
+
+    await waitFor(() => expect(puts).toEqual([{ note: "Reviewed", noTestNeeded: 1 }]));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("lists linked bugs, or N/A when the shown rows have none", async () => {
+    installApi(MATRIX);
+    renderPage();
+    await screen.findByText("RMS-1 summary");
+    await userEvent.click(screen.getByRole("button", { name: "View Linked Bugs" }));
+    const dialog = await screen.findByRole("dialog", { name: "Linked Jira Bugs" });
+    expect(within(dialog).getByText("NXL-7")).toBeVisible();
+    expect(within(dialog).getByText("SSO loops")).toBeVisible();
+    expect(within(dialog).getByText("Open")).toBeVisible();
+  });
+
+  it("shows N/A in the bugs dialog when there are none", async () => {
+    installApi({ source: null, rows: [row("RMS-9", [])] });
+    renderPage();
+    await screen.findByText("RMS-9 summary");
+    await userEvent.click(screen.getByRole("button", { name: "View Linked Bugs" }));
+    const dialog = await screen.findByRole("dialog", { name: "Linked Jira Bugs" });
+    expect(within(dialog).getByText("N/A")).toBeVisible();
+  });
+});

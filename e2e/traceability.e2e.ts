@@ -1,0 +1,209 @@
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { fileURLToPath } from "node:url";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshot } from "./support/browser.js";
+import { startE2eServer, type E2eServer } from "./support/server.js";
+
+// Traceability Matrix: requirements imported with the real CLI (`assay rms import`), tests
+// uploaded as a CTRF report whose tags name the requirements, then the screen in Chromium.
+
+const TOKEN = "e2e-ingest-token-0123456789abcdef";
+const USER = { email: "qa@example.com", password: "correct-horse-battery-staple" };
+const CLI = fileURLToPath(new URL("../apps/cli/dist/main.js", import.meta.url));
+const HOUR = 3_600_000;
+
+const REQUIREMENTS = [
+  "rms,summary,epic,type,bugs",
+  'RMS-101,Patient signs in with a one-time code,Patient login,Story,"NXL-501|Code expires too early|Open"',
+  "RMS-102,Patient completes the daily diary,Daily diary,Story,",
+  "RMS-103,Audit trail of diary changes,Compliance,Requirement,",
+].join("\n");
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+function ctrf(startedAt: number, loginStatus: "passed" | "failed") {
+  const test = (id: number, name: string, rms: string, status: string) => ({
+    name: `${name} @TC${id}`,
+    status,
+    duration: 1500,
+    start: startedAt,
+    stop: startedAt + 1500,
+    tags: [`@TC${id}`, rms],
+    filePath: `features/nextGen/${rms.slice(1).toLowerCase()}.feature`,
+    ...(status === "failed" ? { message: "Expected the code screen" } : {}),
+  });
+  return JSON.stringify({
+    results: {
+      tool: { name: "playwright" },
+      summary: {},
+      tests: [
+        test(9101, "Signs in with a one-time code", "@RMS-101", "passed"),
+        test(9102, "Recovers a locked account", "@RMS-101", loginStatus),
+        test(9103, "Completes today's diary", "@RMS-102", "skipped"),
+      ],
+    },
+  });
+}
+
+async function upload(report: string): Promise<void> {
+  const form = new FormData();
+  form.append("test_run_name", "nextgen nightly");
+  form.append("file", new Blob([report], { type: "application/json" }), "ctrf.json");
+  const res = await fetch(`${server.url}/v1/ingest/reports`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${TOKEN}` },
+    body: form,
+  });
+  if (!res.ok) throw new Error(`upload: ${res.status} ${await res.text()}`);
+}
+
+async function shot(name: string) {
+  const file = await screenshot(page, name);
+  copyFileSync(file, path.join(tmpdir(), `h22-traceability-${name}.png`));
+}
+
+beforeAll(async () => {
+  server = await startE2eServer({
+    ASSAY_INGEST_TOKEN: TOKEN,
+    ASSAY_ADMIN_EMAIL: USER.email,
+    ASSAY_ADMIN_PASSWORD: USER.password,
+  });
+  const now = Date.now();
+  await upload(ctrf(now - 2 * HOUR, "passed"));
+  await upload(ctrf(now - HOUR, "failed"));
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const rows = () => page.getByTestId("rms-row");
+// A dialog fades in: shoot it once the fade is over.
+const faded = () =>
+  expect
+    .poll(() =>
+      page.evaluate("getComputedStyle(document.querySelector('.MuiDialog-container')).opacity"),
+    )
+    .toBe("1");
+// The machine is shared: give the page time to answer.
+const POLL = { timeout: 15_000 };
+
+describe("Traceability Matrix", () => {
+  it("imports the requirements with `assay rms import`", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "rms-"));
+    const file = path.join(dir, "requirements.csv");
+    writeFileSync(file, REQUIREMENTS);
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      CLI,
+      "rms",
+      "import",
+      file,
+      "--server",
+      server.url,
+      "--token",
+      TOKEN,
+    ]);
+    expect(stdout).toContain("Imported 3 requirements with 1 linked bugs from requirements.csv");
+  });
+
+  it("shows the computed matrix with its source, bar and footer", async () => {
+    await page.goto(`${server.url}/auth/login?return_to=%2Ftraceability-matrix`);
+    await page.fill("#email", USER.email);
+    await page.fill("#password", USER.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL(`${server.url}/traceability-matrix`);
+
+    await expect.poll(() => rows().count(), POLL).toBe(3);
+    expect(await page.getByText("Source: imported file requirements.csv").count()).toBe(1);
+    expect(await page.getByText("Total RMS: 3").isVisible()).toBe(true);
+    expect(await page.getByText("Coverage: 66.67%").isVisible()).toBe(true);
+    expect(await rows().first().getByRole("img").getAttribute("aria-label")).toBe(
+      "1 passed, 1 failed, 0 not run",
+    );
+    await shot("matrix-1440x900");
+  });
+
+  it("filters to < 100% passed (a test not run counts) and expands the tests", async () => {
+    await page.locator('[aria-label="Filter test runs"]').click();
+    await page.getByRole("option", { name: "< 100% passed" }).click();
+    await expect.poll(() => rows().count(), POLL).toBe(2);
+    await page.locator('[aria-label="Filter test runs"]').click();
+    await page.getByRole("option", { name: "100% passed", exact: true }).click();
+    await expect.poll(() => rows().count(), POLL).toBe(0);
+    await page.locator('[aria-label="Filter test runs"]').click();
+    await page.getByRole("option", { name: "Not Covered" }).click();
+    await expect.poll(() => rows().count(), POLL).toBe(1);
+    await page.locator('[aria-label="Filter test runs"]').click();
+    await page.getByRole("option", { name: "Covered", exact: true }).click();
+    await expect.poll(() => rows().count(), POLL).toBe(2);
+    await rows().first().getByRole("button", { name: "Show tests" }).click();
+    const tc = rows().first().getByRole("link", { name: "TC9102" });
+    await tc.waitFor();
+    expect(await tc.getAttribute("href")).toMatch(/features\/nextGen\/rms-101\.feature$/);
+    await shot("filtered-expanded-1440x900");
+  });
+
+  it("opens a test's history with its results and report links", async () => {
+    await rows()
+      .first()
+      .getByRole("button", { name: /Recovers a locked account/ })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Test History for TC9102" });
+    await dialog.getByRole("link", { name: "Test Report" }).first().waitFor();
+    expect(await dialog.getByRole("link", { name: "Test Report" }).count()).toBe(2);
+    expect(
+      await dialog.getByRole("link", { name: "Test Report" }).first().getAttribute("href"),
+    ).toMatch(/^\/test_runs\/[^/]+\/[^/]+$/);
+    expect(await dialog.locator("tbody tr").count()).toBe(2);
+    expect(await dialog.locator("tbody tr").first().innerText()).toMatch(/\d{4} at .* UTC/);
+    await faded();
+    await shot("test-history-1440x900");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "hidden" });
+  });
+
+  it("edits a note and the no-automation flag; the row hides, then shows shaded", async () => {
+    await page.locator('[aria-label="Filter test runs"]').click();
+    await page.getByRole("option", { name: "Show All" }).click();
+    await page.getByRole("button", { name: "Edit RMS-103" }).click();
+    const dialog = page.getByRole("dialog", { name: "Update: RMS-103" });
+    await dialog.getByLabel("Note").fill("Verified by the manual OQ protocol");
+    await dialog.getByLabel("No Automation for this RMS").check();
+    await faded();
+    await shot("edit-dialog-1440x900");
+    await dialog.getByRole("button", { name: "Submit" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    await expect.poll(() => rows().count(), POLL).toBe(2);
+    await page.getByLabel("Hide Inactive RMS").uncheck();
+    await expect.poll(() => rows().count(), POLL).toBe(3);
+    expect(await page.getByText("Verified by the manual OQ protocol").isVisible()).toBe(true);
+    await shot("inactive-shown-1440x900");
+  });
+
+  it("lists the linked bugs", async () => {
+    await page.getByRole("button", { name: "View Linked Bugs" }).click();
+    const dialog = page.getByRole("dialog", { name: "Linked Jira Bugs" });
+    await dialog.getByText("NXL-501").waitFor();
+    expect(await dialog.getByText("Code expires too early").isVisible()).toBe(true);
+    expect(await dialog.getByText("Open").isVisible()).toBe(true);
+    await faded();
+    await shot("linked-bugs-1440x900");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    expect(problems).toEqual([]);
+  });
+});

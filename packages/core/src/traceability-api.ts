@@ -1,0 +1,162 @@
+import { z } from "zod";
+
+/**
+ * The Traceability Matrix API (spec sections 3 and 7): GET /v1/traceability-matrix, GET
+ * /v1/traceability/test-history, PUT /v1/traceability/rms/{id}, and the requirements import
+ * (POST /v1/traceability/rms/import, used by `assay rms import` and the demo).
+ */
+
+export const RMS_NOTE_MAX_LENGTH = 4000;
+/** Longest requirements file accepted by the import, in characters. */
+export const RMS_IMPORT_MAX_CHARS = 5_000_000;
+
+const shortText = (max: number) => z.string().trim().max(max);
+
+/** A bug linked to a requirement (spec: "Ticket details / linked bug"). */
+export const LinkedBugSchema = z.object({
+  key: z.string().describe("Ticket key, e.g. NXL-88"),
+  fields: z.object({
+    summary: z.string(),
+    status: z.object({ name: z.string() }),
+  }),
+});
+export type LinkedBug = z.infer<typeof LinkedBugSchema>;
+
+/**
+ * One requirement of an imported file. CSV columns: rms, summary, epic, type, bugs (each bug
+ * as KEY|summary|status, bugs separated by ';'). JSON: an array of these objects with `bugs`
+ * as [{key, summary, status}].
+ */
+export const RmsImportRowSchema = z.object({
+  rms: z
+    .string()
+    .trim()
+    .min(1, "rms (the requirement's key) is required")
+    .max(100)
+    .regex(/^[^\s]+$/, "rms is a key without spaces, e.g. RMS-123"),
+  summary: shortText(2000).default(""),
+  epic: shortText(200).default(""),
+  type: shortText(100).default(""),
+  bugs: z
+    .array(
+      z.object({
+        key: z.string().trim().min(1, "a linked bug needs its key").max(100),
+        summary: shortText(2000).default(""),
+        status: shortText(100).default(""),
+      }),
+    )
+    .default([]),
+});
+export type RmsImportRow = z.infer<typeof RmsImportRowSchema>;
+
+export const RmsImportBodySchema = z.object({
+  fileName: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .regex(/\.(csv|json)$/i, "fileName must end in .csv or .json")
+    .describe("The file's name; its extension says how `content` is read"),
+  content: z
+    .string()
+    .max(RMS_IMPORT_MAX_CHARS)
+    .describe("The file's text (UTF-8): CSV with a header row, or a JSON array"),
+});
+export type RmsImportBody = z.infer<typeof RmsImportBodySchema>;
+
+export const RmsImportResultSchema = z.object({
+  fileName: z.string(),
+  importedAt: z.string().describe("ISO 8601 time of the import"),
+  requirements: z.int().describe("Requirements in the file (added or updated)"),
+  bugs: z.int().describe("Linked bugs in the file"),
+  removed: z.int().describe("Requirements of the previous import not in this file"),
+});
+export type RmsImportResult = z.infer<typeof RmsImportResultSchema>;
+
+export const TestRunStatusSchema = z.enum(["passed", "failed"]).nullable();
+export type TestRunStatus = z.infer<typeof TestRunStatusSchema>;
+
+export const RmsDetailSchema = z.object({
+  id: z.int(),
+  rms: z.string(),
+  summary: z.string(),
+  epic: z.string(),
+  type: z.string(),
+  note: z.string(),
+  noTestNeeded: z.union([z.literal(0), z.literal(1)]),
+});
+export type RmsDetail = z.infer<typeof RmsDetailSchema>;
+
+export const TraceabilityTestRunSchema = z.object({
+  testId: z.int(),
+  name: z.string(),
+  filePath: z.string().nullable(),
+  status: TestRunStatusSchema.describe("The test's latest result; null when it never ran"),
+  errorMessage: z.string().nullable(),
+});
+export type TraceabilityTestRun = z.infer<typeof TraceabilityTestRunSchema>;
+
+export const TraceabilityRowSchema = z.object({
+  rmsDetail: RmsDetailSchema,
+  testRuns: z.array(TraceabilityTestRunSchema),
+  linkedBugs: z.array(LinkedBugSchema),
+});
+export type TraceabilityRow = z.infer<typeof TraceabilityRowSchema>;
+
+export const TraceabilitySourceSchema = z
+  .object({
+    kind: z.literal("file"),
+    fileName: z.string(),
+    importedAt: z.string(),
+  })
+  .nullable()
+  .describe("Where the requirements came from; null when none were imported yet");
+
+export const TraceabilityMatrixSchema = z.object({
+  source: TraceabilitySourceSchema,
+  rows: z.array(TraceabilityRowSchema),
+});
+export type TraceabilityMatrix = z.infer<typeof TraceabilityMatrixSchema>;
+
+export const TestHistoryQuerySchema = z.object({
+  testId: z
+    .string()
+    .regex(/^\d{1,15}$/, "testId must be a number, e.g. 1042")
+    .transform(Number)
+    .describe("The stable test id (TC{id})"),
+});
+
+export const TestHistoryEntrySchema = z.object({
+  start_time: z.string().nullable(),
+  status: z.string(),
+  test_run_key: z.string(),
+  test_run_test_id: z.string(),
+});
+export const TestHistorySchema = z.array(TestHistoryEntrySchema);
+export type TestHistoryEntry = z.infer<typeof TestHistoryEntrySchema>;
+
+export const RmsIdParamsSchema = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,15}$/, "The id must be a number, e.g. 12")
+    .transform(Number)
+    .describe("The requirement's id (rmsDetail.id)"),
+});
+
+export const RmsUpdateBodySchema = z.object({
+  note: z.string().max(RMS_NOTE_MAX_LENGTH),
+  noTestNeeded: z.union([z.literal(0), z.literal(1), z.boolean()]).transform((v) => (v ? 1 : 0)),
+});
+export type RmsUpdateBody = z.input<typeof RmsUpdateBodySchema>;
+
+/** One edit of a requirement's note or flag, with the values before it (newest first). */
+export const RmsEditSchema = z.object({
+  previousNote: z.string(),
+  previousNoTestNeeded: z.union([z.literal(0), z.literal(1)]),
+  note: z.string(),
+  noTestNeeded: z.union([z.literal(0), z.literal(1)]),
+  editedBy: z.string(),
+  editedAt: z.string(),
+});
+export const RmsEditListSchema = z.array(RmsEditSchema);
+export type RmsEdit = z.infer<typeof RmsEditSchema>;
