@@ -37,5 +37,5 @@ export async function precompressWebApp(distDir = WEB_DIST_DIR): Promise<string[
 // `node apps/server/dist/http/precompress-web.js [distDir]`, run by the root `npm run build`.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const written = await precompressWebApp(process.argv[2]);
-  console.log(`precompressed ${written.length} web app files (.br, .gz)`);
+  process.stdout.write(`precompressed ${written.length} web app files (.br, .gz)\n`);
 }
