@@ -1,8 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ProxyOptions } from "vite";
 
-// `npm run dev -w @assay/server` listens here; in production the server serves the built app itself.
-const SERVER_ORIGIN = "http://127.0.0.1:8080";
+// `npm run dev` (scripts/dev.mjs) starts the server here, on PORT as the server reads it; in
+// production the server serves the built app itself.
+const SERVER_ORIGIN = `http://127.0.0.1:${process.env.PORT ?? "8080"}`;
 
 // Everything the server answers that is not a screen of the app. The Host header is kept so that
 // sign-in redirects and session cookies are issued for the dev origin the browser is on.

@@ -21,7 +21,6 @@ const SIDEBAR: [label: string, href: string][] = [
 const TITLES: [path: string, title: string][] = [
   ["/dashboard", "Dashboard"],
   ["/traceability-matrix", "NextGen UI Automation Coverage"],
-  ["/data", "Data Harmonization"],
   ["/settings", "Daily Run Scheduler"],
 ];
 

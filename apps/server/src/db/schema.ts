@@ -287,6 +287,30 @@ export interface BuildsTable {
   log_bytes: Defaulted<number>;
 }
 
+/** Data harmonization runs (migration 0050); rows hold the spec's fields as JSON. */
+export interface DhRunsTable {
+  id: Generated<number>;
+  platform: string;
+  type: string;
+  env_type: string;
+  env: string;
+  schema: Defaulted<string>;
+  kind: string;
+  state: Defaulted<string>;
+  error: string | null;
+  demo: Defaulted<boolean>;
+  started_by: string | null;
+  created_at: DefaultTimestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface DhRunRowsTable {
+  run_id: number;
+  id: number;
+  status: string;
+  data: JSONColumnType<Record<string, unknown>>;
+}
+
 export interface Database {
   builds: BuildsTable;
   schema_migrations: SchemaMigrationsTable;
@@ -306,4 +330,6 @@ export interface Database {
   oidc_models: OidcModelsTable;
   oidc_signing_keys: OidcSigningKeysTable;
   sessions: SessionsTable;
+  dh_runs: DhRunsTable;
+  dh_run_rows: DhRunRowsTable;
 }

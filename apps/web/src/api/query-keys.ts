@@ -22,4 +22,10 @@ export const queryKeys = {
   buildList: (path: string, page: number, pageSize: number) =>
     ["build-list", path, page, pageSize] as const,
   build: (id: string) => ["build", id] as const,
+  dhEnvironments: (platform: string, type: string, envType: string) =>
+    ["dh-environments", platform, type, envType] as const,
+  dhRuns: (platform: string, type: string, envType: string, env: string, schema: string) =>
+    ["dh-runs", platform, type, envType, env, schema] as const,
+  dhRun: (id: number) => ["dh-run", id] as const,
+  dhChanges: (id: number) => ["dh-changes", id] as const,
 };

@@ -85,6 +85,21 @@ const EXPECTED: Record<string, Access> = {
   "POST /v1/builds/:id/stop": "user",
   "POST /v1/test-runs/:key/rerun": "user",
   "POST /v1/api-test-run/:key/rerun": "user",
+  "GET /v1/dh/:platform/:type/:envType/environments": "read",
+  "GET /v1/dh/getGlobalSchemaEnvironments/:platform/:schema": "read",
+  "POST /v1/dh/runs": "user",
+  "GET /v1/dh/runs": "read",
+  "GET /v1/dh/runs/:id": "read",
+  "GET /v1/dh/runs/:id/changes": "read",
+  "GET /v1/dh/runs/:id/csv": "read",
+  "GET /v1/dh/report/:platform/:type/:env": "read",
+  "GET /v1/dh/nosql/getDocuments/:platform/:type/:env": "read",
+  "GET /v1/dh/nosql/getBucketDocuments/:platform/:env": "read",
+  "GET /v1/dh/nosql/getSFDCDocuments/:platform/:env": "read",
+  "GET /v1/dh/nosql/getFHIREnvironmentTables/:platform": "read",
+  "POST /v1/dh/nosql/getFHIRDocumentPaths/:platform/:env/:envType": "read",
+  "POST /v1/dh/nosql/getSFDCDocumentData/:platform/:env/:envType": "read",
+  "GET /v1/dh/queryGlobalData/:platform/:schema": "read",
 };
 
 type Caller = "nobody" | "service token" | "user";
