@@ -28,6 +28,7 @@ import { profileRoutes } from "./modules/profile/profile.routes.js";
 import { profileKey } from "./modules/profile/profile.service.js";
 import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
+import { registerCompression } from "./http/compression.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
@@ -150,6 +151,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     referrerPolicy: { policy: "no-referrer" },
   });
+
+  // Before every route, so that each answer over the threshold can be compressed.
+  await registerCompression(app);
 
   await app.register(swagger, {
     openapi: {

@@ -66,8 +66,10 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
         root: distDir,
         index: false,
         wildcard: false,
-        // index.html is only ever sent by sendPage, with the app mode filled in.
-        globIgnore: ["index.html"],
+        // index.html is only ever sent by sendPage, with the app mode filled in; the .br and .gz
+        // files written at build (precompress-web.ts) are sent in place of the file they compress.
+        globIgnore: ["index.html", "**/*.br", "**/*.gz"],
+        preCompressed: true,
         // Vite puts a content hash in every asset name, so a file never changes under its URL.
         setHeaders: (res, filePath) => {
           const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

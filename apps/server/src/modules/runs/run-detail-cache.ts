@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import { compressBody, type ContentEncoding } from "../../http/compression.js";
+
+interface KeptDetail {
+  version: string;
+  body: string;
+  /** The body compressed, per encoding asked for so far: a hit then compresses nothing again. */
+  encoded: Partial<Record<ContentEncoding, Buffer>>;
+}
 
 /**
  * Serialized run details (up to ~10 MB each for a 14,000-result run), kept while they are
@@ -12,13 +20,15 @@ import { LRUCache } from "lru-cache";
  * to forget anything, and several servers on one database each keep their own copies safely.
  */
 export class RunDetailCache {
-  private readonly bodies: LRUCache<string, { version: string; body: string }>;
+  private readonly bodies: LRUCache<string, KeptDetail>;
 
   constructor(maxBytes = 48 * 1024 * 1024) {
     this.bodies = new LRUCache({
       maxSize: maxBytes,
       // Characters, near enough bytes for JSON; a body larger than maxBytes is not kept.
-      sizeCalculation: (entry) => Math.max(1, entry.body.length),
+      sizeCalculation: (entry) =>
+        Math.max(1, entry.body.length) +
+        Object.values(entry.encoded).reduce((sum, bytes) => sum + bytes.length, 0),
     });
   }
 
@@ -28,7 +38,22 @@ export class RunDetailCache {
   }
 
   set(key: string, version: string, body: string): void {
-    this.bodies.set(key, { version, body });
+    this.bodies.set(key, { version, body, encoded: {} });
+  }
+
+  /**
+   * `body` compressed in `encoding`: the kept bytes when this version is kept, else compressed
+   * now (and kept with it when it is).
+   */
+  encoded(key: string, version: string, body: string, encoding: ContentEncoding): Buffer {
+    const entry = this.bodies.get(key);
+    const kept = entry?.version === version ? entry : undefined;
+    const known = kept?.encoded[encoding];
+    if (known) return known;
+    const bytes = compressBody(body, encoding);
+    // Set again so the entry's size counts the new bytes.
+    if (kept) this.bodies.set(key, { ...kept, encoded: { ...kept.encoded, [encoding]: bytes } });
+    return bytes;
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ifNoneMatchHits } from "../../http/etag.js";
+import { acceptedEncoding, COMPRESS_THRESHOLD_BYTES } from "../../http/compression.js";
 import { getBackendResult, getFrontendResult } from "./results.service.js";
 import {
   getApiLog,
@@ -119,12 +120,22 @@ export const runsRoutes =
           detailCache,
           request.query.force,
         );
-        void reply.header("etag", answer.etag).header("cache-control", "no-cache");
+        void reply
+          .header("etag", answer.etag)
+          .header("cache-control", "no-cache")
+          .header("vary", "accept-encoding");
         if (ifNoneMatchHits(request.headers["if-none-match"], answer.etag))
           return reply.code(304).send(null);
         // Already JSON: Fastify sends a string payload with a JSON type as it is (the type
         // provider types send() as the schema's object, hence the cast).
-        return reply.type("application/json; charset=utf-8").send(answer.body as never);
+        void reply.type("application/json; charset=utf-8");
+        const encoding = acceptedEncoding(request.headers["accept-encoding"]);
+        if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES)
+          return reply.send(answer.body as never);
+        // Sent as kept: compressing a 10 MB detail again on every open costs more than building
+        // the answer from the cache (docs/performance.md). The plugin leaves encoded answers be.
+        const bytes = detailCache.encoded(request.params.key, answer.etag, answer.body, encoding);
+        return reply.header("content-encoding", encoding).send(bytes as never);
       },
     );
 
