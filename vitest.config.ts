@@ -52,6 +52,7 @@ export default defineConfig({
           root: "e2e",
           include: ["**/*.e2e.ts"],
           environment: "node",
+          setupFiles: ["support/setup.ts"],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -140,12 +140,13 @@ describe("sign-in in public read mode", () => {
     await header(page).getByRole("link", { name: "Sign in" }).waitFor({ timeout: 20_000 });
     expect(new URL(page.url()).origin).toBe(base);
 
-    const status = await page.evaluate(async () => (await fetch("/v1/me")).status);
-    expect(status).toBe(401);
+    // Nobody is signed in: an answer, not an error.
+    const now = await page.evaluate(async () => (await fetch("/v1/me")).json());
+    expect(now).toEqual({ signed_in: false });
     const replay = await fetch(`${server.url}/v1/me`, {
       headers: { cookie: `assay_session=${session?.value ?? ""}` },
     });
-    expect(replay.status).toBe(401);
+    expect(await replay.json()).toEqual({ signed_in: false });
     // Signing in again goes through the provider's login page: its session ended too.
     await page.goto(`${base}/auth/login?return_to=/dtags`);
     await page.getByRole("heading", { name: "Sign in to Assay" }).waitFor();

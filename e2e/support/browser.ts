@@ -20,11 +20,47 @@ const FLAGS = [
   "--no-first-run",
 ];
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+/** Console errors and uncaught page errors of every page opened so far, not yet checked. */
+const problems: string[] = [];
+/** Console errors a journey expects on purpose (e.g. a refused request it provokes). */
+const allowed = new WeakMap<Page, RegExp[]>();
+
+function watch(page: Page): void {
+  page.on("console", (message) => {
+    if (message.type() !== "error") return;
+    const text = `${message.text()} (${message.location().url})`;
+    if (allowed.get(page)?.some((pattern) => pattern.test(text))) return;
+    problems.push(`console error on ${page.url()}: ${text}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error on ${page.url()}: ${error.message}`));
+}
+
+/** Lets `page` log console errors matching `pattern`: for journeys that provoke one. */
+export function allowConsoleErrors(page: Page, pattern: RegExp): void {
+  allowed.set(page, [...(allowed.get(page) ?? []), pattern]);
+}
+
+/** The problems logged since the last call; e2e/support/setup.ts fails each test that has any. */
+export function takePageProblems(): string[] {
+  return problems.splice(0);
+}
+
+/**
+ * Chromium, with every page it opens watched for console errors and page errors (browser.newPage
+ * makes its page through newContext, so wrapping newContext sees every page).
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
     args: FLAGS,
   });
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.on("page", watch);
+    return context;
+  };
+  return browser;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -111,6 +111,11 @@ describe("OpenAPI", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toMatch(/text\/html/);
     expect(res.body).toContain("swagger");
+    // Swagger UI sets inline styles; scripts stay 'self' only.
+    const csp = String(res.headers["content-security-policy"]);
+    expect(csp).toMatch(/style-src [^;]*'unsafe-inline'/);
+    expect(csp).toMatch(/script-src 'self'\s*;/);
+    expect(csp).not.toContain("upgrade-insecure-requests");
   });
 });
 

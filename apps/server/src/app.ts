@@ -36,6 +36,9 @@ import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { buildsRoutes } from "./modules/builds/builds.routes.js";
+import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
+import path from "node:path";
 
 export interface AppDeps {
   config: Config;
@@ -54,10 +57,25 @@ export interface AppDeps {
   resolvePrincipal?: PrincipalResolver;
   /** Folder of the built web app; tests point it elsewhere. */
   webDistDir?: string;
+  /** Tests point executors at fakes (CodeBuild, GitHub) or at test commands. */
+  buildExecutors?: RunnerDeps["executors"];
+  /** The environment local build runners inherit PATH, HOME and passEnv from. */
+  serverEnv?: NodeJS.ProcessEnv;
 }
 
-// Swagger UI's own policy upgrades http:// requests, which breaks a plain-http local install.
-const withoutUpgrade = (csp: string) => csp.replace(/\s*upgrade-insecure-requests;?/, "");
+/**
+ * Swagger UI's own policy for /docs, with two changes: no upgrade-insecure-requests (it breaks a
+ * plain-http local install), and inline styles allowed, as on the web app's pages (Swagger UI's
+ * bundle sets inline styles, which the browser refused with a console error on every visit).
+ * Scripts stay 'self' only.
+ */
+const docsPolicy = (csp: string) =>
+  csp
+    .replace(/\s*upgrade-insecure-requests;?/, "")
+    .replace(
+      /style-src ([^;]*);/,
+      (_all, sources: string) => `style-src ${sources.trim()} 'unsafe-inline';`,
+    );
 
 /**
  * The whole server on one screen: plugins first, then each module's routes, registered
@@ -141,7 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     staticCSP: true,
-    transformStaticCSP: withoutUpgrade,
+    transformStaticCSP: docsPolicy,
   });
 
   if (identity) await app.register(identity.routes);
@@ -169,6 +187,33 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
   await app.register(instanceRoutes(db));
+  const runner = new BuildRunner({
+    db: db.kysely,
+    builds: config.builds,
+    jobs: deps.jobs,
+    objects: deps.objects,
+    log: deps.logger,
+    publicUrl: config.publicUrl,
+    installDir: config.installDir,
+    logDir: path.join(config.dataDir, "build-logs"),
+    profileKey: profileKey(secret),
+    serverEnv: deps.serverEnv ?? process.env,
+    executors: deps.buildExecutors,
+  });
+  await app.register(
+    buildsRoutes(
+      {
+        db: db.kysely,
+        builds: config.builds,
+        catalog: config.catalog,
+        queueStart: (buildId) => runner.queueStart(buildId),
+      },
+      runner,
+    ),
+  );
+  app.decorate("buildRunner", runner);
+  app.addHook("onClose", async () => runner.close());
+  if (deps.startWorkers !== false) await runner.startWorkers();
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,

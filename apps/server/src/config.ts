@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { CatalogSchema, type Catalog } from "@assay/core";
 import { parseDocument } from "yaml";
+import { BuildsConfigSchema, type BuildsConfig } from "./modules/builds/builds.config.js";
 import { z } from "zod";
 import {
   BUCKET_REQUIRED,
@@ -29,6 +30,7 @@ export { decodeSecretKey, EnvSchema };
 /** assay.config.yaml: unknown top-level keys are errors, so a typo never goes unnoticed. */
 export const FileConfigSchema = z.strictObject({
   catalog: CatalogSchema,
+  builds: BuildsConfigSchema,
 });
 
 /** Where objects (screenshots, attachments) are kept: a local folder or an S3 bucket. */
@@ -91,6 +93,10 @@ export interface Config {
   /** A session ends this long after sign-in, however active (ASSAY_SESSION_MAX_HOURS). */
   sessionMaxMs: number;
   catalog: Catalog;
+  /** Executors, time limit and rate limit of builds (the file's `builds:` key). */
+  builds: BuildsConfig;
+  /** Assay's install folder: local build commands run from it (examples/ is there). */
+  installDir: string;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -109,7 +115,7 @@ function issuePath(segments: readonly PropertyKey[]): string {
     .join("");
 }
 
-function readFileConfig(file: string): { catalog: Catalog } {
+function readFileConfig(file: string): { catalog: Catalog; builds: BuildsConfig } {
   const name = path.basename(file);
   let text: string;
   try {
@@ -210,5 +216,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     catalog: file.catalog,
+    builds: file.builds,
+    installDir: path.dirname(EXAMPLE_CONFIG_PATH),
   };
 }

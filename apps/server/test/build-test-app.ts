@@ -4,7 +4,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
-import { buildApp } from "../src/app.js";
+import { buildApp, type AppDeps } from "../src/app.js";
 import type { PrincipalResolver } from "../src/modules/auth/access.js";
 import { loadConfig, type Config, EXAMPLE_CONFIG_PATH } from "../src/config.js";
 import type { Db } from "../src/db/pool.js";
@@ -38,6 +38,12 @@ export async function buildTestApp(
     objects?: ObjectStore;
     /** Replaces sign-in: e.g. `async () => TEST_USER` to act as a signed-in user. */
     resolvePrincipal?: PrincipalResolver;
+    /** Build executors in place of the configured ones (fakes of CodeBuild, GitHub). */
+    buildExecutors?: AppDeps["buildExecutors"];
+    /** The environment local build runners inherit from; default process.env. */
+    serverEnv?: NodeJS.ProcessEnv;
+    /** false: no job handlers (a test drives the build runner itself). */
+    startWorkers?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -73,6 +79,9 @@ export async function buildTestApp(
     jobs,
     webDistDir: options.webDistDir,
     resolvePrincipal: options.resolvePrincipal,
+    buildExecutors: options.buildExecutors,
+    serverEnv: options.serverEnv,
+    startWorkers: options.startWorkers,
   });
   app.addHook("onClose", () => jobs.stop());
   if (objectsDir) {

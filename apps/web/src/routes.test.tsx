@@ -20,7 +20,6 @@ const SIDEBAR: [label: string, href: string][] = [
 
 const TITLES: [path: string, title: string][] = [
   ["/dashboard", "Dashboard"],
-  ["/builds", "Builds"],
   ["/traceability-matrix", "NextGen UI Automation Coverage"],
   ["/data", "Data Harmonization"],
   ["/settings", "Daily Run Scheduler"],
@@ -100,18 +99,17 @@ describe("routes", () => {
     expect(document.title).toBe(`${title} · Assay`);
   });
 
-  // Only the catalogue is mocked, so the run list and the run answer 404.
+  // Only the catalogue is mocked, so the run and build lists and the run answer 404.
   it.each([
-    ["/test_runs", "Error retrieving run list. Please try again and refresh."],
-    ["/test_runs/run-1/7", "Error occurred fetching results"],
-  ])("%s shows the title Test Reports over its screen", async (path, message) => {
+    ["/builds", "Builds", "Error retrieving the build list. Please try again and refresh."],
+    ["/test_runs", "Test Reports", "Error retrieving run list. Please try again and refresh."],
+    ["/test_runs/run-1/7", "Test Reports", "Error occurred fetching results"],
+  ])("%s shows the title %s over its screen", async (path, title, message) => {
     renderApp(path);
 
     expect(await screen.findByText(message, {}, { timeout: 5000 })).toBeInTheDocument();
-    expect(screen.getByRole("heading", { level: 1, hidden: true })).toHaveTextContent(
-      "Test Reports",
-    );
-    expect(document.title).toBe("Test Reports · Assay");
+    expect(screen.getByRole("heading", { level: 1, hidden: true })).toHaveTextContent(title);
+    expect(document.title).toBe(`${title} · Assay`);
   });
 
   // Only the catalogue is mocked, so each screen's own call answers 404 and it says so.

@@ -46,6 +46,7 @@ export const LogoutResponseSchema = z.object({
 });
 
 export const MeSchema = z.object({
+  signed_in: z.literal(true).describe("Someone is signed in: this user"),
   id: z.int().describe("Assay's user id"),
   email: z.email().describe("Read-only: it identifies the user"),
   name: z.string(),
@@ -64,6 +65,17 @@ export const MeSchema = z.object({
     .describe("Send as x-csrf-token with changes made with the session cookie; null for bearers"),
 });
 export type Me = z.infer<typeof MeSchema>;
+
+export const SignedOutSchema = z.object({
+  signed_in: z.literal(false).describe("Nobody is signed in on this request"),
+});
+
+/**
+ * GET /v1/me: who is signed in. Nobody is an answer, not an error, so a signed-out page load
+ * logs no failed request: 200 with signed_in false.
+ */
+export const WhoIsSignedInSchema = z.discriminatedUnion("signed_in", [MeSchema, SignedOutSchema]);
+export type WhoIsSignedIn = z.infer<typeof WhoIsSignedInSchema>;
 
 export const ProfileUpdateSchema = z.strictObject({
   email: z.string().optional().describe("Read-only: accepted only when unchanged"),

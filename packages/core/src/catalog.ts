@@ -220,6 +220,18 @@ export const RegionLabelsSchema = z
   .record(RegionCodeSchema, text)
   .describe("Display names of cloud regions, e.g. us-west-2: US (Oregon)");
 
+/**
+ * How a cloud region reads on every screen (run lists and dialogs alike): the catalogue's
+ * label, e.g. "US (Oregon)" for us-west-2, or the code when the catalogue has none.
+ */
+export function regionLabel(
+  code: string | null,
+  labels: Readonly<Record<string, string>> | undefined,
+): string | null {
+  if (!code) return null;
+  return labels?.[code] ?? code;
+}
+
 export const CatalogSchema = z
   .strictObject({
     sites: SitesSchema,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration } from "./duration.js";
+import { formatDuration, runWallClockMs } from "./duration.js";
 
 describe("formatDuration", () => {
   it("shows hours, minutes and seconds, leaving out zero units", () => {
@@ -17,5 +17,21 @@ describe("formatDuration", () => {
   it("shows a dash for values that are not a duration", () => {
     expect(formatDuration(-1)).toBe("–");
     expect(formatDuration(Number.NaN)).toBe("–");
+  });
+});
+
+describe("runWallClockMs", () => {
+  it("is the time from the run's first start to its last end", () => {
+    const run = { started_at: "2026-11-25T01:00:00.000Z", finished_at: "2026-11-25T02:08:56.903Z" };
+    expect(runWallClockMs(run)).toBe(4_136_903);
+    expect(formatDuration(runWallClockMs(run)!)).toBe("1h 8m 57s");
+  });
+
+  it("is unknown while the run is open or without timestamps", () => {
+    expect(runWallClockMs({ started_at: "2026-11-25T01:00:00Z", finished_at: null })).toBeNull();
+    expect(runWallClockMs({ started_at: null, finished_at: "2026-11-25T01:00:00Z" })).toBeNull();
+    expect(
+      runWallClockMs({ started_at: "2026-11-25T02:00:00Z", finished_at: "2026-11-25T01:00:00Z" }),
+    ).toBeNull();
   });
 });

@@ -14,3 +14,18 @@ export function formatDuration(ms: number): string {
   if (seconds > 0 || parts.length === 0) parts.push(`${seconds}s`);
   return parts.join(" ");
 }
+
+/**
+ * How long a run took on the clock: from its first test's start to its last test's end (the
+ * run's started_at and finished_at, which span every attempt). null while it is unknown: a run
+ * still open, or one without timestamps. Its duration_ms is another figure, the tests' times
+ * summed, which parallel runners make longer than the run.
+ */
+export function runWallClockMs(run: {
+  started_at: string | null;
+  finished_at: string | null;
+}): number | null {
+  if (!run.started_at || !run.finished_at) return null;
+  const ms = Date.parse(run.finished_at) - Date.parse(run.started_at);
+  return Number.isFinite(ms) && ms >= 0 ? ms : null;
+}

@@ -19,3 +19,6 @@ export * from "./pass-share.js";
 export * from "./tag-rules.js";
 export * from "./tags-api.js";
 export * from "./ingest-api.js";
+export * from "./build-values.js";
+export * from "./build-payloads.js";
+export * from "./builds-api.js";

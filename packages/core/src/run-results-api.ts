@@ -34,10 +34,8 @@ const ResultIdentityShape = {
   flaky: z.boolean().describe("Passed on this attempt after an earlier attempt failed"),
 };
 
-/** One frontend result as the results dialog lists it: no script, steps or attachments. */
-export const FrontendResultSchema = z.object({
-  ...ResultIdentityShape,
-  file: nullableText("Test file"),
+/** What deriveStatus and extractTickets make of a result: the same for every family. */
+const DerivedShape = {
   derived_status: DerivedStatusSchema,
   pending_reason: z
     .string()
@@ -46,6 +44,13 @@ export const FrontendResultSchema = z.object({
   tickets: z
     .array(z.string())
     .describe("Ticket keys found in the failure message, upper-cased (e.g. NXL-123)"),
+};
+
+/** One frontend result as the results dialog lists it: no script, steps or attachments. */
+export const FrontendResultSchema = z.object({
+  ...ResultIdentityShape,
+  file: nullableText("Test file"),
+  ...DerivedShape,
   error_message: nullableText("Failure message"),
   nora_site: nullableText("Site the test ran against"),
   version: nullableText("Version of the application under test"),
@@ -115,6 +120,7 @@ export const BackendResultSchema = z.object({
   ...ResultIdentityShape,
   baseurl: nullableText("Base URL the test called"),
   file: nullableText("Test file, relative to the repository root: source links use it"),
+  ...DerivedShape,
   error_message: ErrorDetailSchema.nullable().describe("The failure; null when there is none"),
   consoleLog: nullableText("Console output of the test"),
   body: nullableText("The test's script"),

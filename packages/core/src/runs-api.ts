@@ -10,9 +10,12 @@ export * from "./run-results-api.js";
  * otherwise (history testId; backend consoleLog, apiRequests, responsetime).
  */
 
-/** Page sizes of the run tables (spec section 9: 15 rows per page, options 10, 15, 20, 30, 100). */
-export const RUN_PAGE_SIZES = [10, 15, 20, 30, 100] as const;
-export const DEFAULT_RUN_PAGE_SIZE = 15;
+/** Page sizes of the tables (spec section 9: 15 rows per page, options 10, 15, 20, 30, 100). */
+export const TABLE_PAGE_SIZES = [10, 15, 20, 30, 100] as const;
+export const DEFAULT_TABLE_PAGE_SIZE = 15;
+/** The run lists are such tables. */
+export const RUN_PAGE_SIZES = TABLE_PAGE_SIZES;
+export const DEFAULT_RUN_PAGE_SIZE = DEFAULT_TABLE_PAGE_SIZE;
 /** Page sizes of the API Requests dialog (spec section 9: 100, 1000, 10000). */
 export const API_LOG_PAGE_SIZES = [100, 1000, 10000] as const;
 export const DEFAULT_API_LOG_PAGE_SIZE = 100;

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { countStatuses, deriveStatus, extractTickets, pendingReason } from "./status.js";
+import {
+  countStatuses,
+  deriveStatus,
+  extractTickets,
+  pendingReason,
+  splitTickets,
+} from "./status.js";
 
 const unstable = new Set([7]);
 
@@ -59,5 +65,27 @@ describe("extractTickets", () => {
 
   it("uses the configured pattern", () => {
     expect(extractTickets(["see QA-9 and nxl-1"], "qa-\\d+")).toEqual(["QA-9"]);
+  });
+});
+
+describe("splitTickets", () => {
+  it("cuts a message at the tickets extractTickets finds, upper-cased", () => {
+    const message = "Blocked by nxl-5 (see NXL-77)";
+    expect(splitTickets(message, "nxl-\\d+")).toEqual([
+      { text: "Blocked by " },
+      { ticket: "NXL-5" },
+      { text: " (see " },
+      { ticket: "NXL-77" },
+      { text: ")" },
+    ]);
+    const tickets = splitTickets(message, "nxl-\\d+").flatMap((p) =>
+      "ticket" in p ? [p.ticket] : [],
+    );
+    expect(tickets).toEqual(extractTickets([message], "nxl-\\d+"));
+  });
+
+  it("never makes a ticket of an empty match", () => {
+    expect(splitTickets("abc", "x*")).toEqual([{ text: "abc" }]);
+    expect(extractTickets(["abc"], "x*")).toEqual([]);
   });
 });

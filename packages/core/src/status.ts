@@ -9,7 +9,15 @@ import type { RawStatus } from "./results.js";
 export type DisplayStatus = "passed" | "failed" | "skipped" | "unstable";
 
 export const UNSTABLE_TAG = "@unstable";
-const PENDING_MARKER = "Pending reason";
+/**
+ * The text that makes a failure a pending (skipped) result. The server's SQL states the same
+ * rule from this constant (apps/server/src/db/pending-sql.ts), and so does migration 0010's
+ * index predicate, which a server test compares with it.
+ */
+export const PENDING_MARKER = "Pending reason";
+
+/** Backend runs have no Unstable box (spec §2): their failures are never unstable. */
+export const NO_UNSTABLE: ReadonlySet<number> = new Set();
 
 export interface StatusInput {
   status: RawStatus;
@@ -58,17 +66,40 @@ export function countStatuses(
 }
 
 /**
- * Ticket keys in failure messages, matched case-insensitively with the configured pattern
- * (default nxl- followed by digits), upper-cased and without duplicates, in order of appearance.
+ * The one ticket rule: ticket keys in `text`, matched case-insensitively with the configured
+ * pattern (default nxl- followed by digits), upper-cased as the tracker spells them. An empty
+ * match is never a ticket.
  */
+function* ticketMatches(text: string, pattern: string) {
+  for (const match of text.matchAll(new RegExp(pattern, "gi"))) {
+    if (match[0] !== "") yield { ticket: match[0].toUpperCase(), at: match.index, match: match[0] };
+  }
+}
+
+/** Ticket keys in failure messages, without duplicates, in order of appearance. */
 export function extractTickets(
   messages: readonly (string | null | undefined)[],
   pattern: string,
 ): string[] {
-  const regex = new RegExp(pattern, "gi");
   const seen = new Set<string>();
   for (const message of messages) {
-    for (const match of message?.matchAll(regex) ?? []) seen.add(match[0].toUpperCase());
+    for (const { ticket } of ticketMatches(message ?? "", pattern)) seen.add(ticket);
   }
   return [...seen];
+}
+
+/** A piece of a failure message: plain text, or a ticket key to link. */
+export type TextPart = { text: string } | { ticket: string };
+
+/** `text` cut at its ticket keys, for the screens to link each (TicketText in the web app). */
+export function splitTickets(text: string, pattern: string): TextPart[] {
+  const parts: TextPart[] = [];
+  let last = 0;
+  for (const { ticket, at, match } of ticketMatches(text, pattern)) {
+    if (at > last) parts.push({ text: text.slice(last, at) });
+    parts.push({ ticket });
+    last = at + match.length;
+  }
+  if (last < text.length) parts.push({ text: text.slice(last) });
+  return parts;
 }

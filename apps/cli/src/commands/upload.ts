@@ -16,7 +16,8 @@ Uploads test reports (and the screenshots they refer to) to Assay. PATH may be a
 Options:
   --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust
   --family FAMILY      frontend (default), backend or load
-  --run-key KEY        merge into this run (sharded jobs use one key); default: a new run
+  --run-key KEY        merge into this run (sharded jobs use one key); default: $ASSAY_RUN_KEY
+                       (set for builds started from Assay), else a new run
   --junit-retries      JUnit: same-named test cases of one suite are retries of one test, as some
                        rerun tools write them (default: every test case is a test of its own)
   --name NAME          run name (default: the upload time)
@@ -134,7 +135,7 @@ export async function upload(argv: string[]): Promise<void> {
   const fields = {
     format: values.format,
     family: values.family,
-    run_key: values["run-key"],
+    run_key: values["run-key"] ?? (process.env.ASSAY_RUN_KEY || undefined),
     junit_retries: values["junit-retries"] ? "true" : undefined,
     test_run_name: values.name,
     nora_site: values.site,

@@ -246,7 +246,49 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+export interface BuildsTable {
+  id: Generated<number>;
+  family: Family;
+  region: "US" | "CHINA";
+  executor_kind: "local" | "codebuild" | "github";
+  external_id: string | null;
+  external_url: string | null;
+  test_run_key: string;
+  rerun_of: "failed" | "unstable" | null;
+  attempt: Defaulted<number>;
+  mode: string;
+  test_run_name: string;
+  executor: string;
+  source_version: string;
+  test_tag: string | null;
+  nora_site: string | null;
+  environment: string | null;
+  base_url: string | null;
+  env: string | null;
+  host: string | null;
+  test_file: string | null;
+  users: number | null;
+  run_time: string | null;
+  spawn_rate: number | null;
+  /** The validated request, secrets redacted. */
+  payload: JSONColumnType<Record<string, unknown>>;
+  started_by_id: number | null;
+  started_by_email: string;
+  started_by_name: string;
+  current_phase: Defaulted<string>;
+  build_status: Defaulted<string>;
+  status_message: string | null;
+  start_time: DefaultTimestamp;
+  end_time: Timestamp | null;
+  deadline: Timestamp;
+  token_hash: string | null;
+  runner_boot: string | null;
+  log_key: string | null;
+  log_bytes: Defaulted<number>;
+}
+
 export interface Database {
+  builds: BuildsTable;
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
   tests: TestsTable;

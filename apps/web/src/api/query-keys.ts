@@ -17,4 +17,9 @@ export const queryKeys = {
     ["api-log", key, page, pageSize] as const,
   loadRun: (key: string) => ["load-run", key] as const,
   testDetail: (key: string, id: string) => ["test-detail", key, id] as const,
+  /** Every page of one build list (its path: /v1/builds, /v1/china/builds ...). */
+  buildLists: (path: string) => ["build-list", path] as const,
+  buildList: (path: string, page: number, pageSize: number) =>
+    ["build-list", path, page, pageSize] as const,
+  build: (id: string) => ["build", id] as const,
 };

@@ -1,4 +1,4 @@
-import { MeSchema, type Me } from "@assay/core";
+import { WhoIsSignedInSchema, type Me } from "@assay/core";
 import { useQuery } from "@tanstack/react-query";
 import { getJson, rememberCsrfToken } from "./client";
 import { queryKeys } from "./query-keys";
@@ -13,14 +13,16 @@ export interface MeState {
 
 /**
  * Who is signed in (GET /v1/me), shared by the header, the Profile dialog and every button that
- * needs sign-in. Spec section 8: a failed lookup marks the user signed out, whatever the failure.
+ * needs sign-in. Nobody signed in is an answer (signed_in false); spec section 8: a failed lookup
+ * marks the user signed out too, whatever the failure.
  */
 export function useMe(): MeState {
   const query = useQuery({
     queryKey: queryKeys.me,
     queryFn: async ({ signal }) => {
-      const me = await getJson("/v1/me", MeSchema, signal);
-      rememberCsrfToken(me.csrf_token);
+      const answer = await getJson("/v1/me", WhoIsSignedInSchema, signal);
+      const me = answer.signed_in ? answer : null;
+      rememberCsrfToken(me?.csrf_token ?? null);
       return me;
     },
     retry: false,

@@ -20,13 +20,20 @@ const renderHeader = (path = "/dashboard") => renderUi(<HeaderActions />, { path
 
 describe("the header's sign-in side", { timeout: 30_000 }, () => {
   it("offers Sign in when signed out, returning to the page the user is on", async () => {
-    mockApi({ "/v1/me": () => errorResponse(401, "unauthorized", "Sign in first.") });
+    // The server answers who is signed in without an error: nobody.
+    mockApi({ "/v1/me": () => jsonResponse({ signed_in: false }) });
     renderHeader("/test_runs/run-7/42?be=1");
     const signIn = await screen.findByRole("link", { name: "Sign in" });
     expect(signIn).toHaveAttribute(
       "href",
       `/auth/login?return_to=${encodeURIComponent("/test_runs/run-7/42?be=1")}`,
     );
+  });
+
+  it("takes a 401 from an older server as signed out too", async () => {
+    mockApi({ "/v1/me": () => errorResponse(401, "unauthorized", "Sign in first.") });
+    renderHeader();
+    expect(await screen.findByRole("link", { name: "Sign in" })).toBeVisible();
   });
 
   it("marks the user signed out when the lookup fails for any reason (spec section 8)", async () => {

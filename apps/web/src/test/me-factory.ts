@@ -3,6 +3,7 @@ import { MeSchema, type Me } from "@assay/core";
 /** A signed-in user as GET /v1/me returns it; tests override what they look at. */
 export function buildMe(overrides: Partial<Me> = {}): Me {
   return MeSchema.parse({
+    signed_in: true,
     id: 1,
     email: "qa@example.com",
     name: "QA Engineer",

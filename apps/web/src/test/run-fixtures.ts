@@ -1,10 +1,15 @@
-import type {
-  ApiRequest,
-  BackendResult,
-  BackendRun,
-  FrontendResultDetail,
-  LoadRun,
-  LoadStat,
+import {
+  DEFAULT_TICKET_PATTERN,
+  deriveStatus,
+  extractTickets,
+  NO_UNSTABLE,
+  pendingReason,
+  type ApiRequest,
+  type BackendResult,
+  type BackendRun,
+  type FrontendResultDetail,
+  type LoadRun,
+  type LoadStat,
 } from "@assay/core";
 
 /** API answers of the runs read API for component tests; tests override what they look at. */
@@ -16,7 +21,8 @@ export function buildBackendRun(overrides: Partial<BackendRun> = {}): BackendRun
     executor: "daily-robot",
     branch: "master",
     state: "finished",
-    duration_ms: 90_000,
+    // The tests' times summed; the run took 1m 30s on the clock.
+    duration_ms: 540_000,
     started_at: "2026-05-01T06:00:00.000Z",
     finished_at: "2026-05-01T06:01:30.000Z",
     created_at: "2026-05-01T06:00:00.000Z",
@@ -35,9 +41,16 @@ export function buildBackendRun(overrides: Partial<BackendRun> = {}): BackendRun
 
 let nextId = 1;
 
+/** The derived fields follow the status and message as the server derives them (core's rules). */
 export function buildBackendResult(overrides: Partial<BackendResult> = {}): BackendResult {
   const id = nextId++;
+  const status = overrides.status ?? "passed";
+  const message = overrides.error_message?.message ?? null;
+  const derived = deriveStatus({ status, error_message: message, test_id: 0 }, NO_UNSTABLE);
   return {
+    derived_status: derived,
+    pending_reason: derived === "skipped" ? pendingReason(message) : null,
+    tickets: status === "failed" ? extractTickets([message], DEFAULT_TICKET_PATTERN) : [],
     id,
     test_run_key: "api-run-1",
     test_run_test_id: `t-${id}`,

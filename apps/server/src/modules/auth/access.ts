@@ -8,6 +8,8 @@ import type { TokenScope } from "../tokens/tokens.service.js";
  * "read", and any other route without one stops the server at start, so no mutation can be left
  * open by accident.
  * - open: anyone (health checks, sign-in, the web app's build files);
+ * - identify: anyone, and the caller is known when they send a credential (GET /v1/me: who is
+ *   signed in; nobody is an answer there, not a 401);
  * - page: the web app's HTML: anyone in public read mode; in signed-in mode a visitor without a
  *   session is redirected to sign-in (a browser should land on the login page, not on a 401);
  * - read: lists and results: anyone in public read mode, a signed-in caller in signed-in mode;
@@ -15,7 +17,7 @@ import type { TokenScope } from "../tokens/tokens.service.js";
  * - user: a signed-in user (builds, reruns, tags, settings, profile);
  * - admin: a user or service token with the admin scope.
  */
-export type Access = "open" | "page" | "read" | "ingest" | "user" | "admin";
+export type Access = "open" | "identify" | "page" | "read" | "ingest" | "user" | "admin";
 
 /** One route of the server and the rule it declared (or was given), for the route-table test. */
 export interface RouteRule {
@@ -26,7 +28,13 @@ export interface RouteRule {
 
 export type Principal =
   | { kind: "user"; id: number; email: string; name: string; admin: boolean }
-  | { kind: "service_token"; name: string; scopes: readonly TokenScope[] };
+  | {
+      kind: "service_token";
+      name: string;
+      scopes: readonly TokenScope[];
+      /** A build's ASSAY_TOKEN: it may ingest into this run only. */
+      runKey?: string;
+    };
 
 /** Who the request comes from, or undefined; throws a 401 AppError for a bad credential. */
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | undefined>;
@@ -63,7 +71,7 @@ export function checkAccess(
   principal: Principal | undefined,
   readAccess: ReadAccess,
 ): void {
-  if (access === "open") return;
+  if (access === "open" || access === "identify") return;
   if (access === "read" || access === "page") {
     if (readAccess === "public" || principal) return;
     throw unauthorized("This Assay requires sign-in to read results. " + SIGN_IN);
@@ -79,6 +87,19 @@ export function checkAccess(
   }
   const admin = principal.kind === "user" ? principal.admin : principal.scopes.includes("admin");
   if (!admin) throw forbidden("This action needs the admin scope.");
+}
+
+/**
+ * A build's token (ASSAY_TOKEN) sends results into its own run only: any other run, or a new one,
+ * is refused. Other principals are not limited to a run.
+ */
+export function checkRunScope(principal: Principal | undefined, runKey: string | undefined): void {
+  if (principal?.kind !== "service_token" || principal.runKey === undefined) return;
+  if (runKey !== principal.runKey) {
+    throw forbidden(
+      `This build's token may only send results to run "${principal.runKey}" (ASSAY_RUN_KEY); pass --run-key "$ASSAY_RUN_KEY".`,
+    );
+  }
 }
 
 /** The access rule of a route: declared, or "read" for GET/HEAD. */

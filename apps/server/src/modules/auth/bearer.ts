@@ -3,6 +3,8 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { verifyToken } from "../tokens/tokens.service.js";
+import { BUILD_TOKEN_PREFIX, hashBuildToken } from "../builds/build-env.js";
+import { findActiveByTokenHash } from "../builds/builds.repo.js";
 import type { Principal, PrincipalResolver } from "./access.js";
 
 /** The bearer token of the Authorization header, if any. */
@@ -23,6 +25,22 @@ export function serviceTokenResolver(
   return async (request): Promise<Principal | undefined> => {
     const token = bearerOf(request);
     if (!token) return undefined;
+    if (token.startsWith(BUILD_TOKEN_PREFIX)) {
+      const build = await findActiveByTokenHash(db, hashBuildToken(token));
+      if (!build) {
+        throw new AppError(
+          401,
+          "unauthorized",
+          "This build token is not valid: its build has ended or never existed.",
+        );
+      }
+      return {
+        kind: "service_token",
+        name: `build ${build.id}`,
+        scopes: ["ingest"],
+        runKey: build.test_run_key,
+      };
+    }
     const principal = await verifyToken(db, token, envIngestToken);
     if (!principal)
       throw new AppError(

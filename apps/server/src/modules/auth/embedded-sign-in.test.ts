@@ -113,6 +113,7 @@ describe("sign-in with the embedded provider", () => {
     const target = new URL(((await out.json()) as { redirect_to: string }).redirect_to);
     expect(`${target.origin}${target.pathname}`).toBe(`${server.issuer}/session/end`);
     expect(target.searchParams.get("id_token_hint")).toBeTruthy();
-    expect((await fetchWithJar(jar, `${server.address}/v1/me`)).status).toBe(401);
+    const after = await fetchWithJar(jar, `${server.address}/v1/me`);
+    expect(await after.json()).toEqual({ signed_in: false });
   });
 });

@@ -23,6 +23,9 @@ let built: TestApp;
 const me = (cookie: string) =>
   built.app.inject({ method: "GET", url: "/v1/me", headers: { cookie } });
 
+/** GET /v1/me once the session is gone: nobody is signed in (200, not an error). */
+const SIGNED_OUT = { signed_in: false };
+
 function rename(cookie: string, headers: Record<string, string>) {
   return built.app.inject({
     method: "PUT",
@@ -114,7 +117,7 @@ describe("sessions", () => {
     );
     await database.db.kysely.updateTable("sessions").set({ tokens_encrypted: revoked }).execute();
 
-    expect((await me(cookie)).statusCode).toBe(401);
+    expect((await me(cookie)).json()).toEqual(SIGNED_OUT);
     expect(await sessionRow()).toBeUndefined();
   });
 
@@ -124,7 +127,7 @@ describe("sessions", () => {
       .updateTable("sessions")
       .set({ last_seen_at: new Date(Date.now() - 31 * 60_000) })
       .execute();
-    expect((await me(cookie)).statusCode).toBe(401);
+    expect((await me(cookie)).json()).toEqual(SIGNED_OUT);
     expect(await sessionRow()).toBeUndefined();
   });
 
@@ -134,13 +137,13 @@ describe("sessions", () => {
       .updateTable("sessions")
       .set({ expires_at: new Date(Date.now() - 1000) })
       .execute();
-    expect((await me(cookie)).statusCode).toBe(401);
+    expect((await me(cookie)).json()).toEqual(SIGNED_OUT);
   });
 
   it("ends the sessions of a user who is disabled", async () => {
     const { cookie } = await signIn(built.app, PUBLIC_URL);
     await database.db.kysely.updateTable("users").set({ disabled_at: new Date() }).execute();
-    expect((await me(cookie)).statusCode).toBe(401);
+    expect((await me(cookie)).json()).toEqual(SIGNED_OUT);
   });
 
   it("keeps the tokens encrypted at rest, bound to their session", async () => {
@@ -154,7 +157,14 @@ describe("sessions", () => {
 });
 
 describe("cookies that are not a session", () => {
-  it("answers 401 to a forged cookie, a tampered signature and a made-up id", async () => {
+  it("answers who is signed in without an error when nobody is: 200, signed_in false", async () => {
+    const res = await built.app.inject({ method: "GET", url: "/v1/me" });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["cache-control"]).toBe("no-store");
+    expect(res.json()).toEqual(SIGNED_OUT);
+  });
+
+  it("treats a forged cookie, a tampered signature and a made-up id as nobody signed in", async () => {
     const { cookie } = await signIn(built.app, PUBLIC_URL);
     const value = cookie.split("=").slice(1).join("=");
     const [id] = value.split(".");
@@ -164,7 +174,7 @@ describe("cookies that are not a session", () => {
       `assay_session=${id}`,
       `assay_session=${"A".repeat(43)}.${value.split(".")[1]}`,
     ]) {
-      expect((await me(forged)).statusCode).toBe(401);
+      expect((await me(forged)).json()).toEqual(SIGNED_OUT);
     }
     expect((await me(cookie)).statusCode).toBe(200);
   });

@@ -1,5 +1,6 @@
 import { deriveStatus, type ResultInput } from "@assay/core";
 import type pg from "pg";
+import { NOT_PENDING_MESSAGE_SQL, PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 
 const NO_UNSTABLE: ReadonlySet<number> = new Set();
 
@@ -87,7 +88,7 @@ export type Ranking = "all" | "none" | readonly number[];
 /**
  * After an upload, marks which attempt of each test decides its status (the last), flags tests
  * that passed after failing as flaky, and stores the run's counts so lists and charts read them
- * without scanning results. Pending = skipped by the report, or failed with "Pending reason".
+ * without scanning results. Pending = skipped by the report, or failed with core's PENDING_MARKER.
  * With a tally of everything the run holds (a fresh run), the counts come from it.
  */
 export async function finalizeRun(
@@ -157,8 +158,8 @@ async function rankAttempts(
 const COUNTED = `
   SELECT count(*) FILTER (WHERE is_final)::int AS total,
          count(*) FILTER (WHERE is_final AND status = 'passed')::int AS passed,
-         count(*) FILTER (WHERE is_final AND status = 'failed' AND coalesce(error_message, '') NOT LIKE '%Pending reason%')::int AS failed,
-         count(*) FILTER (WHERE is_final AND (status = 'skipped' OR (status = 'failed' AND error_message LIKE '%Pending reason%')))::int AS pending,
+         count(*) FILTER (WHERE is_final AND status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL})::int AS failed,
+         count(*) FILTER (WHERE is_final AND (status = 'skipped' OR (status = 'failed' AND ${PENDING_MESSAGE_SQL})))::int AS pending,
          count(*) FILTER (WHERE is_final AND flaky)::int AS flaky,
          coalesce(sum(duration_ms) FILTER (WHERE is_final), 0) AS duration_ms,
          min(start_time) AS started_at,

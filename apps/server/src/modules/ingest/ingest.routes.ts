@@ -6,7 +6,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
 import { documentedBodyOnly } from "../../http/documented-body.js";
-import type { Principal } from "../auth/access.js";
+import { checkRunScope, type Principal } from "../auth/access.js";
 import { ingestUpload, type IngestDeps, type IngestOutcome } from "./ingest.service.js";
 import { Spool } from "./spool.js";
 
@@ -107,6 +107,7 @@ export const ingestRoutes =
               details,
             );
           }
+          checkRunScope(request.principal, fields.data.run_key);
           if (spool.all().length === 0) {
             throw new AppError(
               400,

@@ -12,6 +12,7 @@ import type {} from "@fastify/multipart";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
+import { checkRunScope } from "../auth/access.js";
 import { documentedBodyOnly } from "../../http/documented-body.js";
 import type { IngestRouteOptions } from "./ingest.routes.js";
 import {
@@ -42,6 +43,13 @@ const MAX_BATCH_BYTES = 64 * 1024 * 1024;
 export const liveRoutes =
   (options: IngestRouteOptions): FastifyPluginAsyncZod =>
   async (app) => {
+    // A build's token writes into its own run only (the path's key, or the body's run_key).
+    app.addHook("preHandler", async (request) => {
+      const key =
+        (request.params as { key?: string } | undefined)?.key ??
+        (request.body as { run_key?: string } | undefined)?.run_key;
+      checkRunScope(request.principal, key);
+    });
     const batchLimit = Math.min(MAX_BATCH_BYTES, options.maxUploadBytes);
     app.addContentTypeParser(
       NDJSON,

@@ -5,6 +5,7 @@ import {
   PICTURE_TYPES,
   PictureUploadedSchema,
   ProfileUpdateSchema,
+  WhoIsSignedInSchema,
 } from "@assay/core";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
@@ -26,7 +27,7 @@ function userId(request: FastifyRequest): number {
 }
 
 /**
- * GET /v1/me (who is signed in, 401 when nobody is) and the Profile dialog's changes. Changes
+ * GET /v1/me (who is signed in; signed_in false when nobody is) and the Profile dialog's changes. Changes
  * made with the session cookie need the CSRF token GET /v1/me returns (see auth/principal.ts).
  */
 export const profileRoutes =
@@ -43,16 +44,22 @@ export const profileRoutes =
     app.get(
       "/v1/me",
       {
-        config: { access: "user" },
+        // Anyone may ask who is signed in; nobody is an answer (signed_in false), not a 401.
+        config: { access: "identify" },
         schema: {
           tags: ["profile"],
-          summary: "Who is signed in, and their profile",
-          response: { 200: MeSchema, ...errors },
+          summary: "Who is signed in, and their profile; signed_in false when nobody is",
+          response: { 200: WhoIsSignedInSchema, ...errors },
         },
       },
       async (request, reply) => {
         // The answer carries the session's CSRF token: no cache may keep it.
         reply.header("cache-control", "no-store");
+        const principal = request.principal;
+        if (!principal) return { signed_in: false as const };
+        if (principal.kind !== "user") {
+          throw new AppError(403, "forbidden", "A service token is no user: nobody to describe.");
+        }
         return toMe(await getProfile(deps, userId(request)), csrfOf(request));
       },
     );

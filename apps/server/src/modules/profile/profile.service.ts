@@ -35,6 +35,7 @@ const OBJECTS_PATH = "/v1/objects/";
 export function toMe(row: repo.ProfileRow, csrfToken: string | null): Me {
   const passSet = row.spira_secret_encrypted !== null;
   return {
+    signed_in: true,
     id: row.id,
     email: row.email,
     name: row.name,

@@ -66,6 +66,7 @@ describe("GET /v1/me", () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers["cache-control"]).toBe("no-store");
     expect(res.json()).toEqual({
+      signed_in: true,
       id: userId,
       email: "qa@example.com",
       name: "QA Engineer",

@@ -6,6 +6,7 @@ import {
   insertResult,
   insertRun,
   insertTest,
+  tagTest,
   type ResultRef,
   type RunRef,
 } from "../../../test/factories.js";
@@ -65,6 +66,12 @@ async function get(url: string) {
   return app.inject({ method: "GET", url });
 }
 
+/** The fields deriveStatus and extractTickets decide. */
+function pick(result: object) {
+  const { status, derived_status, pending_reason, tickets } = result as Record<string, unknown>;
+  return { status, derived_status, pending_reason, tickets };
+}
+
 describe("GET /v1/api-test-run/{key}", () => {
   it("answers the run and its results with error, console log and script", async () => {
     const urls = ["/v1/api-test-run/api-1", "/v1/api-test-run/api-1/?force=true"];
@@ -86,6 +93,9 @@ describe("GET /v1/api-test-run/{key}", () => {
         file: "test/patients.spec.ts",
         status: "failed",
         passed: false,
+        derived_status: "failed",
+        pending_reason: null,
+        tickets: [],
         error_message: {
           name: "AssertionError",
           message: "expected 200, got 500",
@@ -104,6 +114,35 @@ describe("GET /v1/api-test-run/{key}", () => {
       });
       expect(body.results[1]).toMatchObject({ id: passing.id, passed: true, error_message: null });
     }
+  });
+
+  it("derives each result's status as core does: a 'Pending reason' failure is skipped", async () => {
+    const db = database.db;
+    const pendingRun = await insertRun(db, { test_run_key: "api-pending", family: "backend" });
+    const flakyTest = await insertTest(db, { family: "backend" });
+    // '@unstable' is a frontend rule: the backend dialog has no Unstable box (spec §2).
+    await tagTest(db, "@unstable", flakyTest);
+    await insertResult(db, pendingRun, await insertTest(db, { family: "backend" }), {
+      status: "failed",
+      error_name: "PendingError",
+      error_message: "Pending reason == Blocked by nxl-5: sandbox down",
+    });
+    await insertResult(db, pendingRun, flakyTest, {
+      status: "failed",
+      error_message: "expected 200, got 502 (NXL-77)",
+    });
+    const results = (await get("/v1/api-test-run/api-pending")).json().results;
+    expect(results.map((r: object) => pick(r))).toEqual([
+      {
+        status: "failed",
+        derived_status: "skipped",
+        pending_reason: "Blocked by nxl-5: sandbox down",
+        tickets: ["NXL-5"],
+      },
+      { status: "failed", derived_status: "failed", pending_reason: null, tickets: ["NXL-77"] },
+    ]);
+    const detail = await get(`/v1/api-test-detail/api-pending/${results[0].test_run_test_id}`);
+    expect(pick(detail.json())).toEqual(pick(results[0]));
   });
 
   it("answers 404 for an unknown key or a frontend run", async () => {

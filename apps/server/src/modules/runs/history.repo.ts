@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Db } from "../../db/pool.js";
 
 /** Reads across runs: one test's history and the most failing tests. */
@@ -81,7 +82,7 @@ export type HistoryRow = Awaited<ReturnType<typeof listTestHistory>>[number];
  * Tests with the most final failures since `months` months ago, most first, ties by test id.
  * A failure with 'Pending reason' is a skipped result (deriveStatus), not counted. Counted on
  * the results_failed_time_idx index alone, whose predicate is these conditions word for word
- * (migration 0010); titles are joined for the top rows only.
+ * (migration 0010; pending-sql.test.ts checks it); titles are joined for the top rows only.
  */
 export function topFailsQuery(db: Db, months: number, limit: number) {
   return db.kysely
@@ -91,7 +92,7 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
         .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
         .where("is_final", "=", true)
         .where("status", "=", "failed")
-        .where(sql<boolean>`(error_message IS NULL OR error_message NOT LIKE '%Pending reason%')`)
+        .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
         .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
         .groupBy("test_id")
         .orderBy("fail_count", "desc")

@@ -59,5 +59,8 @@ export async function getBackendResult(
   const run = await requireRun(ctx.db, "backend", key);
   const row = await requireResult(ctx.db, run, testRunTestId);
   const requests = await repo.listResultApiRequests(ctx.db, row.id);
-  return { ...toBackendResult(row, key), apiRequests: requests.map(toApiRequest) };
+  return {
+    ...toBackendResult(row, key, ctx.ticketPattern),
+    apiRequests: requests.map(toApiRequest),
+  };
 }

@@ -1,6 +1,7 @@
 import {
   deriveStatus,
   extractTickets,
+  NO_UNSTABLE,
   pendingReason,
   type ApiRequest,
   type BackendResult,
@@ -114,7 +115,7 @@ export function toFrontendResult(
   rules: StatusRules,
   screenshot: string | null,
 ): FrontendResult {
-  const derived = deriveStatus(row, rules.unstableTestIds);
+  const { derived_status, pending_reason, tickets } = derivedFields(row, rules);
   // One flat literal: spreading a shared part and adding fields makes V8 build slow
   // dictionary-mode objects, which cost ~20x more over a 13,700-result run. Its keys are in
   // FrontendResultSchema's order: the run detail is sent as it is, without zod rebuilding it.
@@ -137,11 +138,9 @@ export function toFrontendResult(
     is_final: row.is_final,
     flaky: row.flaky,
     file: row.file,
-    derived_status: derived,
-    pending_reason: derived === "skipped" ? pendingReason(row.error_message) : null,
-    // The spec takes tickets from failure messages only.
-    tickets:
-      row.status === "failed" ? extractTickets([row.error_message], rules.ticketPattern) : [],
+    derived_status,
+    pending_reason,
+    tickets,
     error_message: row.error_message,
     nora_site: row.nora_site,
     version: row.version,
@@ -173,9 +172,36 @@ export function toScreenshot(row: ScreenshotRow): Screenshot {
   };
 }
 
-export function toBackendResult(row: BackendResultRow, runKey: string): BackendResult {
+/**
+ * What deriveStatus and extractTickets make of a result, the same for every family: its shown
+ * status, a pending result's reason, and the tickets of a failure's message.
+ */
+function derivedFields(
+  row: { status: BackendResultRow["status"]; error_message: string | null; test_id: number },
+  rules: StatusRules,
+) {
+  const derived = deriveStatus(row, rules.unstableTestIds);
+  return {
+    derived_status: derived,
+    pending_reason: derived === "skipped" ? pendingReason(row.error_message) : null,
+    // The spec takes tickets from failure messages only.
+    tickets:
+      row.status === "failed" ? extractTickets([row.error_message], rules.ticketPattern) : [],
+  };
+}
+
+/** `ticketPattern` is the catalogue's; backend failures are never unstable (NO_UNSTABLE). */
+export function toBackendResult(
+  row: BackendResultRow,
+  runKey: string,
+  ticketPattern: string,
+): BackendResult {
   const hasError =
     row.error_name !== null || row.error_message !== null || row.error_stack !== null;
+  const { derived_status, pending_reason, tickets } = derivedFields(row, {
+    unstableTestIds: NO_UNSTABLE,
+    ticketPattern,
+  });
   // Keys in BackendResultSchema's order: the run detail is sent without zod rebuilding it.
   return {
     id: row.id,
@@ -197,6 +223,9 @@ export function toBackendResult(row: BackendResultRow, runKey: string): BackendR
     flaky: row.flaky,
     baseurl: row.baseurl,
     file: row.file,
+    derived_status,
+    pending_reason,
+    tickets,
     error_message: hasError
       ? { name: row.error_name, message: row.error_message, stack: row.error_stack }
       : null,

@@ -137,7 +137,7 @@ export async function getBackendRun(ctx: RunsContext, key: string): Promise<Back
   return {
     run: toBackendRun(run),
     warnings: run.warnings,
-    results: rows.map((row) => toBackendResult(row, key)),
+    results: rows.map((row) => toBackendResult(row, key, ctx.ticketPattern)),
   };
 }
 

@@ -132,7 +132,9 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
           <TableCell
             key={column.id}
             align={column.numeric ? "right" : "left"}
-            sx={{ whiteSpace: "nowrap" }}
+            // Figures stay on one line; texts (hosts, file paths, e-mails) wrap, so that the
+            // widest table (Load) fits the screen instead of scrolling sideways.
+            sx={column.numeric ? { whiteSpace: "nowrap" } : { overflowWrap: "anywhere" }}
           >
             {column.render(run)}
           </TableCell>

@@ -115,6 +115,9 @@ describe("Test Reports run lists", () => {
     expect(within(second!).getByText("Legacy")).toBeInTheDocument();
     const url = new URL(String(fetchMock.mock.calls.at(-1)?.[0]), "http://x");
     expect(url.searchParams.get("page_size")).toBe("15");
+    // Duration is the run's wall-clock time; the summed test time is named on hover.
+    await userEvent.hover(within(first!).getByText("1h 2m 3s"));
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("Summed test time 8h 39m 36s");
   });
 
   it("keeps the page and the page size in the URL", async () => {
@@ -147,6 +150,8 @@ describe("Test Reports run lists", () => {
     expect(router.state.location.search).toBe("?tab=backend");
     expect(await screen.findByText("2026-05-01 06:00 API")).toBeInTheDocument();
     expect(within(bodyRows("Backend runs")[0]!).getByText("4")).toBeInTheDocument();
+    // The run took 1m 30s on the clock; its tests' times add up to 9m.
+    expect(within(bodyRows("Backend runs")[0]!).getByText("1m 30s")).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole("tab", { name: "Load" }));
     const row = (await screen.findByText("Patient login 20 users")).closest("tr")!;

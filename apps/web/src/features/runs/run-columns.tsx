@@ -1,4 +1,4 @@
-import { formatDuration, formatUtc, type Catalog } from "@assay/core";
+import { formatDuration, formatUtc, regionLabel, runWallClockMs, type Catalog } from "@assay/core";
 import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
@@ -72,11 +72,27 @@ function count<T>(
   return { id, label, numeric: true, render: (run) => <Count value={value(run)} color={color} /> };
 }
 
-const durationColumn = <T extends { duration_ms: number }>(): RunColumn<T> => ({
+interface TimedRun {
+  duration_ms: number;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** The run's wall-clock time; the tests' summed time is named in its tooltip. */
+const durationColumn = <T extends TimedRun>(): RunColumn<T> => ({
   id: "duration",
   label: "Duration",
   numeric: true,
-  render: (run) => formatDuration(run.duration_ms),
+  render: (run) => {
+    const wallClock = runWallClockMs(run);
+    return (
+      <Tooltip title={`Summed test time ${formatDuration(run.duration_ms)}`}>
+        <Box component="span" sx={{ whiteSpace: "nowrap" }}>
+          {wallClock === null ? "Still open" : formatDuration(wallClock)}
+        </Box>
+      </Tooltip>
+    );
+  },
 });
 
 type Href<T> = (run: T) => string;
@@ -134,9 +150,7 @@ export function loadColumns(
     { id: "users", label: "Users", numeric: true, render: (run) => dash(run.users) },
     text("run_time", "Run time", (run) => run.run_time),
     { id: "spawn_rate", label: "Spawn rate", numeric: true, render: (run) => dash(run.spawn_rate) },
-    text("load_region", "Load region", (run) =>
-      run.load_region ? (regionLabels?.[run.load_region] ?? run.load_region) : null,
-    ),
+    text("load_region", "Load region", (run) => regionLabel(run.load_region, regionLabels)),
     createdColumn("Created at"),
     {
       id: "report",

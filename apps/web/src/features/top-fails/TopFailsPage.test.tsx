@@ -50,6 +50,37 @@ describe("Top Failed Tests", { timeout: 20_000 }, () => {
     expect(document.querySelector("tbody i")).toBeNull();
   });
 
+  it("shows 15 rows a page, with the spec's page sizes", async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      id: i + 1,
+      title: `Test ${i + 1}`,
+      fail_count: 100 - i,
+    }));
+    let limit: string | null = null;
+    mockApi({
+      "/v1/fails": (url) => {
+        limit = url.searchParams.get("limit");
+        return jsonResponse(rows);
+      },
+    });
+    renderPage();
+    await screen.findByRole("link", { name: "TC1" });
+    expect(bodyRows()).toHaveLength(15);
+    expect(screen.getByText("1–15 of 40")).toBeVisible();
+    // Every test the API has is asked for: the pager shows them all.
+    expect(limit).toBe("500");
+
+    await userEvent.click(screen.getByRole("button", { name: "Go to next page" }));
+    expect(bodyRows()[0]).toHaveTextContent("TC16");
+    expect(screen.getByText("16–30 of 40")).toBeVisible();
+
+    await userEvent.click(screen.getByRole("combobox", { name: /rows per page/i }));
+    const options = within(screen.getByRole("listbox")).getAllByRole("option");
+    expect(options.map((option) => option.textContent)).toEqual(["10", "15", "20", "30", "100"]);
+    await userEvent.click(screen.getByRole("option", { name: "100" }));
+    expect(bodyRows()).toHaveLength(40);
+  });
+
   it("says so when nothing failed", async () => {
     mockApi({ "/v1/fails": () => jsonResponse([]) });
     renderPage();

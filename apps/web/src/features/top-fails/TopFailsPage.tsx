@@ -1,3 +1,4 @@
+import { DEFAULT_TABLE_PAGE_SIZE, TABLE_PAGE_SIZES } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
@@ -8,11 +9,14 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
+import TablePagination from "@mui/material/TablePagination";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
-import type { ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router";
 import { useTopFails } from "./use-top-fails";
+
+type TopFails = ReturnType<typeof useTopFails>;
 
 const COLUMNS = 3;
 
@@ -38,8 +42,7 @@ function SkeletonRows() {
   ));
 }
 
-function Rows() {
-  const fails = useTopFails();
+function Rows({ fails, page, size }: { fails: TopFails; page: number; size: number }) {
   if (fails.isPending) return <SkeletonRows />;
   if (fails.isError) {
     return (
@@ -67,7 +70,7 @@ function Rows() {
       </MessageRow>
     );
   }
-  return fails.data.map((row) => (
+  return fails.data.slice(page * size, (page + 1) * size).map((row) => (
     <TableRow key={row.id} hover>
       <TableCell>
         <Link
@@ -86,9 +89,13 @@ function Rows() {
 
 /**
  * Top Failed Tests (/top_fails; the header says "in the last 2 months"): the tests that failed
- * most, most failures first, each linked to its history.
+ * most, most failures first, each linked to its history, 15 a page (spec section 9).
  */
 export function TopFailsPage() {
+  const fails = useTopFails();
+  const [page, setPage] = useState(0);
+  const [size, setSize] = useState<number>(DEFAULT_TABLE_PAGE_SIZE);
+  const count = fails.data?.length ?? 0;
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table aria-label="Top failed tests">
@@ -102,9 +109,23 @@ export function TopFailsPage() {
           </TableRow>
         </TableHead>
         <TableBody>
-          <Rows />
+          <Rows fails={fails} page={page} size={size} />
         </TableBody>
       </Table>
+      {count > 0 && (
+        <TablePagination
+          component="div"
+          count={count}
+          page={Math.min(page, Math.max(0, Math.ceil(count / size) - 1))}
+          rowsPerPage={size}
+          rowsPerPageOptions={[...TABLE_PAGE_SIZES]}
+          onPageChange={(_event, next) => setPage(next)}
+          onRowsPerPageChange={(event) => {
+            setSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      )}
     </TableContainer>
   );
 }

@@ -1,4 +1,4 @@
-import { sourceLink, type BackendResult } from "@assay/core";
+import { DEFAULT_TICKET_PATTERN, sourceLink, type BackendResult } from "@assay/core";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
@@ -6,6 +6,8 @@ import ToggleButton from "@mui/material/ToggleButton";
 import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useState, type ReactNode } from "react";
+import { useCatalog } from "../../../api/use-catalog";
+import { TicketText } from "../results/TicketText";
 import { ConsoleLog } from "./ConsoleLog";
 import { ResultApiRequests } from "./ResultApiRequests";
 import { SCRIPT_MISSING } from "./messages";
@@ -64,6 +66,7 @@ export function BackendResultDetails({
   repositoryUrl: string | undefined;
 }) {
   const [view, setView] = useState<View>("script");
+  const catalog = useCatalog();
   const error = result.error_message;
   const link =
     repositoryUrl === undefined ? null : sourceLink(repositoryUrl, result.file, error?.stack);
@@ -79,7 +82,13 @@ export function BackendResultDetails({
                 {error.message ? ": " : ""}
               </Box>
             )}
-            {error.message}
+            {error.message && (
+              <TicketText
+                text={error.message}
+                pattern={catalog.data?.ticketPattern ?? DEFAULT_TICKET_PATTERN}
+                trackerUrl={catalog.data?.issueTrackerUrl}
+              />
+            )}
           </Typography>
         </Section>
       )}

@@ -1,5 +1,6 @@
 import { formatDuration, type BackendResult } from "@assay/core";
 import ExpandMore from "@mui/icons-material/ExpandMore";
+import HourglassEmpty from "@mui/icons-material/HourglassEmpty";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import Typography from "@mui/material/Typography";
@@ -56,7 +57,7 @@ export function BackendResultRow({
           }}
         />
         <Box sx={{ minWidth: 76 }}>
-          <StatusLabel status={result.status} />
+          <StatusLabel status={result.derived_status} />
         </Box>
         <Typography
           sx={{ fontVariantNumeric: "tabular-nums", color: "text.secondary", minWidth: 64 }}
@@ -70,6 +71,17 @@ export function BackendResultRow({
           {result.scenario && (
             <Typography noWrap variant="caption" color="text.secondary" component="div">
               {result.scenario}
+            </Typography>
+          )}
+          {result.derived_status === "skipped" && (
+            <Typography
+              noWrap
+              variant="caption"
+              component="div"
+              sx={{ display: "flex", alignItems: "center", gap: 0.5, color: "status.skipped" }}
+            >
+              <HourglassEmpty sx={{ fontSize: 14 }} aria-hidden />
+              Pending: {result.pending_reason || "no reason given"}
             </Typography>
           )}
         </Box>

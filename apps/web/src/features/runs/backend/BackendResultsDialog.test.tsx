@@ -135,12 +135,11 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     const lines = (await summary.findAllByRole("listitem")).map((li) => li.textContent);
     expect(lines).toEqual(["@patients1", "Unknown1"]);
 
-    const rerun = within(box("Failed")).getByRole("button", { name: "Rerun" });
+    // Signed out (GET /v1/me is not answered): Rerun is disabled with 'Please sign in'.
+    const rerun = within(box("Failed")).getByRole("button", { name: "Rerun failed" });
     expect(rerun).toBeDisabled();
     await userEvent.hover(rerun.parentElement!);
-    expect(await screen.findByRole("tooltip")).toHaveTextContent(
-      "Rerun comes with the builds issue",
-    );
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("Please sign in");
   });
 
   it("hides the failed results with the Failed box's Hide switch", async () => {
@@ -154,6 +153,65 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     ]);
     await userEvent.click(screen.getByRole("switch", { name: "Hide failed results" }));
     expect(screen.getAllByRole("article")).toHaveLength(3);
+  });
+
+  it("shows a 'Pending reason' failure as skipped with its reason, out of Failed", async () => {
+    const pending = buildBackendResult({
+      test_id: 14,
+      title: "GET /sms",
+      status: "failed",
+      passed: false,
+      tags: ["@patients"],
+      error_message: {
+        name: "PendingError",
+        message: "Pending reason == Blocked by nxl-5",
+        stack: null,
+      },
+    });
+    mockRun(detail([failing, pending, passing], { failed: 1, pending: 1 }));
+    renderDialog();
+    const skipped = within(await screen.findByRole("article", { name: /TC14/ }));
+    expect(skipped.getByText("Skipped")).toBeInTheDocument();
+    expect(skipped.getByText("Pending: Blocked by nxl-5")).toBeInTheDocument();
+    expect(within(row(/TC11/)).getByText("Failed")).toBeInTheDocument();
+    expect(within(box("Failed")).getByText("1")).toBeInTheDocument();
+    // The Failed Summary adds up to the Failed box: the pending result is not in it.
+    const summary = within(box("Failed Summary"));
+    const lines = (await summary.findAllByRole("listitem")).map((li) => li.textContent);
+    expect(lines).toEqual(["@patients1"]);
+
+    await userEvent.click(screen.getByRole("switch", { name: "Hide failed results" }));
+    expect(screen.getAllByRole("article").map((a) => a.getAttribute("aria-label"))).toEqual([
+      "TC14 GET /sms",
+      `TC12 ${XSS}`,
+    ]);
+  });
+
+  it("links the ticket keys of a backend error to the issue tracker", async () => {
+    const ticketed = buildBackendResult({
+      test_id: 15,
+      title: "GET /visits",
+      status: "failed",
+      passed: false,
+      error_message: {
+        name: "AssertionError",
+        message: "known bug nxl-42, see NXL-7",
+        stack: null,
+      },
+    });
+    mockRun(detail([ticketed]));
+    renderDialog();
+    const result = within(await screen.findByRole("article", { name: /TC15/ }));
+    await userEvent.click(result.getByRole("button", { expanded: false }));
+    const error = within(result.getByRole("region", { name: "Error" }));
+    expect(await error.findByRole("link", { name: "NXL-42" })).toHaveAttribute(
+      "href",
+      "https://jira.example.com/browse/NXL-42",
+    );
+    expect(error.getByRole("link", { name: "NXL-7" })).toHaveAttribute(
+      "href",
+      "https://jira.example.com/browse/NXL-7",
+    );
   });
 
   it("renders a test name as text, never as HTML", async () => {

@@ -136,10 +136,11 @@ function RunResults({
   const catalog = useCatalog();
   const { test_key: linkedTest } = useParams();
   const [hideFailed, setHideFailed] = useState(false);
-  // Retries are kept in the answer, but the final attempt is the one that counts.
+  // Retries are kept in the answer, but the final attempt is the one that counts. Statuses are
+  // the server's derived_status (core's deriveStatus): a 'Pending reason' failure is skipped.
   const finals = useMemo(() => detail.results.filter((result) => result.is_final), [detail]);
   const shown = useMemo(
-    () => (hideFailed ? finals.filter((result) => result.status !== "failed") : finals),
+    () => (hideFailed ? finals.filter((result) => result.derived_status !== "failed") : finals),
     [finals, hideFailed],
   );
   const majorTags = catalog.data?.majorTags;
@@ -147,7 +148,7 @@ function RunResults({
     () =>
       majorTags &&
       summarizeFailures(
-        finals.filter((result) => result.status === "failed"),
+        finals.filter((result) => result.derived_status === "failed"),
         majorTags,
       ),
     [finals, majorTags],

@@ -1,17 +1,13 @@
 import type { BackendRun, FailedTagGroup } from "@assay/core";
 import ListAlt from "@mui/icons-material/ListAlt";
-import Replay from "@mui/icons-material/Replay";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Switch from "@mui/material/Switch";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
+import { RerunButton } from "../RerunButton";
 import { FailedSummary } from "./FailedSummary";
 import { InfoBox } from "./InfoBox";
-
-/** Where the Rerun button will come from; until then it keeps its place, disabled. */
-export const RERUN_PENDING = "Rerun comes with the builds issue";
 
 const number = new Intl.NumberFormat("en-US");
 
@@ -58,17 +54,17 @@ export function BackendSummary({
           slotProps={{ typography: { variant: "body2" } }}
           sx={{ ml: -0.5 }}
         />
-        <Tooltip title={RERUN_PENDING}>
-          {/* A disabled button gets no pointer events; the span carries the tooltip. */}
-          <span>
-            <Button startIcon={<Replay />} disabled>
-              Rerun
-            </Button>
-          </span>
-        </Tooltip>
+        <Box>
+          <RerunButton
+            family="backend"
+            runKey={run.test_run_key}
+            what="failed"
+            count={run.failed}
+          />
+        </Box>
       </InfoBox>
       <InfoBox label="Failed Summary" grow>
-        <FailedSummary groups={failedGroups} />
+        <FailedSummary groups={failedGroups} buildTab="backend" />
       </InfoBox>
     </Box>
   );

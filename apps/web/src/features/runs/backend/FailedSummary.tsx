@@ -1,5 +1,6 @@
 import { formatFailedIds, formatFailedSummary, type FailedTagGroup } from "@assay/core";
 import ContentCopy from "@mui/icons-material/ContentCopy";
+import PlaylistPlay from "@mui/icons-material/PlaylistPlay";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import IconButton from "@mui/material/IconButton";
@@ -7,6 +8,10 @@ import Snackbar from "@mui/material/Snackbar";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
+import { useNavigate } from "react-router";
+import { SIGN_IN_HINT, useSignedIn } from "../../../api/use-signed-in";
+import { SignedInButton } from "../../../components/SignedInButton";
+import { buildsHref } from "../../../components/builds-url";
 
 /** Copies text and says how it went; the clipboard is refused on plain-http origins. */
 function useCopy() {
@@ -25,12 +30,37 @@ function useCopy() {
   return { copy, message, clear: () => setMessage(null) };
 }
 
+/** The per-group hand-off to New Build; signed out it is disabled with 'Please sign in'. */
+function NewBuildIcon({ label, onClick }: { label: string; onClick: () => void }) {
+  const signedIn = useSignedIn();
+  return (
+    <Tooltip title={signedIn ? label : SIGN_IN_HINT}>
+      <span>
+        <IconButton aria-label={label} onClick={onClick} disabled={!signedIn} sx={{ p: 0.25 }}>
+          <PlaylistPlay sx={{ fontSize: 16 }} />
+        </IconButton>
+      </span>
+    </Tooltip>
+  );
+}
+
 /**
  * The Failed Summary box's content: failed tests per major tag, most first, with Copy Summary
  * and a copy of each group's failed ids.
  */
-export function FailedSummary({ groups }: { groups: readonly FailedTagGroup[] | undefined }) {
+export function FailedSummary({
+  groups,
+  buildTab,
+}: {
+  groups: readonly FailedTagGroup[] | undefined;
+  /** The Builds tab whose New Build the failed ids are handed to. */
+  buildTab: "frontend" | "backend";
+}) {
   const { copy, message, clear } = useCopy();
+  const navigate = useNavigate();
+  // Hand-off: New Build opens By Test Tags with these ids filled in (spec section 4).
+  const newBuildWith = (ids: readonly number[]) =>
+    void navigate(buildsHref({ tab: buildTab, newBuild: true, tags: ids.map((id) => `TC${id}`) }));
 
   if (groups === undefined) {
     return <Typography color="text.secondary">Loading the major tags…</Typography>;
@@ -46,8 +76,7 @@ export function FailedSummary({ groups }: { groups: readonly FailedTagGroup[] | 
           m: 0,
           p: 0,
           listStyle: "none",
-          maxHeight: 78,
-          overflow: "auto",
+          // Every group shows, the list wraps onto more rows: its counts add up to Failed.
           display: "grid",
           gridTemplateColumns: "repeat(auto-fill, minmax(180px, 1fr))",
           columnGap: 3,
@@ -74,16 +103,27 @@ export function FailedSummary({ groups }: { groups: readonly FailedTagGroup[] | 
                 <ContentCopy sx={{ fontSize: 14 }} />
               </IconButton>
             </Tooltip>
+            <NewBuildIcon
+              label={`New Build with the failed ids of ${group.tag}`}
+              onClick={() => newBuildWith(group.testIds)}
+            />
           </Box>
         ))}
       </Box>
-      <Box>
+      <Box sx={{ display: "flex", flexWrap: "wrap", gap: 0.5 }}>
         <Button
           startIcon={<ContentCopy />}
           onClick={() => copy(formatFailedSummary(groups), "the summary")}
         >
           Copy Summary
         </Button>
+        <SignedInButton
+          startIcon={<PlaylistPlay />}
+          tooltip="New Build of every failed test, By Test Tags"
+          onClick={() => newBuildWith(groups.flatMap((group) => group.testIds))}
+        >
+          New Build with failed ids
+        </SignedInButton>
       </Box>
       <Snackbar
         open={message !== null}

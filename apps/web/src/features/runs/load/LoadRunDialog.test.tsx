@@ -44,7 +44,8 @@ describe("LoadRunDialog", { timeout: 20_000 }, () => {
     mockLoad(() => jsonResponse({ run: buildLoadRun(), load_stats: [] }));
     renderDialog();
     await screen.findByText("Statistics");
-    await screen.findByText("us-west-2 US (Oregon)");
+    // The same label as the run list's Load region column.
+    await screen.findByText("US (Oregon)");
     expect(fields()).toEqual([
       ["Env", "Stage"],
       ["Host", "https://stage.example.com"],
@@ -53,7 +54,7 @@ describe("LoadRunDialog", { timeout: 20_000 }, () => {
       ["Users", "20"],
       ["Run time", "5m"],
       ["Spawn rate", "0.2 user/sec"],
-      ["Load region", "us-west-2 US (Oregon)"],
+      ["Load region", "US (Oregon)"],
       ["Created at", "2026-05-01 07:00:00 UTC"],
       ["Report", "Open the stored report"],
     ]);

@@ -1,4 +1,4 @@
-import { formatUtc, type Catalog, type LoadRun } from "@assay/core";
+import { formatUtc, regionLabel, type LoadRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Alert from "@mui/material/Alert";
@@ -20,13 +20,6 @@ export interface LoadRunDialogProps {
   runKey: string;
   open: boolean;
   onClose(): void;
-}
-
-/** "us-west-2 US (Oregon)": the code, with the catalogue's label when it has one. */
-function regionText(region: string | null, labels: Catalog["regionLabels"] | undefined) {
-  if (!region) return null;
-  const label = labels?.[region];
-  return label ? `${region} ${label}` : region;
 }
 
 /**
@@ -77,7 +70,11 @@ function RunFields({ run }: { run: LoadRun }) {
       <Field label="Spawn rate">
         {run.spawn_rate === null ? null : `${run.spawn_rate} user/sec`}
       </Field>
-      <Field label="Load region">{regionText(run.load_region, catalog.data?.regionLabels)}</Field>
+      <Field label="Load region">
+        <span title={run.load_region ?? undefined}>
+          {regionLabel(run.load_region, catalog.data?.regionLabels)}
+        </span>
+      </Field>
       <Field label="Created at">
         <span title={run.created_at}>{formatUtc(run.created_at)}</span>
       </Field>

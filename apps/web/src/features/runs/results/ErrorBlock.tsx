@@ -1,6 +1,6 @@
 import { styled } from "@mui/material/styles";
 import { useState } from "react";
-import { TicketText } from "./TicketText";
+import { TicketLink, TicketText } from "./TicketText";
 
 // Longer messages start folded to four lines, so one stack trace cannot push the list away.
 const FOLD_AT_CHARS = 320;
@@ -37,19 +37,6 @@ const ErrorRoot = styled("div")(({ theme }) => ({
     cursor: "pointer",
   },
 }));
-
-function TicketLink({ ticket, trackerUrl }: { ticket: string; trackerUrl: string | undefined }) {
-  if (!trackerUrl) return ticket;
-  return (
-    <a
-      href={`${trackerUrl}${encodeURIComponent(ticket)}`}
-      target="_blank"
-      rel="noopener noreferrer"
-    >
-      {ticket}
-    </a>
-  );
-}
 
 /** A failure message with its ticket links, folded when long (its tickets then listed above). */
 export function ErrorBlock({

@@ -139,12 +139,24 @@ describe("Frontend results dialog", () => {
     expect(screen.queryByRole("status", { name: "Report warnings" })).not.toBeInTheDocument();
   });
 
+  it("names the run's facts once each: a run named for its time does not repeat it", async () => {
+    const named = { test_run_name: "2026-05-01 08:00:00 UTC", created_at: "2026-05-01T08:00:00Z" };
+    mock({ "/v1/test-runs/ui-run-1": () => jsonResponse(buildRunDetail(results, named)) });
+    await open();
+    const facts = await screen.findByText(/^2026-05-01 08:00:00 UTC · /);
+    expect(facts.textContent).toBe(
+      "2026-05-01 08:00:00 UTC · dev1.nextgen.example.com · NextGen · daily-robot · master",
+    );
+  });
+
   it("shows the info boxes, and opens on the failures: Hide on for passed, skipped, unstable", async () => {
     mock();
     await open();
     await screen.findAllByRole("article");
     expect(within(box("Total")).getByText("7")).toBeInTheDocument();
+    // The run's wall-clock time, and the tests' times summed, labelled as such.
     expect(within(box("Total Duration")).getByText("1h 2m 3s")).toBeInTheDocument();
+    expect(within(box("Total Duration")).getByText("Summed test time 8h 39m 36s")).toBeVisible();
     expect(within(box("Passed")).getByText("1")).toBeInTheDocument();
     expect(within(box("Failed")).getByText("4")).toBeInTheDocument();
     expect(within(box("Skipped")).getByText("1")).toBeInTheDocument();

@@ -1,4 +1,5 @@
 import {
+  runWallClockMs,
   summarizeFailures,
   type DisplayStatus,
   type FailureFilter,
@@ -131,8 +132,10 @@ function ResultsBody({
     <>
       <RunWarnings warnings={detail.warnings} />
       <ResultsSummary
+        runKey={detail.run.test_run_key}
         counts={counts}
-        durationMs={detail.run.duration_ms}
+        wallClockMs={runWallClockMs(detail.run)}
+        testTimeMs={detail.run.duration_ms}
         groups={groups}
         hidden={filters.hidden}
         onHidden={onHidden}

@@ -14,8 +14,9 @@ import { copyText } from "../copy-text";
 
 export const RESULTS_TITLE_ID = "frontend-results-title";
 
+/** The run's facts, each once: a run is often named for its creation time. */
 function runFacts(run: FrontendRun): string {
-  return [
+  const facts = [
     run.test_run_name,
     run.nora_site,
     run.is_next_gen ? "NextGen" : "Legacy",
@@ -23,9 +24,8 @@ function runFacts(run: FrontendRun): string {
     run.executor,
     run.branch,
     formatUtc(run.created_at),
-  ]
-    .filter((fact): fact is string => Boolean(fact))
-    .join(" · ");
+  ].filter((fact): fact is string => Boolean(fact));
+  return [...new Set(facts)].join(" · ");
 }
 
 /** The dialog's bar: close, the run key as title with a copy-link button, the run's facts. */

@@ -4,21 +4,16 @@ import {
   type FailedTagGroup,
   type StatusCounts,
 } from "@assay/core";
-import Replay from "@mui/icons-material/Replay";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import FormControlLabel from "@mui/material/FormControlLabel";
 import Paper from "@mui/material/Paper";
 import Switch from "@mui/material/Switch";
-import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { memo, useMemo, type ReactNode } from "react";
 import { FailedSummary } from "../backend/FailedSummary";
 import { HIDEABLE_STATUSES } from "../report-url";
+import { RerunButton } from "../RerunButton";
 import { STATUS_LOOK } from "../StatusLabel";
-
-/** Reruns arrive with the builds capability; their place is kept, disabled, and says so. */
-export const RERUN_LATER = "Rerun comes with the builds issue";
 
 /** One box of the summary row: a label, its figure, and the box's own controls. */
 function InfoBox({
@@ -61,32 +56,15 @@ function InfoBox({
   );
 }
 
-function RerunButton({ what }: { what: "failed" | "unstable" }) {
-  return (
-    <Tooltip title={RERUN_LATER}>
-      {/* A disabled button gets no pointer events; the span carries the tooltip. */}
-      <span>
-        <Button
-          size="small"
-          startIcon={<Replay />}
-          disabled
-          aria-label={`Rerun ${what}`}
-          sx={{ px: 0.5, minWidth: 0 }}
-        >
-          Rerun
-        </Button>
-      </span>
-    </Tooltip>
-  );
-}
-
 // Memoized with plain props: a Hide switch re-renders its own box only.
 const StatusBox = memo(function StatusBox({
+  runKey,
   status,
   count,
   hidden,
   onHidden,
 }: {
+  runKey: string;
   status: DisplayStatus;
   count: number;
   hidden: boolean;
@@ -108,7 +86,9 @@ const StatusBox = memo(function StatusBox({
           }
           label="Hide"
         />
-        {(status === "failed" || status === "unstable") && <RerunButton what={status} />}
+        {(status === "failed" || status === "unstable") && (
+          <RerunButton family="frontend" runKey={runKey} what={status} count={count} />
+        )}
       </Box>
     </InfoBox>
   );
@@ -117,23 +97,32 @@ const StatusBox = memo(function StatusBox({
 /**
  * The info boxes of the Frontend results dialog (memoized: it changes with the Hide switches
  * only): Total, Total Duration, Failed Summary, and one
- * box per status with its Hide switch (and the Rerun place on Failed and Unstable).
+ * box per status with its Hide switch (and Rerun on Failed and Unstable).
  */
 export const ResultsSummary = memo(function ResultsSummary({
+  runKey,
   counts,
-  durationMs,
+  wallClockMs,
+  testTimeMs,
   groups,
   hidden,
   onHidden,
 }: {
+  runKey: string;
   counts: StatusCounts;
-  durationMs: number;
+  /** First start to last end (runWallClockMs); null while the run is open. */
+  wallClockMs: number | null;
+  /** The tests' durations summed (the run's duration_ms). */
+  testTimeMs: number;
   groups: readonly FailedTagGroup[] | undefined;
   hidden: ReadonlySet<DisplayStatus>;
   onHidden: (status: DisplayStatus, hidden: boolean) => void;
 }) {
   // The same element while the groups are the same: React then skips it on a Hide switch.
-  const failedSummary = useMemo(() => <FailedSummary groups={groups} />, [groups]);
+  const failedSummary = useMemo(
+    () => <FailedSummary groups={groups} buildTab="frontend" />,
+    [groups],
+  );
   return (
     <Box
       sx={{
@@ -147,11 +136,19 @@ export const ResultsSummary = memo(function ResultsSummary({
       }}
     >
       <InfoBox label="Total" value={counts.total.toLocaleString("en-US")} />
-      <InfoBox label="Total Duration" value={formatDuration(durationMs)} />
+      <InfoBox
+        label="Total Duration"
+        value={wallClockMs === null ? "Still open" : formatDuration(wallClockMs)}
+      >
+        <Typography variant="caption" color="text.secondary" noWrap>
+          Summed test time {formatDuration(testTimeMs)}
+        </Typography>
+      </InfoBox>
       <InfoBox label="Failed Summary">{failedSummary}</InfoBox>
       {HIDEABLE_STATUSES.map((status) => (
         <StatusBox
           key={status}
+          runKey={runKey}
           status={status}
           count={counts[status]}
           hidden={hidden.has(status)}

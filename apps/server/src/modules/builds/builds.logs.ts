@@ -1,0 +1,89 @@
+import { randomUUID } from "node:crypto";
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  openSync,
+  readSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import type { ObjectStore } from "../../storage/index.js";
+import * as repo from "./builds.repo.js";
+import type { BuildRow } from "./builds.repo.js";
+import { logPathOf } from "./executors/local.js";
+
+/**
+ * Build logs: a local build writes its output to a file in the data folder while it runs; when it
+ * ends the file moves to object storage (builds.log_key). Remote builds keep their logs at their
+ * executor (CodeBuild, GitHub), linked from the build.
+ */
+
+export interface LogDeps {
+  db: Kysely<Database>;
+  objects: ObjectStore;
+  logDir: string;
+}
+
+/** Moves a finished local build's log into object storage. */
+export async function keepLocalLog(deps: LogDeps, buildId: number): Promise<void> {
+  const file = logPathOf(deps.logDir, buildId);
+  if (!existsSync(file)) return;
+  const key = `build-logs/${buildId}/${randomUUID()}.log`;
+  const stored = await deps.objects.put(key, createReadStream(file), {
+    contentType: "text/plain; charset=utf-8",
+  });
+  await repo.setLog(deps.db, buildId, key, stored.size);
+  unlinkSync(file);
+}
+
+/** Tail of a build's log (live file while it runs, else the stored object). */
+export async function logTail(
+  deps: LogDeps,
+  row: BuildRow,
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean; bytes: number }> {
+  const file = logPathOf(deps.logDir, row.id);
+  if (row.log_key === null && existsSync(file)) {
+    const bytes = statSync(file).size;
+    const length = Math.min(bytes, maxBytes);
+    const buffer = Buffer.alloc(length);
+    const fd = openSync(file, "r");
+    try {
+      readSync(fd, buffer, 0, length, bytes - length);
+    } finally {
+      closeSync(fd);
+    }
+    return { text: buffer.toString("utf8"), truncated: bytes > maxBytes, bytes };
+  }
+  if (row.log_key !== null) {
+    const object = await deps.objects.get(row.log_key);
+    if (object) {
+      // Only the last maxBytes are kept while the object streams past.
+      let tail = Buffer.alloc(0);
+      for await (const chunk of object.body) {
+        tail = Buffer.concat([tail, chunk as Buffer]);
+        if (tail.length > maxBytes) tail = tail.subarray(tail.length - maxBytes);
+      }
+      return { text: tail.toString("utf8"), truncated: object.size > maxBytes, bytes: object.size };
+    }
+  }
+  const where = row.external_url ? ` Its log is at ${row.external_url}.` : "";
+  return {
+    text: row.executor_kind === "local" ? "" : `This build runs on ${row.executor_kind}.${where}`,
+    truncated: false,
+    bytes: 0,
+  };
+}
+
+/** The whole log as a stream, or undefined when there is none (yet). */
+export async function logStream(
+  deps: LogDeps,
+  row: BuildRow,
+): Promise<NodeJS.ReadableStream | undefined> {
+  if (row.log_key !== null) return (await deps.objects.get(row.log_key))?.body;
+  const file = logPathOf(deps.logDir, row.id);
+  return existsSync(file) ? createReadStream(file) : undefined;
+}

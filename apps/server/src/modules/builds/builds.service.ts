@@ -1,0 +1,247 @@
+import {
+  BackendBuildSchema,
+  BUILD_LIST_PATHS,
+  frontendBuildSchema,
+  isHostOrHttpsUrl,
+  LoadBuildSchema,
+  type Build,
+  type BuildList,
+  type BuildPage,
+  type BuildPhase,
+  type BuildStatus,
+} from "@assay/core";
+import type { Kysely } from "kysely";
+import type { z } from "zod";
+import type { Database } from "../../db/schema.js";
+import { AppError, notFound } from "../../errors.js";
+import type { Principal } from "../auth/access.js";
+import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
+import * as profiles from "../profile/profile.repo.js";
+import type { BuildsConfig } from "./builds.config.js";
+import * as repo from "./builds.repo.js";
+import type { BuildRow, NewBuild } from "./builds.repo.js";
+
+/** What the build service needs; the runner starts, polls and stops what it records. */
+export interface BuildsDeps {
+  db: Kysely<Database>;
+  builds: BuildsConfig;
+  catalog: { companyEmailDomain: string; companyName: string };
+  /** Queues the start of a recorded build (the runner's job). */
+  queueStart: (buildId: number) => Promise<void>;
+  now?: () => Date;
+}
+
+type User = Extract<Principal, { kind: "user" }>;
+
+const FAMILY_OF: Record<BuildList, { family: NewBuild["family"]; region: NewBuild["region"] }> = {
+  frontend: { family: "frontend", region: "US" },
+  china: { family: "frontend", region: "CHINA" },
+  backend: { family: "backend", region: "US" },
+  load: { family: "load", region: "US" },
+};
+
+export function listOf(row: Pick<BuildRow, "family" | "region">): BuildList {
+  if (row.family === "frontend") return row.region === "CHINA" ? "china" : "frontend";
+  return row.family;
+}
+
+/** The API's record of a build: the spec's field names (section 3), plus who, where and which run. */
+export function toBuild(row: BuildRow): Build {
+  return {
+    id: row.id,
+    family: row.family,
+    region: row.region,
+    TEST_RUN_NAME: row.test_run_name,
+    NORA_SITE: row.nora_site,
+    ENVIRONMENT: row.environment,
+    BASE_URL: row.base_url,
+    EXECUTOR: row.executor,
+    TEST_TAG: row.test_tag,
+    ENV: row.env,
+    HOST: row.host,
+    TEST_FILE: row.test_file,
+    USERS: row.users,
+    RUN_TIME: row.run_time,
+    SPAWN_RATE: row.spawn_rate,
+    mode: row.mode,
+    sourceVersion: row.source_version,
+    currentPhase: row.current_phase as BuildPhase,
+    buildStatus: row.build_status as BuildStatus,
+    startTime: row.start_time.toISOString(),
+    endTime: row.end_time ? new Date(row.end_time).toISOString() : null,
+    statusMessage: row.status_message,
+    executorKind: row.executor_kind,
+    externalId: row.external_id,
+    externalUrl: row.external_url,
+    test_run_key: row.test_run_key,
+    rerunOf: row.rerun_of,
+    startedBy: { email: row.started_by_email, name: row.started_by_name },
+    payload: row.payload,
+    logUrl:
+      row.log_key !== null || row.executor_kind === "local" ? `/v1/builds/${row.id}/log` : null,
+  };
+}
+
+/** A 400 naming each refused field with the spec's message; the first message leads. */
+function invalidBuild(error: z.ZodError): AppError {
+  const details = error.issues.map((issue) => ({
+    field: issue.path.join(".") || "(body)",
+    message: issue.message,
+  }));
+  const message = details
+    .map((d) => (d.field === "(body)" ? d.message : `${d.field}: ${d.message}`))
+    .join("; ");
+  return new AppError(400, "invalid_build", message, details);
+}
+
+async function hasSpiraCredentials(db: Kysely<Database>, userId: number): Promise<boolean> {
+  const profile = await profiles.findProfile(db, userId);
+  return Boolean(profile?.spira_user && profile.spira_secret_encrypted);
+}
+
+/** The body validated by the same rules the list's dialog uses. */
+export async function validatePayload(
+  deps: BuildsDeps,
+  list: BuildList,
+  user: User,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  // Only an OQ run needs the profile's credentials: other builds skip the lookup.
+  const oq =
+    typeof body === "object" && body !== null && (body as { mode?: unknown }).mode === "oq_test";
+  const schema =
+    list === "backend"
+      ? BackendBuildSchema
+      : list === "load"
+        ? LoadBuildSchema
+        : frontendBuildSchema({
+            ...deps.catalog,
+            hasSpiraCredentials: oq && (await hasSpiraCredentials(deps.db, user.id)),
+          });
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw invalidBuild(parsed.error);
+  return parsed.data as Record<string, unknown>;
+}
+
+/** Spec record fields of a validated payload. */
+function recordFields(list: BuildList, payload: Record<string, unknown>) {
+  const text = (key: string) =>
+    typeof payload[key] === "string" ? (payload[key] as string) : null;
+  const env = text("env");
+  const base = {
+    mode: String(payload.mode ?? payload.runType),
+    source_version: String(payload.branch),
+    test_tag: text("tag"),
+  };
+  if (list === "backend") {
+    const isUrl = env !== null && env.startsWith("https://");
+    return { ...base, environment: isUrl ? null : env, base_url: isUrl ? env : null };
+  }
+  if (list === "load") {
+    return {
+      ...base,
+      env,
+      host: text("host"),
+      test_file: text("testFile"),
+      users: payload.users as number,
+      run_time: text("runTime"),
+      spawn_rate: payload.spawnRate as number,
+    };
+  }
+  return { ...base, nora_site: text("nora_site") };
+}
+
+async function checkRateLimit(deps: BuildsDeps, user: User, now: Date): Promise<void> {
+  const { builds, perMinutes } = deps.builds.rateLimit;
+  const windowMs = perMinutes * 60_000;
+  const starts = await repo.recentStarts(deps.db, user.id, new Date(now.getTime() - windowMs));
+  if (starts.length < builds) return;
+  const oldest = starts[starts.length - builds]!;
+  const retryAfter = Math.max(1, Math.ceil((oldest.getTime() + windowMs - now.getTime()) / 1000));
+  throw new AppError(
+    429,
+    "too_many_builds",
+    `You started ${starts.length} builds in the last ${perMinutes} minute(s); the limit is ${builds}. Try again in ${retryAfter} s.`,
+    { retryAfterSeconds: retryAfter },
+  );
+}
+
+export interface NewBuildPlan {
+  list: BuildList;
+  payload: Record<string, unknown>;
+  testRunKey?: string;
+  attempt?: number;
+  rerunOf?: "failed" | "unstable";
+}
+
+/** Records a build (who, when, what, where) and queues its start. */
+export async function recordBuild(
+  deps: BuildsDeps,
+  user: User,
+  plan: NewBuildPlan,
+): Promise<Build> {
+  const now = deps.now?.() ?? new Date();
+  await checkRateLimit(deps, user, now);
+  const { family, region } = FAMILY_OF[plan.list];
+  const executor =
+    typeof plan.payload.executor === "string" ? plan.payload.executor : user.name || user.email;
+  const row = await repo.insertBuild(deps.db, {
+    family,
+    region,
+    executor_kind: deps.builds.executors[plan.list].kind,
+    test_run_key: plan.testRunKey ?? newRunKey(family, now),
+    rerun_of: plan.rerunOf ?? null,
+    attempt: plan.attempt ?? 0,
+    test_run_name: defaultRunName(now),
+    executor,
+    ...recordFields(plan.list, plan.payload),
+    payload: JSON.stringify({ ...plan.payload, executor }),
+    started_by_id: user.id,
+    started_by_email: user.email,
+    started_by_name: user.name,
+    current_phase: "SUBMITTED",
+    start_time: now,
+    deadline: new Date(now.getTime() + deps.builds.timeLimitMinutes * 60_000),
+  });
+  await deps.queueStart(row.id);
+  return toBuild(row);
+}
+
+export async function createBuild(
+  deps: BuildsDeps,
+  list: BuildList,
+  user: User,
+  body: unknown,
+): Promise<Build> {
+  const payload = await validatePayload(deps, list, user, body);
+  return recordBuild(deps, user, { list, payload });
+}
+
+export async function listBuilds(
+  deps: BuildsDeps,
+  list: BuildList,
+  query: { page: number; page_size: number; test_run_key?: string },
+): Promise<BuildPage> {
+  const { family, region } = FAMILY_OF[list];
+  const { rows, total, active } = await repo.listBuilds(
+    deps.db,
+    { family, region, testRunKey: query.test_run_key },
+    query.page,
+    query.page_size,
+  );
+  return { items: rows.map(toBuild), total, page: query.page, page_size: query.page_size, active };
+}
+
+export async function getBuildRow(db: Kysely<Database>, id: number): Promise<BuildRow> {
+  const row = await repo.findBuild(db, id);
+  if (!row)
+    throw notFound(
+      `There is no build ${id}. Builds are listed at ${Object.values(BUILD_LIST_PATHS).join(", ")}.`,
+    );
+  return row;
+}
+
+/** Spec rule reused for reruns: the run's site must still be one a build can be given. */
+export function usableHost(value: string | null): string | undefined {
+  return value !== null && isHostOrHttpsUrl(value) ? value : undefined;
+}

@@ -1,0 +1,61 @@
+import type { BuildPhase, BuildStatus, ExecutorKind } from "@assay/core";
+
+/**
+ * One interface for every place a build can run (local process, AWS CodeBuild, GitHub Actions).
+ * Every executor reports in CodeBuild's vocabulary of phases and statuses.
+ */
+
+export interface LaunchRequest {
+  buildId: number;
+  runKey: string;
+  /** The branch (or commit) of the test repository. */
+  sourceVersion: string;
+  /** The runner contract and every payload field, as environment variables. */
+  env: Record<string, string>;
+  /** Variables that are secrets (ASSAY_TOKEN, SPIRA_CREDENTIALS_STRING): never logged. */
+  secrets: Record<string, string>;
+}
+
+export interface Launched {
+  externalId: string;
+  externalUrl: string | null;
+  state: ExecutorState;
+}
+
+export interface ExecutorState {
+  phase: BuildPhase;
+  status: BuildStatus;
+  /** Set when the build ended. */
+  endTime?: Date;
+  /** Why it failed or stopped, for a person. */
+  message?: string;
+}
+
+/** The executor no longer knows the build (deleted, expired, or its process is gone). */
+export const MISSING = "missing" as const;
+
+/** What an executor reports for the builds it was asked about: a state, or MISSING. */
+export type PollResult = Map<string, ExecutorState | typeof MISSING>;
+
+export interface Executor {
+  readonly kind: ExecutorKind;
+  /** Most ids one poll call takes (CodeBuild's BatchGetBuilds: 100). */
+  readonly pollBatchSize: number;
+  /**
+   * Starts the build. Throws BuildRefused for a build that cannot run (a tool is missing, the
+   * service refused it): the build fails with that message; any other error is retried.
+   */
+  start(request: LaunchRequest): Promise<Launched>;
+  /** The state of each build, at most pollBatchSize ids per call. */
+  poll(externalIds: readonly string[]): Promise<PollResult>;
+  /** Asks the executor to stop the build; its final state comes through poll (or onChange). */
+  stop(externalId: string): Promise<void>;
+}
+
+/** A build that cannot run, with a message naming what to install or configure. */
+export class BuildRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BuildRefused";
+  }
+}

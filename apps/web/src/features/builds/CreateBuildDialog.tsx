@@ -1,0 +1,42 @@
+import type { Build } from "@assay/core";
+import Dialog from "@mui/material/Dialog";
+import DialogContent from "@mui/material/DialogContent";
+import LinearProgress from "@mui/material/LinearProgress";
+import { CatalogError } from "../../components/CatalogError";
+import { useCatalog } from "../../api/use-catalog";
+import { BackendBuildDialog } from "./BackendBuildDialog";
+import type { BuildTab } from "../../components/builds-url";
+import { FrontendBuildDialog } from "./FrontendBuildDialog";
+import { LoadBuildDialog } from "./LoadBuildDialog";
+
+/** The tab's Create Build dialog, once the catalogue its option lists come from is loaded. */
+export function CreateBuildDialog({
+  tab,
+  handedTags,
+  onClose,
+  onCreated,
+}: {
+  tab: BuildTab;
+  handedTags: readonly string[];
+  onClose: () => void;
+  onCreated: (build: Build) => void;
+}) {
+  const catalog = useCatalog();
+  if (!catalog.data) {
+    return (
+      <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-label="Create build">
+        <DialogContent>
+          {catalog.isError ? (
+            <CatalogError what="the build options" error={catalog.error} />
+          ) : (
+            <LinearProgress aria-label="Loading the build options" />
+          )}
+        </DialogContent>
+      </Dialog>
+    );
+  }
+  const props = { catalog: catalog.data, onClose, onCreated };
+  if (tab === "backend") return <BackendBuildDialog {...props} handedTags={handedTags} />;
+  if (tab === "load") return <LoadBuildDialog {...props} />;
+  return <FrontendBuildDialog {...props} handedTags={handedTags} />;
+}

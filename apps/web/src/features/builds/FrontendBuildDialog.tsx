@@ -1,0 +1,208 @@
+import {
+  FRONTEND_RUN_TYPES,
+  frontendBuildSchema,
+  OTHER_OPTION_VALUE,
+  type Build,
+  type Catalog,
+  type FrontendRunType,
+} from "@assay/core";
+import Box from "@mui/material/Box";
+import FormControl from "@mui/material/FormControl";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormLabel from "@mui/material/FormLabel";
+import MenuItem from "@mui/material/MenuItem";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
+import Stack from "@mui/material/Stack";
+import Switch from "@mui/material/Switch";
+import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
+import { useState } from "react";
+import { useMe } from "../../api/use-me";
+import { useTags } from "../tags/use-tags";
+import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
+import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
+import {
+  FRONTEND_RUN_TYPE_LABEL,
+  frontendPayload,
+  initialFrontendForm,
+  isStageRun,
+  sitesOf,
+  withPlatform,
+  withRunType,
+  type FrontendForm,
+} from "./frontend-build-form";
+import { FrontendRunTypeFields } from "./FrontendRunTypeFields";
+import { buildsPath, useCreateBuild } from "./use-builds";
+
+/**
+ * The Frontend Create Build dialog (spec sections 2, 4, 5 and 9). What it sends is parsed with
+ * core's frontendBuildSchema first, the server's own rules, and their messages are shown.
+ */
+export function FrontendBuildDialog({
+  catalog,
+  handedTags,
+  onClose,
+  onCreated,
+}: {
+  catalog: Catalog;
+  handedTags: readonly string[];
+  onClose: () => void;
+  onCreated: (build: Build) => void;
+}) {
+  const { me } = useMe();
+  const tags = useTags();
+  const create = useCreateBuild();
+  const [form, setForm] = useState<FrontendForm>(() => initialFrontendForm(catalog, handedTags));
+  const [issues, setIssues] = useState<Issues>(NO_ISSUES);
+  const set = (change: Partial<FrontendForm>) => setForm((current) => ({ ...current, ...change }));
+  const stage = isStageRun(form.runType);
+
+  const submit = () => {
+    const testsOf = (name: string) =>
+      tags.data?.find((tag) => tag.name === name)?.tests.map((test) => test.id);
+    const payload = frontendPayload(form, catalog, testsOf);
+    const schema = frontendBuildSchema({
+      companyEmailDomain: catalog.companyEmailDomain,
+      companyName: catalog.companyName,
+      hasSpiraCredentials: me?.has_test_management_credentials ?? false,
+    });
+    const found = issuesOf(schema.safeParse(payload));
+    setIssues(found);
+    if (found.messages.length > 0) return;
+    const region = form.platform === "nextGen" ? form.region : "US";
+    create.mutate(
+      { path: buildsPath("frontend", region), payload },
+      { onSuccess: ({ build }) => onCreated(build) },
+    );
+  };
+
+  const messages = create.isError ? [...issues.messages, create.error.message] : issues.messages;
+  const { byField } = issues;
+  return (
+    <BuildDialogFrame
+      title="Create Frontend Build"
+      messages={messages}
+      pending={create.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <FormControl>
+        <FormLabel id="frontend-run-type">Run type</FormLabel>
+        <RadioGroup
+          row
+          aria-labelledby="frontend-run-type"
+          value={form.runType}
+          onChange={(event) => {
+            setIssues(NO_ISSUES);
+            setForm(withRunType(form, catalog, event.target.value as FrontendRunType));
+          }}
+        >
+          {FRONTEND_RUN_TYPES.map((type) => (
+            <FormControlLabel
+              key={type}
+              value={type}
+              control={<Radio />}
+              label={FRONTEND_RUN_TYPE_LABEL[type]}
+            />
+          ))}
+        </RadioGroup>
+      </FormControl>
+      <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr", gap: 2 }}>
+        <ParallelRunnersField
+          value={form.parallelRunners}
+          disabled={stage}
+          onChange={(parallelRunners) => set({ parallelRunners })}
+        />
+        <TextField
+          label="Branch"
+          value={form.branch}
+          disabled={stage}
+          onChange={(event) => set({ branch: event.target.value })}
+          error={byField.branch !== undefined}
+          helperText={byField.branch}
+        />
+      </Box>
+      <FrontendRunTypeFields
+        form={form}
+        set={set}
+        catalog={catalog}
+        dynamicTags={tags.data}
+        issues={issues}
+      />
+      <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
+        <Typography component="span">Legacy</Typography>
+        <Switch
+          checked={form.platform === "nextGen"}
+          onChange={(event) =>
+            setForm(withPlatform(form, catalog, event.target.checked ? "nextGen" : "legacy"))
+          }
+          slotProps={{ input: { "aria-label": "NextGen platform" } }}
+        />
+        <Typography component="span">NextGen</Typography>
+        {form.platform === "nextGen" && (
+          <TextField
+            select
+            label="Build Region"
+            value={form.region}
+            onChange={(event) => set({ region: event.target.value === "CHINA" ? "CHINA" : "US" })}
+            sx={{ minWidth: 160 }}
+          >
+            {catalog.buildRegions.options.map((region) => (
+              <MenuItem key={region} value={region}>
+                {region}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </Stack>
+      <Box sx={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 2 }}>
+        <TextField
+          select
+          label="Site"
+          value={form.site}
+          disabled={stage}
+          onChange={(event) => set({ site: event.target.value })}
+          error={byField.nora_site !== undefined && form.site !== OTHER_OPTION_VALUE}
+          helperText={form.site !== OTHER_OPTION_VALUE ? byField.nora_site : undefined}
+        >
+          {sitesOf(catalog, form.platform).map((site) => (
+            <MenuItem key={site.value} value={site.value}>
+              {site.label}
+            </MenuItem>
+          ))}
+        </TextField>
+        {form.site === OTHER_OPTION_VALUE ? (
+          <TextField
+            label="Custom site"
+            value={form.customSite}
+            onChange={(event) => set({ customSite: event.target.value })}
+            error={byField.nora_site !== undefined}
+            helperText={byField.nora_site ?? "A host name or an https URL"}
+          />
+        ) : (
+          <span />
+        )}
+        <TextField
+          select
+          label="Database host"
+          value={form.databaseHost}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+          onChange={(event) => set({ databaseHost: event.target.value })}
+        >
+          <MenuItem value="">The site&apos;s own database</MenuItem>
+          <MenuItem value={OTHER_OPTION_VALUE}>Other</MenuItem>
+        </TextField>
+        {form.databaseHost === OTHER_OPTION_VALUE && (
+          <TextField
+            label="Custom database host"
+            value={form.customDatabaseHost}
+            onChange={(event) => set({ customDatabaseHost: event.target.value })}
+            error={byField.database_host !== undefined}
+            helperText={byField.database_host ?? "A host name or an https URL"}
+          />
+        )}
+      </Box>
+    </BuildDialogFrame>
+  );
+}

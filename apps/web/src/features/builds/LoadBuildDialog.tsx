@@ -1,0 +1,150 @@
+import {
+  LoadBuildSchema,
+  OTHER_OPTION_VALUE,
+  type Build,
+  type Catalog,
+  type LoadRunType,
+} from "@assay/core";
+import Box from "@mui/material/Box";
+import FormControl from "@mui/material/FormControl";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import FormLabel from "@mui/material/FormLabel";
+import MenuItem from "@mui/material/MenuItem";
+import Radio from "@mui/material/Radio";
+import RadioGroup from "@mui/material/RadioGroup";
+import TextField from "@mui/material/TextField";
+import { useState } from "react";
+import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
+import { BuildDialogFrame } from "./BuildDialogFrame";
+import {
+  initialLoadForm,
+  loadPayload,
+  withLoadRunType,
+  withTeam,
+  type LoadForm,
+} from "./load-build-form";
+import { buildsPath, useCreateBuild } from "./use-builds";
+
+/**
+ * The Load Create Build dialog (spec sections 2, 4 and 5): General or Custom DB, and the seven
+ * messages of core's LoadBuildSchema in an error alert.
+ */
+export function LoadBuildDialog({
+  catalog,
+  onClose,
+  onCreated,
+}: {
+  catalog: Catalog;
+  onClose: () => void;
+  onCreated: (build: Build) => void;
+}) {
+  const create = useCreateBuild();
+  const [form, setForm] = useState<LoadForm>(() => initialLoadForm(catalog));
+  const [issues, setIssues] = useState<Issues>(NO_ISSUES);
+  const set = (change: Partial<LoadForm>) => setForm((current) => ({ ...current, ...change }));
+  const customDb = form.runType === "custom_db";
+  const team = catalog.loadTeams.find((t) => t.name === form.team);
+
+  const submit = () => {
+    const payload = loadPayload(form, catalog);
+    const found = issuesOf(LoadBuildSchema.safeParse(payload));
+    setIssues(found);
+    if (found.messages.length > 0) return;
+    create.mutate(
+      { path: buildsPath("load", "US"), payload },
+      { onSuccess: ({ build }) => onCreated(build) },
+    );
+  };
+
+  const { byField } = issues;
+  const select = (
+    label: string,
+    field: keyof LoadForm,
+    options: readonly { value: string; label: string }[],
+    onChange: (value: string) => void,
+    disabled = false,
+  ) => (
+    <TextField
+      select
+      label={label}
+      value={form[field]}
+      disabled={disabled}
+      onChange={(event) => onChange(event.target.value)}
+    >
+      {options.map((option) => (
+        <MenuItem key={option.value} value={option.value}>
+          {option.label}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+  const text = (label: string, field: keyof LoadForm, issue: string, disabled = false) => (
+    <TextField
+      label={label}
+      value={form[field]}
+      disabled={disabled}
+      onChange={(event) => set({ [field]: event.target.value })}
+      error={byField[issue] !== undefined}
+    />
+  );
+
+  return (
+    <BuildDialogFrame
+      title="Create Load Build"
+      messages={create.isError ? [...issues.messages, create.error.message] : issues.messages}
+      pending={create.isPending}
+      onSubmit={submit}
+      onClose={onClose}
+    >
+      <FormControl>
+        <FormLabel id="load-run-type">Run type</FormLabel>
+        <RadioGroup
+          row
+          aria-labelledby="load-run-type"
+          value={form.runType}
+          onChange={(event) =>
+            setForm(withLoadRunType(form, catalog, event.target.value as LoadRunType))
+          }
+        >
+          <FormControlLabel value="general" control={<Radio />} label="General" />
+          <FormControlLabel value="custom_db" control={<Radio />} label="Custom DB" />
+        </RadioGroup>
+      </FormControl>
+      <Box sx={{ display: "grid", gridTemplateColumns: "repeat(3, 1fr)", gap: 2 }}>
+        {select("Env", "env", catalog.loadEnvs, (env) => set({ env }), customDb)}
+        {form.env === OTHER_OPTION_VALUE ? text("Custom host", "customHost", "host") : <span />}
+        {text("Load branch", "branch", "branch")}
+        {select(
+          "Team",
+          "team",
+          catalog.loadTeams.map((t) => ({ value: t.name, label: t.name })),
+          (name) => setForm(withTeam(form, catalog, name)),
+          customDb,
+        )}
+        {select(
+          "Feature",
+          "testFile",
+          team?.testFiles ?? [],
+          (testFile) => set({ testFile }),
+          customDb,
+        )}
+        {select("Load Location", "location", catalog.loadLocations, (location) =>
+          set({ location }),
+        )}
+        {text("No. of Users", "users", "users")}
+        {text("Duration", "duration", "runTime")}
+        {text("Spawn Rate (user/sec)", "spawnRate", "spawnRate")}
+      </Box>
+      {customDb && (
+        <TextField
+          label="DB Query"
+          multiline
+          minRows={3}
+          value={form.query}
+          onChange={(event) => set({ query: event.target.value })}
+          error={byField.query !== undefined}
+        />
+      )}
+    </BuildDialogFrame>
+  );
+}

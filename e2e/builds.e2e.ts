@@ -1,0 +1,267 @@
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshot } from "./support/browser.js";
+import { startE2eServer, type E2eServer } from "./support/server.js";
+
+// Builds in real Chromium against the real server and its default local executor, which runs the
+// example suites of examples/ (the frontend one drives this very server in Chromium).
+
+const USER = { email: "qa@example.com", password: "correct-horse-battery-staple" };
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  server = await startE2eServer({
+    ASSAY_ADMIN_EMAIL: USER.email,
+    ASSAY_ADMIN_PASSWORD: USER.password,
+  });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    // Signed out, GET /v1/me answers 401 by design (that is how the page learns it); Chromium
+    // logs every 4xx resource as an error.
+    const signedOutLookup = message.location().url.endsWith("/v1/me");
+    if (message.type() === "error" && !signedOutLookup) {
+      problems.push(`console error: ${message.text()} (${message.location().url})`);
+    }
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  expect(problems).toEqual([]);
+});
+
+const dialogNamed = (name: string) => page.getByRole("dialog", { name });
+const create = (dialog: Locator) => dialog.getByRole("button", { name: "Create Builds" }).click();
+const alertOf = (dialog: Locator) => dialog.getByRole("alert");
+
+async function choose(dialog: Locator, label: string, option: string) {
+  // A select's accessible name is its label and its value: "Site Legacy Dev".
+  await dialog.getByRole("combobox", { name: new RegExp(`^${label}\\b`) }).click();
+  await page.getByRole("option", { name: option, exact: true }).click();
+}
+
+/** Waits for the dialog's fade-in, so a screenshot shows it whole. */
+async function settled() {
+  await expect
+    .poll(() =>
+      page.evaluate("getComputedStyle(document.querySelector('.MuiDialog-container')).opacity"),
+    )
+    .toBe("1");
+}
+
+/** The status word of the newest build of a list, as its chip shows it. */
+const newestStatus = (table: string) =>
+  page
+    .getByRole("table", { name: table })
+    .locator("tbody tr")
+    .first()
+    .locator("td")
+    .nth(-5)
+    .innerText();
+
+describe("Builds", () => {
+  it("signed out: lists the builds, New Build is disabled with 'Please sign in'", async () => {
+    await page.goto(`${server.url}/builds`);
+    await page.getByText("No builds yet: start one with New Build.").waitFor();
+    const newBuild = page.getByRole("button", { name: "New Build" });
+    expect(await newBuild.isDisabled()).toBe(true);
+    await newBuild.locator("xpath=..").hover();
+    await expect.poll(() => page.getByRole("tooltip").textContent()).toBe("Please sign in");
+    await screenshot(page, "builds-signed-out-1440x900");
+
+    await page.getByRole("tab", { name: "Backend" }).click();
+    await page.waitForURL(`${server.url}/builds?tab=1`);
+    expect(await page.getByRole("button", { name: "New API Build" }).isDisabled()).toBe(true);
+  });
+
+  it("signed in: the Frontend dialog shows each of its messages", async () => {
+    await page.goto(`${server.url}/auth/login?return_to=%2Fbuilds`);
+    await page.fill("#email", USER.email);
+    await page.fill("#password", USER.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL(`${server.url}/builds`);
+    const newBuild = page.getByRole("button", { name: "New Build" });
+    await expect.poll(() => newBuild.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await newBuild.locator("xpath=..").hover();
+    await expect.poll(() => page.getByRole("tooltip").textContent()).toBe("Create new build");
+    await newBuild.click();
+
+    const dialog = dialogNamed("Create Frontend Build");
+    await dialog.waitFor();
+    await choose(dialog, "Site", "Other");
+    await create(dialog);
+    await expect.poll(() => alertOf(dialog).textContent()).toBe("Please enter the custom site.");
+    await dialog.getByRole("textbox", { name: "Custom site" }).fill("qa7.example.com");
+    await choose(dialog, "Database host", "Other");
+    await create(dialog);
+    await expect
+      .poll(() => alertOf(dialog).textContent())
+      .toBe("Please enter the custom database host.");
+    await choose(dialog, "Database host", "The site's own database");
+
+    await dialog.getByRole("radio", { name: "By Test Tags" }).click();
+    await create(dialog);
+    await expect
+      .poll(() => alertOf(dialog).textContent())
+      .toBe("A tag is required for By Test Tags.");
+    const tag = dialog.getByRole("combobox", { name: "Tag" });
+    await tag.fill("@nope");
+    await tag.press("Enter");
+    await dialog.getByText('"@nope" is not a known tag').waitFor();
+    await tag.fill("@LOG");
+    const listbox = page.getByRole("listbox");
+    await listbox.waitFor();
+    expect(await listbox.evaluate((el) => getComputedStyle(el).maxHeight)).toBe("300px");
+
+    await dialog.getByRole("radio", { name: "OQ Test" }).click();
+    await create(dialog);
+    await expect
+      .poll(() => alertOf(dialog).textContent())
+      .toBe("Please provide SPIRA credentials, in your profile first.");
+    await settled();
+    await screenshot(page, "builds-frontend-dialog-oq-1440x900");
+
+    await dialog.getByRole("radio", { name: "Translation Test" }).click();
+    await dialog.getByText("This test runs on Stage env.").waitFor();
+    expect(await dialog.getByRole("textbox", { name: "Branch" }).inputValue()).toBe("stage");
+    await create(dialog);
+    await expect
+      .poll(() => alertOf(dialog).textContent())
+      .toBe("Please select translation language code(s).");
+    await dialog.getByRole("combobox", { name: "Languages" }).click();
+    await page.getByRole("option", { name: "French (fr-FR)" }).click();
+    const emails = dialog.getByRole("textbox", { name: "Screenshot report emails" });
+    await emails.fill("qa@example.com, nope");
+    await create(dialog);
+    await expect.poll(() => alertOf(dialog).textContent()).toBe("Please enter valid email.");
+    await emails.fill("qa@example.com, ann@gmail.com");
+    await create(dialog);
+    await expect.poll(() => alertOf(dialog).textContent()).toMatch(/^Only .+ email supported$/);
+    await screenshot(page, "builds-frontend-dialog-translation-1440x900");
+
+    await dialog.getByRole("radio", { name: "Bulk Image Upload" }).click();
+    await create(dialog);
+    await expect
+      .poll(() => alertOf(dialog).textContent())
+      .toBe("Please enter the Number of Patients.");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "detached" });
+  });
+
+  it("the Backend dialog silently refuses a form without env; the Load dialog lists its messages", async () => {
+    await page.getByRole("tab", { name: "Backend" }).click();
+    await page.getByRole("button", { name: "New API Build" }).click();
+    const backend = dialogNamed("Create Backend Build");
+    await backend.waitFor();
+    await create(backend);
+    expect(await backend.getByRole("textbox", { name: "Env" }).getAttribute("aria-invalid")).toBe(
+      "true",
+    );
+    expect(await alertOf(backend).count()).toBe(0);
+    await backend.getByRole("button", { name: "Cancel" }).click();
+    await backend.waitFor({ state: "detached" });
+
+    await page.getByRole("tab", { name: "Load" }).click();
+    await page.getByRole("button", { name: "New Load Build" }).click();
+    const load = dialogNamed("Create Load Build");
+    await load.waitFor();
+    await load.getByRole("textbox", { name: "Load branch" }).fill("");
+    await load.getByRole("textbox", { name: "Duration" }).fill("5");
+    await load.getByRole("textbox", { name: "No. of Users" }).fill("");
+    await create(load);
+    const alert = alertOf(load);
+    await alert.waitFor();
+    for (const message of [
+      "Invalid branch",
+      "Define duration in min or sec. eg: 5m or 20s",
+      "Invalid users",
+    ]) {
+      expect(await alert.textContent()).toContain(message);
+    }
+    await settled();
+    await screenshot(page, "builds-load-dialog-errors-1440x900");
+    await load.getByRole("textbox", { name: "Load branch" }).fill("master");
+    await load.getByRole("textbox", { name: "Duration" }).fill("5m");
+    await load.getByRole("textbox", { name: "No. of Users" }).fill("20");
+    await choose(load, "Env", "Other");
+    await create(load);
+    await expect.poll(() => alert.textContent()).toBe("Missing custom host");
+    await load.getByRole("radio", { name: "Custom DB" }).click();
+    expect(await load.getByRole("textbox", { name: "Duration" }).inputValue()).toBe("2m");
+    await create(load);
+    await expect.poll(() => alert.textContent()).toBe("DB Query is missing");
+    await load.getByRole("textbox", { name: "DB Query" }).fill("select 1;\nselect 2;");
+    await create(load);
+    await expect.poll(() => alert.textContent()).toBe("DB Query is invalid");
+    await load.getByRole("button", { name: "Cancel" }).click();
+    await load.waitFor({ state: "detached" });
+  });
+
+  it("creates a frontend build from handed-over ids and watches it run to its end", async () => {
+    await page.goto(`${server.url}/builds?tab=0&new=1&tags=TC90001,TC90002`);
+    const dialog = dialogNamed("Create Frontend Build");
+    await dialog.waitFor();
+    expect(await dialog.getByRole("radio", { name: "By Test Tags" }).isChecked()).toBe(true);
+    await create(dialog);
+    await dialog.waitFor({ state: "detached" });
+    await page.waitForURL(`${server.url}/builds?tab=0`);
+    const table = "Frontend builds";
+    await page.getByRole("table", { name: table }).locator("tbody tr").first().waitFor();
+    await screenshot(page, "builds-frontend-running-1440x900");
+    // The list reads itself again while the build runs: no reload here.
+    await expect
+      .poll(() => newestStatus(table), { timeout: 120_000, interval: 1000 })
+      .toMatch(/^(Succeeded|Failed)$/);
+    await screenshot(page, "builds-frontend-done-1440x900");
+
+    await page
+      .getByRole("link", { name: /^Log of build/ })
+      .first()
+      .click();
+    const log = page.getByRole("dialog", { name: /^Log of build #/ });
+    await log.waitFor();
+    await expect
+      .poll(() => log.getByLabel("Build log").innerText(), { timeout: 20_000 })
+      .toMatch(/Running 2 of 6 frontend tests/);
+    await settled();
+    await screenshot(page, "builds-log-1440x900");
+    await log.getByRole("button", { name: "Close" }).click();
+    await log.waitFor({ state: "detached" });
+
+    const runLink = page
+      .getByRole("table", { name: table })
+      .locator("tbody tr")
+      .first()
+      .getByRole("link")
+      .first();
+    await runLink.click();
+    await page.waitForURL(/\/test_runs\/[^/?]+$/);
+    const total = page.getByRole("region", { name: "Total", exact: true });
+    await total.waitFor({ timeout: 30_000 });
+    expect(await total.innerText()).toContain("2");
+    await screenshot(page, "builds-produced-run-1440x900");
+  });
+
+  it("creates a backend build and watches its phase and status change", async () => {
+    await page.goto(`${server.url}/builds?tab=1&new=1`);
+    const dialog = dialogNamed("Create Backend Build");
+    await dialog.waitFor();
+    await dialog.getByRole("textbox", { name: "Env" }).fill("dev1");
+    await create(dialog);
+    await dialog.waitFor({ state: "detached" });
+    const table = "Backend builds";
+    await page.getByRole("table", { name: table }).locator("tbody tr").first().waitFor();
+    await expect
+      .poll(() => newestStatus(table), { timeout: 120_000, interval: 1000 })
+      .toMatch(/^(Succeeded|Failed)$/);
+    const row = page.getByRole("table", { name: table }).locator("tbody tr").first();
+    expect(await row.innerText()).toContain("Completed");
+    await screenshot(page, "builds-backend-done-1440x900");
+  });
+});
