@@ -41,7 +41,8 @@ describe(`fixture mutations (${fuzzRuns()} cases per format)`, () => {
         );
         console.log(`fuzz ${name}: ${tally.parsed} parsed, ${tally.refused} refused with a 4xx`);
         // Mutations that never break a report, or always do, would test nothing.
-        if (fuzzRuns() >= 100) expect(Math.min(tally.parsed, tally.refused)).toBeGreaterThan(0);
+        if (!process.env.FUZZ_PATH && fuzzRuns() >= 100)
+          expect(Math.min(tally.parsed, tally.refused)).toBeGreaterThan(0);
       },
       campaignTimeout(fuzzRuns()),
     );

@@ -136,15 +136,17 @@ const wrongType = fc
       } catch {
         return b;
       }
+      // A stack, not recursion: an earlier mutation may have nested the document 100,000 deep.
       const slots: [Record<string, unknown>, string][] = [];
-      const walk = (node: unknown) => {
-        if (!node || typeof node !== "object") return;
+      const pending: unknown[] = [document];
+      while (pending.length > 0) {
+        const node = pending.pop();
+        if (!node || typeof node !== "object") continue;
         for (const [key, child] of Object.entries(node)) {
           slots.push([node as Record<string, unknown>, key]);
-          walk(child);
+          pending.push(child);
         }
-      };
-      walk(document);
+      }
       const slot = slots[Math.floor(f * slots.length)];
       if (slot) slot[0][slot[1]] = value;
       return Buffer.from(JSON.stringify(document));
