@@ -59,8 +59,15 @@ export default tseslint.config(
     },
   },
   {
-    // The CLI and the example suites print to the terminal (a build log): that is their job.
-    files: ["apps/cli/**/*.ts", "e2e/**/*.{ts,mjs}", "**/*.config.{ts,js}", "examples/**/*.mjs"],
+    // The CLI, the scripts and the example suites print to the terminal (a build log): that is
+    // their job.
+    files: [
+      "apps/cli/**/*.ts",
+      "e2e/**/*.{ts,mjs}",
+      "scripts/**/*.mjs",
+      "**/*.config.{ts,js}",
+      "examples/**/*.mjs",
+    ],
     rules: { "no-console": "off" },
   },
 );

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { allowConsoleErrors, launchBrowser, screenshot } from "./support/browser.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 import { ingestClient, uploadReport } from "./support/uploads.js";
 
@@ -188,6 +188,8 @@ describe("signed-in read mode", () => {
     }
     expect((await fetch(`${server.url}/v1/test-runs`)).status).toBe(401);
     // A callback this browser did not start is refused, saying what to do.
+    // The forged callback's refusal (401) is what this step shows.
+    allowConsoleErrors(page, /status of 401 .*\/auth\/callback\?code=stolen/);
     await page.goto(`${base}/auth/callback?code=stolen&state=forged`);
     await page.getByRole("heading", { name: "Sign-in failed" }).waitFor();
     expect(await page.getByRole("alert").textContent()).toContain("Sign in again");

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { allowConsoleErrors, launchBrowser, screenshot } from "./support/browser.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 const TOKEN = "e2e-ingest-token-0123456789abcdef";
@@ -185,6 +185,8 @@ describe("Test Reports", () => {
   });
 
   it("shows the loading, error and empty states", async () => {
+    // The run list's 500 below is made on purpose; the browser logs it as a console error.
+    allowConsoleErrors(page, /status of 500 .*\/v1\/test-runs\?/);
     await page.route("**/v1/test-runs?*", async (route) => {
       await new Promise((r) => setTimeout(r, 1500));
       await route.fulfill({ status: 500, json: { error: { code: "x", message: "down" } } });

@@ -1,8 +1,9 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ProxyOptions } from "vite";
 
-// `npm run dev -w @assay/server` listens here; in production the server serves the built app itself.
-const SERVER_ORIGIN = "http://127.0.0.1:8080";
+// `npm run dev` (scripts/dev.mjs) starts the server here, on PORT as the server reads it; in
+// production the server serves the built app itself.
+const SERVER_ORIGIN = `http://127.0.0.1:${process.env.PORT ?? "8080"}`;
 
 // Everything the server answers that is not a screen of the app. The Host header is kept so that
 // sign-in redirects and session cookies are issued for the dev origin the browser is on.
@@ -13,11 +14,18 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 );
 
 // Libraries change less often than the app: in their own chunks they stay cached across releases,
-// and no chunk grows past Vite's 500 kB warning. The first matching group wins.
+// and no chunk grows past Vite's 500 kB warning. The first matching group wins. The mui and vendor
+// groups take only what the first load needs ("$initial"); what only some screens use (the chart
+// library, MUI components no first screen shows) Rolldown puts with those screens, so the first
+// load stays small (docs/performance.md).
 const VENDOR_CHUNKS = [
-  { name: "mui", test: /[\\/]node_modules[\\/](@mui|@emotion|stylis|react-transition-group)[\\/]/ },
+  {
+    name: "mui",
+    tags: ["$initial" as const],
+    test: /[\\/]node_modules[\\/](@mui|@emotion|stylis|react-transition-group)[\\/]/,
+  },
   { name: "react", test: /[\\/]node_modules[\\/](react|react-dom|react-router|scheduler)[\\/]/ },
-  { name: "vendor", test: /[\\/]node_modules[\\/]/ },
+  { name: "vendor", tags: ["$initial" as const], test: /[\\/]node_modules[\\/]/ },
 ];
 
 export default defineConfig({

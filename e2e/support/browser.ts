@@ -9,7 +9,7 @@ export const SCREENSHOT_DIR = fileURLToPath(
 );
 
 // Without the background-networking flags Chromium keeps calling home, which this closed
-// network refuses (see the env notes in the README).
+// network refuses (README, "Developing": Chromium on a closed network).
 const FLAGS = [
   "--headless",
   "--no-sandbox",

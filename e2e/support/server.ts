@@ -53,7 +53,7 @@ export async function makeDataDir(): Promise<string> {
  */
 export async function startE2eServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string } = {},
+  options: { dataDir?: string; publicHostname?: string } = {},
 ): Promise<E2eServer> {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const port = await freePort();
@@ -63,8 +63,9 @@ export async function startE2eServer(
     env: {
       PATH: process.env.PATH ?? "",
       PORT: String(port),
-      // Sign-in redirects to this origin; the tests open the server at 127.0.0.1.
-      ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // Sign-in redirects to this origin; the tests open the server at 127.0.0.1 (publicHostname:
+      // the same server under another name, as a user who opened another address than it).
+      ASSAY_PUBLIC_URL: `http://${options.publicHostname ?? "127.0.0.1"}:${port}`,
       ASSAY_DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       ASSAY_DEMO: "0",

@@ -7,7 +7,7 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendStream } from "./client.js";
-import { multipartBody, READ_AHEAD, type MultipartFile } from "./multipart.js";
+import { multipartBody, READ_AHEAD, type FileOnDisk } from "@assay/server";
 
 // The body `assay upload` streams: every byte intact, and files opened only as the body reaches
 // them (a folder of thousands must not hold a descriptor per file).
@@ -20,7 +20,7 @@ let received: { headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
 function folder(name: string, sizes: readonly number[], content: (i: number) => Buffer) {
   const sub = path.join(dir, name);
   mkdirSync(sub);
-  const files: MultipartFile[] = [];
+  const files: FileOnDisk[] = [];
   const contents = sizes.map((size, i) => {
     const file = { name: `${name}/f${i}-result.json`, path: path.join(sub, `f${i}.bin`), size };
     const bytes = content(i);

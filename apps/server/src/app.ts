@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Logger } from "pino";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -15,11 +16,11 @@ import type { Db } from "./db/pool.js";
 import type { Jobs } from "./jobs/jobs.js";
 import { registerErrorHandler } from "./errors.js";
 import multipart from "@fastify/multipart";
-import { objectStoreSink } from "./modules/ingest/attachment-sink.js";
-import { KnownTests } from "./modules/ingest/test-ids.js";
-import { ParseWorkers } from "./modules/ingest/parse-workers.js";
-import { ingestRoutes } from "./modules/ingest/ingest.routes.js";
-import { liveRoutes } from "./modules/ingest/live.routes.js";
+import { objectStoreSink } from "./modules/ingest/pipeline/attachment-sink.js";
+import { KnownTests } from "./modules/ingest/test-ids/test-id-cache.js";
+import { ParseWorkers } from "./modules/ingest/worker/parse-workers.js";
+import { ingestRoutes } from "./modules/ingest/http/ingest.routes.js";
+import { liveRoutes } from "./modules/ingest/http/live.routes.js";
 import { registerAccessControl, type PrincipalResolver } from "./modules/auth/access.js";
 import cookie from "@fastify/cookie";
 import { createAuth } from "./modules/auth/auth.setup.js";
@@ -29,9 +30,14 @@ import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
-import { createEmbeddedIdentity } from "./modules/identity/identity.routes.js";
+import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
 import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
+import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
+import type { BuildLauncher } from "./modules/settings/build-launcher.js";
+import { unavailableLauncher } from "./modules/settings/build-launcher.js";
+import { serverId, startScheduler } from "./modules/settings/scheduler.jobs.js";
+import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
@@ -39,6 +45,8 @@ import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
+import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
+import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 
 export interface AppDeps {
   config: Config;
@@ -53,6 +61,8 @@ export interface AppDeps {
    * instance only sends jobs: the served app already handles them.
    */
   startWorkers?: boolean;
+  /** Launches a schedule's builds; default: none here (each slot records that). */
+  buildLauncher?: BuildLauncher;
   /** Who a request comes from; tests replace it to act as a signed-in user. */
   resolvePrincipal?: PrincipalResolver;
   /** Folder of the built web app; tests point it elsewhere. */
@@ -186,6 +196,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
   await app.register(tagsRoutes(db));
+  await app.register(dashboardRoutes(db, config.catalog));
+  const scheduler = {
+    db,
+    launcher: deps.buildLauncher ?? unavailableLauncher,
+    executorName: config.catalog.dailyRuns.executor,
+    catchUpMs: config.scheduleCatchUpMs,
+    serverId: serverId(),
+    log: deps.logger,
+  };
+  await app.register(settingsRoutes(db, scheduler));
+  if (deps.startWorkers !== false) await startScheduler(deps.jobs, scheduler);
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,
@@ -214,6 +235,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate("buildRunner", runner);
   app.addHook("onClose", async () => runner.close());
   if (deps.startWorkers !== false) await runner.startWorkers();
+  const dh = config.dataHarmonization;
+  await app.register(harmonizationRoutes({ db, jobs: deps.jobs, settings: dh }));
+  if (dh && deps.startWorkers !== false)
+    await registerCompareWorker(deps.jobs, {
+      db,
+      settings: dh,
+      log: deps.logger as Logger,
+      context: {
+        secrets: dh.secrets,
+        // Demo sources read Assay's own PostgreSQL through a pool of their own.
+        assayDatabaseUrl: String(db.pool.options.connectionString ?? ""),
+        dataDir: config.dataDir,
+      },
+    });
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,

@@ -160,6 +160,12 @@ export const EnvSchema = z.object({
       error: "expected public (signed-out visitors read results) or signed-in",
     })
     .default("public"),
+  ASSAY_SCHEDULE_CATCH_UP_MINUTES: z.coerce
+    .number({ error: "expected a whole number of minutes from 0 to 10080" })
+    .int("expected a whole number of minutes from 0 to 10080")
+    .min(0, "expected a whole number of minutes from 0 to 10080")
+    .max(10080, "expected a whole number of minutes from 0 to 10080")
+    .default(60),
   ASSAY_SESSION_IDLE_MINUTES: z.coerce
     .number({ error: "expected a whole number of minutes from 5 to 10080" })
     .int("expected a whole number of minutes from 5 to 10080")

@@ -1,7 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CatalogSchema, type Catalog } from "@assay/core";
+import {
+  CatalogSchema,
+  DataHarmonizationConfigSchema,
+  type Catalog,
+  type DataHarmonizationConfig,
+} from "@assay/core";
 import { parseDocument } from "yaml";
 import { BuildsConfigSchema, type BuildsConfig } from "./modules/builds/builds.config.js";
 import { z } from "zod";
@@ -31,7 +36,31 @@ export { decodeSecretKey, EnvSchema };
 export const FileConfigSchema = z.strictObject({
   catalog: CatalogSchema,
   builds: BuildsConfigSchema,
+  /** Data harmonization's sources, environments and global schemas; absent: none configured. */
+  dataHarmonization: DataHarmonizationConfigSchema.optional(),
 });
+
+/**
+ * The values of the environment variables data harmonization's sources name (DSNs, keys). Kept
+ * out of every serialization, so logging a Config or a source never prints one.
+ */
+export class DhSecrets {
+  readonly #values: ReadonlyMap<string, string>;
+  constructor(values: ReadonlyMap<string, string>) {
+    this.#values = values;
+  }
+  get(name: string): string | undefined {
+    return this.#values.get(name);
+  }
+  toJSON(): string {
+    return "[redacted]";
+  }
+}
+
+export interface DataHarmonizationSettings {
+  config: DataHarmonizationConfig;
+  secrets: DhSecrets;
+}
 
 /** Where objects (screenshots, attachments) are kept: a local folder or an S3 bucket. */
 export type ObjectStoreConfig =
@@ -92,11 +121,17 @@ export interface Config {
   sessionIdleMs: number;
   /** A session ends this long after sign-in, however active (ASSAY_SESSION_MAX_HOURS). */
   sessionMaxMs: number;
+  /**
+   * A schedule's slot missed while every server was down still runs at start when it is at most
+   * this old (ASSAY_SCHEDULE_CATCH_UP_MINUTES); older ones are recorded as missed.
+   */
+  scheduleCatchUpMs: number;
   catalog: Catalog;
   /** Executors, time limit and rate limit of builds (the file's `builds:` key). */
   builds: BuildsConfig;
   /** Assay's install folder: local build commands run from it (examples/ is there). */
   installDir: string;
+  dataHarmonization: DataHarmonizationSettings | undefined;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -115,7 +150,7 @@ function issuePath(segments: readonly PropertyKey[]): string {
     .join("");
 }
 
-function readFileConfig(file: string): { catalog: Catalog; builds: BuildsConfig } {
+function readFileConfig(file: string): z.infer<typeof FileConfigSchema> {
   const name = path.basename(file);
   let text: string;
   try {
@@ -142,6 +177,37 @@ function readFileConfig(file: string): { catalog: Catalog; builds: BuildsConfig 
     );
   }
   return parsed.data;
+}
+
+/** The secrets data harmonization's sources name, read here; a missing one stops the start. */
+function dhSettings(
+  config: DataHarmonizationConfig | undefined,
+  env: NodeJS.ProcessEnv,
+): DataHarmonizationSettings | undefined {
+  if (!config) return undefined;
+  const values = new Map<string, string>();
+  const problems: string[] = [];
+  for (const [name, source] of Object.entries(config.sources)) {
+    const wanted: string[] = [];
+    if ("urlEnv" in source && source.urlEnv) wanted.push(source.urlEnv);
+    if (source.kind === "s3") {
+      if ((source.accessKeyIdEnv === undefined) !== (source.secretAccessKeyEnv === undefined))
+        problems.push(
+          `dataHarmonization.sources.${name}: set both accessKeyIdEnv and secretAccessKeyEnv, or neither`,
+        );
+      for (const v of [source.accessKeyIdEnv, source.secretAccessKeyEnv]) if (v) wanted.push(v);
+    }
+    for (const variable of wanted) {
+      const value = env[variable];
+      if (value) values.set(variable, value);
+      else
+        problems.push(
+          `dataHarmonization.sources.${name}: the environment variable ${variable} is not set (it holds the connection secret, which never goes in the file)`,
+        );
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return { config, secrets: new DhSecrets(values) };
 }
 
 function objectStoreConfig(e: z.infer<typeof EnvSchema>, dataDir: string): ObjectStoreConfig {
@@ -215,8 +281,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     readAccess: e.ASSAY_READ_ACCESS,
     sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
+    scheduleCatchUpMs: e.ASSAY_SCHEDULE_CATCH_UP_MINUTES * 60_000,
     catalog: file.catalog,
     builds: file.builds,
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),
+    dataHarmonization: dhSettings(file.dataHarmonization, env),
   };
 }

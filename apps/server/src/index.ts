@@ -12,11 +12,18 @@ export {
 } from "./modules/tokens/tokens.service.js";
 export {
   createUser,
-  disableUser,
   DEFAULT_ADMIN_EMAIL,
   listUsers,
-  resetPassword,
   type FirstAdmin,
   type UserRow,
 } from "./modules/users/users.service.js";
+export { disableUser, resetPassword } from "./modules/identity/account-changes.js";
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "./modules/users/password.js";
+export {
+  multipartBody,
+  READ_AHEAD,
+  type MultipartBody,
+  type MultipartFile,
+  type FileOnDisk,
+  type FileInMemory,
+} from "./http/multipart-body.js";

@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { pino } from "pino";
 import { buildApp, type AppDeps } from "../src/app.js";
 import type { PrincipalResolver } from "../src/modules/auth/access.js";
+import type { BuildLauncher } from "../src/modules/settings/build-launcher.js";
 import { loadConfig, type Config, EXAMPLE_CONFIG_PATH } from "../src/config.js";
 import type { Db } from "../src/db/pool.js";
 import { Jobs } from "../src/jobs/jobs.js";
@@ -44,6 +45,7 @@ export async function buildTestApp(
     serverEnv?: NodeJS.ProcessEnv;
     /** false: no job handlers (a test drives the build runner itself). */
     startWorkers?: boolean;
+    buildLauncher?: BuildLauncher;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -82,6 +84,7 @@ export async function buildTestApp(
     buildExecutors: options.buildExecutors,
     serverEnv: options.serverEnv,
     startWorkers: options.startWorkers,
+    buildLauncher: options.buildLauncher,
   });
   app.addHook("onClose", () => jobs.stop());
   if (objectsDir) {

@@ -29,11 +29,14 @@ export interface ListeningTestApp extends TestApp {
  */
 export async function startListeningApp(
   db: Db,
-  options: { publicUrl?: string; env?: Record<string, string> } = {},
+  options: { publicUrl?: string; publicHostname?: string; env?: Record<string, string> } = {},
 ): Promise<ListeningTestApp> {
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
-  const publicUrl = options.publicUrl ?? address;
+  // publicHostname: the same server under another name (localhost), as ASSAY_PUBLIC_URL's default.
+  const publicUrl =
+    options.publicUrl ??
+    (options.publicHostname ? `http://${options.publicHostname}:${port}` : address);
   const testApp = await buildTestApp(db, {
     env: { ASSAY_PUBLIC_URL: publicUrl, PORT: String(port), ...options.env },
   });

@@ -29,7 +29,16 @@ export interface StartedSignIn {
 
 export async function startSignIn(app: FastifyInstance, returnTo?: string): Promise<StartedSignIn> {
   const query = returnTo === undefined ? "" : `?return_to=${encodeURIComponent(returnTo)}`;
-  const response = await app.inject({ method: "GET", url: `/auth/login${query}` });
+  let response = await app.inject({ method: "GET", url: `/auth/login${query}` });
+  // inject's Host (localhost:80) is not ASSAY_PUBLIC_URL's: Assay first sends the browser there.
+  const moved = new URL(String(response.headers.location ?? "/"), "http://localhost");
+  if (response.statusCode === 302 && moved.pathname === "/auth/login") {
+    response = await app.inject({
+      method: "GET",
+      url: `${moved.pathname}${moved.search}`,
+      headers: { host: moved.host },
+    });
+  }
   if (response.statusCode !== 302) {
     throw new Error(`/auth/login answered ${response.statusCode}: ${response.body}`);
   }

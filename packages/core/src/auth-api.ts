@@ -20,6 +20,13 @@ export const LoginQuerySchema = z.object({
     .max(2000)
     .optional()
     .describe("Path to return to after sign-in; only same-origin paths (/...) are followed"),
+  at_public_url: z
+    .literal("1")
+    .optional()
+    .describe(
+      "Set by Assay when it sends a browser that opened it at another address on to " +
+        "ASSAY_PUBLIC_URL; that request is not sent on again (a proxy may rewrite Host)",
+    ),
 });
 
 export const CallbackQuerySchema = z.looseObject({

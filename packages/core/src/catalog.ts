@@ -68,9 +68,19 @@ function isValidRegex(source: string): boolean {
   }
 }
 
+/** The Dashboard's DEV / STAGE switch. */
+export const DailyEnvSchema = z.enum(["dev", "stage"]);
+
+/** Who runs the daily runs the Dashboard charts (spec section 9), unless the catalogue says. */
+export const DEFAULT_DAILY_EXECUTOR = "daily robot executor";
+export const DEFAULT_RERUN_EXECUTOR = "daily automatic rerun-failed executor";
+
 export const SiteOptionSchema = z.strictObject({
   value: text.describe("Site identifier sent to the runner as nora_site (usually a host name)"),
   label: text.describe("Name shown in the site selector"),
+  environment: DailyEnvSchema.optional().describe(
+    "dev or stage: the Dashboard's DEV / STAGE switch charts this site's daily runs there",
+  ),
 });
 
 const SiteListSchema = uniqueArray(SiteOptionSchema, (site) => site.value, "site value")
@@ -216,6 +226,24 @@ export const TestRepoLinksSchema = z
   })
   .describe("Targets of the Builds screen's View Test Repo button, per tab");
 
+export const DailyRunsSchema = z
+  .strictObject({
+    executor: text
+      .default(DEFAULT_DAILY_EXECUTOR)
+      .describe("Executor name of the daily robot: only its runs make the Dashboard's charts"),
+    rerunExecutor: text
+      .default(DEFAULT_RERUN_EXECUTOR)
+      .describe("Executor name of the automatic rerun of failures: the Dashboard's TABLE"),
+    apiEnvironments: z
+      .strictObject({
+        dev: z.array(text).default(["dev", "dev1"]).describe("API run envs shown under DEV"),
+        stage: z.array(text).default(["stage"]).describe("API run envs shown under STAGE"),
+      })
+      .prefault({})
+      .describe("Which backend runs' env count as DEV and as STAGE on the Dashboard"),
+  })
+  .describe("The Dashboard's daily runs: executor names and API environments");
+
 export const RegionLabelsSchema = z
   .record(RegionCodeSchema, text)
   .describe("Display names of cloud regions, e.g. us-west-2: US (Oregon)");
@@ -282,6 +310,7 @@ export const CatalogSchema = z
     footer: FooterSchema,
     sourceRepositoryUrl: baseUrl().describe("Base URL of source links; a file path is appended"),
     testRepoLinks: TestRepoLinksSchema,
+    dailyRuns: DailyRunsSchema.prefault({}),
   })
   // Rules spanning several lists, which the load dialog's Custom DB and team logic relies on.
   .superRefine((catalog, ctx) => {
@@ -330,6 +359,8 @@ export type TestSubsetGroups = z.infer<typeof TestSubsetGroupsSchema>;
 export type DocumentationLink = z.infer<typeof DocumentationLinkSchema>;
 export type FooterConfig = z.infer<typeof FooterSchema>;
 export type TestRepoLinks = z.infer<typeof TestRepoLinksSchema>;
+export type DailyEnv = z.infer<typeof DailyEnvSchema>;
+export type DailyRuns = z.infer<typeof DailyRunsSchema>;
 export type RegionLabels = z.infer<typeof RegionLabelsSchema>;
 export type Catalog = z.infer<typeof CatalogSchema>;
 /** What the YAML may contain: defaulted keys are optional here. */

@@ -22,3 +22,7 @@ export * from "./ingest-api.js";
 export * from "./build-values.js";
 export * from "./build-payloads.js";
 export * from "./builds-api.js";
+export * from "./dh-config.js";
+export * from "./dh-api.js";
+export * from "./dashboard-api.js";
+export * from "./settings-api.js";

@@ -1,5 +1,6 @@
 import { createLogger, loadConfig, startServer, type FirstAdmin } from "@assay/server";
 import { explainStartError, KnownError } from "../errors.js";
+import { launcherChain, watchLauncher } from "../launcher.js";
 
 export const startUsage = `Usage: assay start
 
@@ -26,8 +27,12 @@ function printFirstAdmin(admin: FirstAdmin): void {
   console.log("");
 }
 
-/** Runs until SIGINT or SIGTERM, then shuts down in order: HTTP, pool, PostgreSQL. */
+/**
+ * Runs until SIGINT or SIGTERM (or until the npm that launched it exits), then shuts down in
+ * order: HTTP, pool, PostgreSQL.
+ */
 export async function start(): Promise<void> {
+  const launcher = launcherChain();
   const config = loadConfig();
   const log = createLogger(config.logLevel);
   let server;
@@ -47,13 +52,18 @@ export async function start(): Promise<void> {
 
   const running = server;
   let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
+  let stoppingSince = 0;
+  const stop = (reason: string) => {
     if (stopping) {
-      console.error(`Received ${signal} again: exiting without waiting.`);
+      // Ctrl-C in a terminal reaches npm and this process, and npm forwards its copy: a repeat
+      // within a second is the same press, not a second request.
+      if (Date.now() - stoppingSince < 1000) return;
+      console.error(`${reason} again: exiting without waiting.`);
       process.exit(130);
     }
     stopping = true;
-    console.log(`Received ${signal}: finishing open requests, then stopping.`);
+    stoppingSince = Date.now();
+    console.log(`${reason}: finishing open requests, then stopping.`);
     running.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -62,6 +72,7 @@ export async function start(): Promise<void> {
       },
     );
   };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  process.on("SIGINT", () => stop("Received SIGINT"));
+  process.on("SIGTERM", () => stop("Received SIGTERM"));
+  watchLauncher(launcher, () => stop("npm, which started Assay, has exited"));
 }

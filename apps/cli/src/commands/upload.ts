@@ -6,7 +6,7 @@ import { IngestResponseSchema } from "@assay/core";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
 import { KnownError, UnexpectedError } from "../errors.js";
-import { multipartBody, type MultipartFile } from "../multipart.js";
+import { multipartBody, type FileOnDisk } from "@assay/server";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
 
@@ -55,7 +55,7 @@ const options = {
   token: { type: "string" },
 } as const;
 
-interface LocalFile extends MultipartFile {
+interface LocalFile extends FileOnDisk {
   /** Name sent to the server: relative, so reports can refer to their screenshots. */
   name: string;
 }

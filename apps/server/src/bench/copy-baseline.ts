@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { pipeline } from "node:stream/promises";
 import pg from "pg";
 import { from as copyFrom, to as copyTo } from "pg-copy-streams";
-import { RESULT_COLUMNS } from "../modules/ingest/result-rows.js";
+import { RESULT_COLUMNS } from "../modules/ingest/pipeline/result-rows.js";
 import { median, rate } from "./output.js";
 
 /*

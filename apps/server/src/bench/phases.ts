@@ -2,13 +2,14 @@ import { createReadStream } from "node:fs";
 import { performance } from "node:perf_hooks";
 import type { ResultInput } from "@assay/core";
 import pg from "pg";
-import { finalizeRun } from "../modules/ingest/finalize-run.js";
+import { finalizeRun } from "../modules/ingest/finalize.repo.js";
 import { parseJunit } from "../modules/ingest/parsers/junit.js";
 import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js";
-import { derivedTestRunTestId, encodeResultTail } from "../modules/ingest/result-rows.js";
-import { RowBuffer } from "../modules/ingest/row-buffer.js";
-import { ResultsWriter, type QueuedResult } from "../modules/ingest/results-writer.js";
-import { explicitTestId, identityOf, KnownTests } from "../modules/ingest/test-ids.js";
+import { derivedTestRunTestId, encodeResultTail } from "../modules/ingest/pipeline/result-rows.js";
+import { RowBuffer } from "../modules/ingest/encoding/row-buffer.js";
+import { ResultsWriter, type QueuedResult } from "../modules/ingest/pipeline/results-writer.js";
+import { KnownTests } from "../modules/ingest/test-ids/test-id-cache.js";
+import { explicitTestId, identityOf } from "../modules/ingest/test-ids/test-identity.js";
 import type { LocalFile } from "./upload.js";
 
 /*

@@ -3,6 +3,8 @@ import path from "node:path";
 import { createDb, type Db } from "../db/pool.js";
 import { listTestHistory, listTopFails } from "../modules/runs/history.repo.js";
 import { listFrontendResults } from "../modules/runs/runs.repo.js";
+import { listDailyRuns } from "../modules/dashboard/dashboard.repo.js";
+import { periodStart } from "../modules/dashboard/dashboard.service.js";
 import { withTimeout, type Cleanup } from "./cleanup.js";
 import { embeddedCluster, serverVersion, type BenchCluster } from "./databases.js";
 import { ms, count, median, step } from "./output.js";
@@ -221,6 +223,20 @@ export async function benchQueries(ctx: QueryContext): Promise<QueryReport> {
         label: "one run's results, rebuilt (force=true)",
         path: `/v1/test-runs/${encodeURIComponent(dataset.latestRunKey)}?force=true`,
         itemsOf: (body) => length((body as { results?: unknown }).results),
+      },
+      {
+        // The Dashboard's GRAPH: the daily robot's runs of 90 days, from runs' stored counts.
+        label: "dashboard daily chart (90 days)",
+        path: "/v1/dashboard/daily-runs?family=frontend&platform=legacy&env=stage&days=90",
+        itemsOf: (body) => length((body as { days?: unknown }).days),
+        targetMs: 20,
+        sql: () =>
+          listDailyRuns(db, {
+            family: "frontend",
+            executor: "daily robot executor",
+            since: periodStart(new Date(), 90),
+            targets: ["stage.legacy.example.com"],
+          }),
       },
       {
         label: "runs list (page 1)",

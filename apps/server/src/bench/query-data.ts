@@ -5,6 +5,7 @@ import { count, seconds, step } from "./output.js";
 
 /*
  * A database as a year and a half of daily UI runs leaves it: `days` runs of about `perRun`
+ * (the daily robot's, on the example catalogue's Legacy STAGE site, so the Dashboard charts them)
  * tests (growing ±2.5% over the period), generated in SQL with generate_series and written with
  * INSERT ... SELECT in two sessions at once. The secondary indexes, the unique constraint and the
  * foreign keys of `results` are dropped for the load and built again after it, with exactly the
@@ -55,8 +56,8 @@ const RUNS = `
   INSERT INTO runs (test_run_key, family, test_run_name, state, format, nora_site, executor, branch,
                     commit, total, started_at, finished_at, created_at)
   SELECT 'frontend-' || to_char(d, 'YYYYMMDD') || '-nightly', 'frontend',
-         to_char(d, 'YYYY-MM-DD') || ' nightly', 'finished', 'junit', 'stage.example.com',
-         'ci-runner-' || (i % 4), 'main', md5(i::text),
+         to_char(d, 'YYYY-MM-DD') || ' nightly', 'finished', 'junit', 'stage.legacy.example.com',
+         'daily robot executor', 'main', md5(i::text),
          $2::int - $3::int / 2 + (i * $3::int) / greatest($1::int - 1, 1),
          d, d + interval '90 minutes', d
   FROM generate_series(0, $1::int - 1) AS i,

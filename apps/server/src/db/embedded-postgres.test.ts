@@ -76,10 +76,44 @@ describe("embedded PostgreSQL", () => {
     expect(isRunning(pid)).toBe(true);
   });
 
+  it("stops PostgreSQL by itself when the Node process that started it is killed", async () => {
+    await running?.stop();
+    const child = await launchInChild();
+    const pid = await postmasterPid();
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    const until = Date.now() + 15_000;
+    while (isRunning(pid) && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
+    expect(isRunning(pid)).toBe(false);
+    running = await startEmbeddedPostgres(dir, log);
+    expect(await selectOne(running.adminUrl)).toBe(1);
+  });
+
   it("stops a PostgreSQL orphaned by a killed server and starts cleanly", async () => {
     await running?.stop();
-    // What `kill -9` of the Node process leaves: PostgreSQL still running on the folder, its
-    // parent gone. The built launcher runs in a child process that is then killed.
+    // What `kill -9` of the Node process and of its watch on PostgreSQL leaves (the OOM killer
+    // may take both): PostgreSQL still running on the folder, its parent gone.
+    const child = await launchInChild();
+    const orphan = await postmasterPid();
+    killWatchOf(orphan);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(isRunning(orphan)).toBe(true);
+    running = await startEmbeddedPostgres(dir, log);
+    expect(isRunning(orphan)).toBe(false);
+    expect(await selectOne(running.adminUrl)).toBe(1);
+  });
+
+  /** Kills the shell that stops PostgreSQL when its Node process dies (what a crash of both does). */
+  function killWatchOf(postmaster: number): void {
+    const watch = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" })
+      .split("\n")
+      .find((line) => line.includes(`assay-postgres-watch ${postmaster} `));
+    process.kill(Number.parseInt(watch ?? "", 10), "SIGKILL");
+  }
+
+  /** The built launcher in a child process, which a test then kills. */
+  async function launchInChild() {
     const launcher = new URL("../../dist/db/embedded-postgres.js", import.meta.url).href;
     const child = spawn(
       process.execPath,
@@ -98,17 +132,12 @@ describe("embedded PostgreSQL", () => {
       },
     );
     await new Promise((resolve) => child.stdout?.once("data", resolve));
-    const orphan = await postmasterPid();
-    child.kill("SIGKILL");
-    await new Promise((resolve) => child.once("exit", resolve));
-    expect(isRunning(orphan)).toBe(true);
-    running = await startEmbeddedPostgres(dir, log);
-    expect(isRunning(orphan)).toBe(false);
-    expect(await selectOne(running.adminUrl)).toBe(1);
-  });
+    return child;
+  }
 
   it("recovers from a stale postmaster.pid after both processes were killed", async () => {
     const pid = await postmasterPid();
+    killWatchOf(pid);
     process.kill(pid, "SIGKILL");
     while (isRunning(pid)) await new Promise((r) => setTimeout(r, 50));
     // A crash can leave a lock file naming a PID that now belongs to another program.
@@ -140,7 +169,7 @@ describe("embedded PostgreSQL", () => {
     await running?.stop();
     running = undefined;
     expect(isRunning(pid)).toBe(false);
-    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" });
-    expect(left).not.toContain(path.join(dir, "pg"));
+    const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
+    expect(left.filter((line) => line.includes(path.join(dir, "pg")))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import type { Logger } from "pino";
 
 /**
@@ -181,7 +181,41 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
       { cause: error },
     );
   });
-  return clusterAt(port, password, () => pg.stop());
+  const watch = await stopWhenThisProcessDies(pgdata, log);
+  return clusterAt(port, password, async () => {
+    await pg.stop();
+    const ended = new Promise((resolve) => watch.once("exit", resolve));
+    watch.stdin?.end();
+    if (watch.exitCode === null && watch.signalCode === null) await ended;
+  });
+}
+
+/**
+ * PostgreSQL does not notice when the Node process that started it dies without stopping it
+ * (kill -9, the OOM killer), and would hold its folder until the next start. A small shell holds
+ * the read end of a pipe that only this process writes to; when this process is gone the pipe
+ * closes, and the shell stops the postmaster (SIGINT: a fast shutdown) if it still runs on our
+ * folder. It ignores signals, so that only that end stops it; a clean stop ends the pipe after
+ * PostgreSQL has stopped, and the shell exits with nothing to do.
+ */
+async function stopWhenThisProcessDies(pgdata: string, log: Logger): Promise<ChildProcess> {
+  const pid = Number.parseInt(
+    (await readFile(path.join(pgdata, "postmaster.pid"), "utf8")).split("\n")[0] ?? "",
+    10,
+  );
+  const script = [
+    "trap '' INT TERM HUP QUIT",
+    "while read -r _; do :; done",
+    'case "$(ps -o args= -p "$1" 2>/dev/null)" in *"$2"*) kill -INT "$1" ;; esac',
+  ].join("\n");
+  const watch = spawn("sh", ["-c", script, "assay-postgres-watch", String(pid), pgdata], {
+    stdio: ["pipe", "ignore", "ignore"],
+  });
+  watch.once("error", (error) => log.warn({ err: error }, "could not watch PostgreSQL's parent"));
+  // Neither keeps a command that started PostgreSQL for a moment (`assay users add`) running.
+  watch.unref();
+  if (watch.stdin instanceof net.Socket) watch.stdin.unref();
+  return watch;
 }
 
 function clusterAt(port: number, password: string, stop: () => Promise<void>): EmbeddedDatabase {

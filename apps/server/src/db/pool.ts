@@ -35,3 +35,22 @@ export function createDb(connectionString: string, max: number): Db {
     },
   };
 }
+
+/** Runs `fn` on one client inside BEGIN/COMMIT; ROLLBACK if it throws. */
+export async function withTransaction<T>(
+  db: Db,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await db.pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await fn(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

@@ -22,6 +22,26 @@ export interface SettingsTable {
   is_active: boolean;
   created_at: DefaultTimestamp;
   updated_at: Generated<Date>;
+  cron: string | null;
+  time_zone: Defaulted<string>;
+  template: ColumnType<unknown, string | null, string | null> | null;
+  rerun_failures: Defaulted<boolean>;
+  created_by: string | null;
+  updated_by: string | null;
+  schedule_from: DefaultTimestamp;
+}
+
+export interface ScheduleSlotsTable {
+  id: Generated<number>;
+  setting_id: number;
+  slot_at: Timestamp;
+  kind: "scheduled" | "manual";
+  outcome: "launched" | "failed" | "missed" | "unavailable" | null;
+  message: string | null;
+  build_id: string | null;
+  test_run_key: string | null;
+  claimed_by: string;
+  claimed_at: DefaultTimestamp;
 }
 
 export interface TestsTable {
@@ -287,10 +307,35 @@ export interface BuildsTable {
   log_bytes: Defaulted<number>;
 }
 
+/** Data harmonization runs (migration 0050); rows hold the spec's fields as JSON. */
+export interface DhRunsTable {
+  id: Generated<number>;
+  platform: string;
+  type: string;
+  env_type: string;
+  env: string;
+  schema: Defaulted<string>;
+  kind: string;
+  state: Defaulted<string>;
+  error: string | null;
+  demo: Defaulted<boolean>;
+  started_by: string | null;
+  created_at: DefaultTimestamp;
+  finished_at: Timestamp | null;
+}
+
+export interface DhRunRowsTable {
+  run_id: number;
+  id: number;
+  status: string;
+  data: JSONColumnType<Record<string, unknown>>;
+}
+
 export interface Database {
   builds: BuildsTable;
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
+  schedule_slots: ScheduleSlotsTable;
   tests: TestsTable;
   runs: RunsTable;
   results: ResultsTable;
@@ -306,4 +351,6 @@ export interface Database {
   oidc_models: OidcModelsTable;
   oidc_signing_keys: OidcSigningKeysTable;
   sessions: SessionsTable;
+  dh_runs: DhRunsTable;
+  dh_run_rows: DhRunRowsTable;
 }

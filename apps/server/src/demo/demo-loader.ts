@@ -1,5 +1,7 @@
+import type { Readable } from "node:stream";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Db } from "../db/pool.js";
+import { multipartBody } from "../http/multipart-body.js";
 import { markDemoLoaded, markDemoStarted } from "../modules/instance/instance.service.js";
 import { addTagToTest } from "../modules/tags/tags.service.js";
 import { createToken, revokeToken } from "../modules/tokens/tokens.service.js";
@@ -9,9 +11,9 @@ import {
   type DemoPlan,
   type DemoPlanOptions,
   type PlannedRun,
+  withExecutorNames,
 } from "./demo-plan.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
-import type { ReportFilePart } from "./demo-junit.js";
 import { demoTagging } from "./demo-tags.js";
 import * as repo from "./demo.repo.js";
 
@@ -30,6 +32,8 @@ export interface LoadDemoOptions {
   plan?: Partial<DemoPlanOptions>;
   /** Stops the load between two runs (the server is shutting down). */
   signal?: AbortSignal;
+  /** Executor names of the daily robot and its rerun (catalog.dailyRuns), so the Dashboard charts the demo. */
+  executors?: { daily: string; rerun: string };
 }
 
 export type DemoLoadOutcome =
@@ -50,8 +54,12 @@ class Poster {
 
   async send(upload: DemoUpload): Promise<void> {
     if (upload.kind === "files") {
-      const { body, contentType } = await multipart(upload.fields, upload.files);
-      await this.post("/v1/ingest/reports", body, contentType);
+      // Encoded as `assay upload` encodes a folder: the same multipart body.
+      const body = multipartBody(
+        upload.fields,
+        upload.files.map(({ name, content }) => ({ name, content: Buffer.from(content) })),
+      );
+      await this.post("/v1/ingest/reports", body.open(), body.contentType);
       return;
     }
     const key = encodeURIComponent(upload.open.run_key);
@@ -63,7 +71,7 @@ class Poster {
     await this.post(`/v1/ingest/runs/${key}/finish`, "{}");
   }
 
-  private async post(url: string, payload: string | Buffer, contentType = "application/json") {
+  private async post(url: string, payload: string | Readable, contentType = "application/json") {
     const response = await this.app.inject({
       method: "POST",
       url,
@@ -76,20 +84,6 @@ class Poster {
       );
     }
   }
-}
-
-/** A multipart/form-data body as `assay upload` sends it: fields first, then the files. */
-async function multipart(fields: Record<string, string>, files: readonly ReportFilePart[]) {
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const file of files) {
-    const bytes = typeof file.content === "string" ? Buffer.from(file.content) : file.content;
-    form.append("file", new Blob([new Uint8Array(bytes)]), file.name);
-  }
-  // The platform's own encoder: no multipart package at run time.
-  const encoded = new Response(form);
-  const contentType = encoded.headers.get("content-type") ?? "multipart/form-data";
-  return { body: Buffer.from(await encoded.arrayBuffer()), contentType };
 }
 
 function timesOf(run: PlannedRun): repo.RunTimes {
@@ -157,7 +151,8 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
   const { db, log } = options;
   if (await repo.hasRuns(db)) return { loaded: false, reason: "store_not_empty" };
   const started = performance.now();
-  const plan = buildPlan({ ...FULL_DEMO, now: new Date(), ...options.plan });
+  const planned = buildPlan({ ...FULL_DEMO, now: new Date(), ...options.plan });
+  const plan = options.executors ? withExecutorNames(planned, options.executors) : planned;
   log.info(
     { runs: plan.runs.length, tests: plan.tests.length },
     "loading demo data (ASSAY_DEMO=0 turns this off)",

@@ -275,3 +275,17 @@ export function buildPlan(options: DemoPlanOptions): DemoPlan {
   runs.sort((a, b) => a.start.getTime() - b.start.getTime() || a.key.localeCompare(b.key));
   return { tests, runs };
 }
+
+/** The plan with the daily robot and the rerun under the names the catalogue configures. */
+export function withExecutorNames(
+  plan: DemoPlan,
+  names: { daily: string; rerun: string },
+): DemoPlan {
+  const rename = (executor: string) =>
+    executor === DAILY_EXECUTOR
+      ? names.daily
+      : executor === RERUN_EXECUTOR
+        ? names.rerun
+        : executor;
+  return { ...plan, runs: plan.runs.map((run) => ({ ...run, executor: rename(run.executor) })) };
+}

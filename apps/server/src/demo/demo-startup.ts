@@ -6,6 +6,7 @@ import type { Db } from "../db/pool.js";
 import type { ObjectStore } from "../storage/index.js";
 import type { DemoPlanOptions } from "./demo-plan.js";
 import { loadDemo } from "./demo-loader.js";
+import { startDhDemoRuns } from "./dh-demo-runs.js";
 
 /** A demo load running in the background of a started server. */
 export interface DemoTask {
@@ -41,6 +42,7 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
   const log = deps.log.child({ module: "demo" });
   const controller = new AbortController();
   const run = async () => {
+    await startDhDemoRuns(deps, log);
     const app = await buildApp({
       config: deps.config,
       db: deps.db,
@@ -50,7 +52,15 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
       startWorkers: false,
     });
     try {
-      const outcome = await loadDemo({ app, db: deps.db, log, plan, signal: controller.signal });
+      const { executor, rerunExecutor } = deps.config.catalog.dailyRuns;
+      const outcome = await loadDemo({
+        app,
+        db: deps.db,
+        log,
+        plan,
+        signal: controller.signal,
+        executors: { daily: executor, rerun: rerunExecutor },
+      });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
     } finally {
       await app.close();

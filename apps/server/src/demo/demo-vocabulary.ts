@@ -1,3 +1,4 @@
+import { DEFAULT_DAILY_EXECUTOR, DEFAULT_RERUN_EXECUTOR } from "@assay/core";
 /*
  * The words the demo data is made of: the areas of each suite (with the test-id ranges and tags
  * of the example catalogue's subsets, so "By Sub Set" and the Failed Summary's major tags line
@@ -212,8 +213,9 @@ export const HUMANS = [
   "tom.becker@example.com",
 ] as const;
 export const CHINA_EXECUTOR = "wei.zhang@example.com";
-export const DAILY_EXECUTOR = "daily robot executor";
-export const RERUN_EXECUTOR = "daily automatic rerun-failed executor";
+/** The catalogue's defaults; loadDemo renames them to the configured dailyRuns names. */
+export const DAILY_EXECUTOR = DEFAULT_DAILY_EXECUTOR;
+export const RERUN_EXECUTOR = DEFAULT_RERUN_EXECUTOR;
 
 /** Steady failures: a real defect or a known issue. `{ticket}` becomes an NXL ticket. */
 export const UI_FAILURES = [

@@ -7,6 +7,9 @@ export const queryKeys = {
   tags: ["tags"] as const,
   testHistory: (testId: number) => ["test-history", testId] as const,
   topFails: ["top-fails"] as const,
+  settings: ["settings"] as const,
+  dailyChart: (search: string) => ["daily-chart", search] as const,
+  rerunRuns: (search: string) => ["rerun-runs", search] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,
   frontendRun: (key: string) => ["frontend-run", key] as const,
@@ -22,4 +25,10 @@ export const queryKeys = {
   buildList: (path: string, page: number, pageSize: number) =>
     ["build-list", path, page, pageSize] as const,
   build: (id: string) => ["build", id] as const,
+  dhEnvironments: (platform: string, type: string, envType: string) =>
+    ["dh-environments", platform, type, envType] as const,
+  dhRuns: (platform: string, type: string, envType: string, env: string, schema: string) =>
+    ["dh-runs", platform, type, envType, env, schema] as const,
+  dhRun: (id: number) => ["dh-run", id] as const,
+  dhChanges: (id: number) => ["dh-changes", id] as const,
 };

@@ -13,7 +13,7 @@ import { lazy, Suspense, useState } from "react";
 import { useLocation } from "react-router";
 import { signInHref, signOut } from "../api/sign-in";
 import { useMe } from "../api/use-me";
-import { UserAvatar } from "./UserAvatar";
+import { UserAvatar } from "../features/profile/UserAvatar";
 
 // The dialog's code is fetched when someone first opens it.
 const ProfileDialog = lazy(async () => ({

@@ -1,7 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
-import * as repo from "./accounts.repo.js";
+import * as users from "../users/users.repo.js";
 import type { UserPrincipal } from "./sessions.service.js";
 
 /**
@@ -32,7 +32,7 @@ const text = (value: unknown) =>
 const refused = (message: string) => new AppError(403, "sign_in_refused", message);
 
 /** The principal of a signed-in user, as the access rules see it. */
-export function principalOf(row: repo.AccountRow): UserPrincipal {
+export function principalOf(row: users.UserRow): UserPrincipal {
   return { kind: "user", id: row.id, email: row.email, name: row.name, admin: row.is_admin };
 }
 
@@ -45,8 +45,8 @@ async function externalAccount(
   db: Kysely<Database>,
   issuer: string,
   claims: IdentityClaims,
-): Promise<repo.AccountRow> {
-  const known = await repo.findAccountBySubject(db, issuer, claims.sub);
+): Promise<users.UserRow> {
+  const known = await users.findBySubject(db, issuer, claims.sub);
   if (known) return known;
   const email = text(claims.email)?.toLowerCase();
   if (!email) {
@@ -54,7 +54,7 @@ async function externalAccount(
       "The sign-in provider did not share your email address. Ask an administrator to grant Assay the email scope.",
     );
   }
-  const created = await repo.insertExternalAccount(db, {
+  const created = await users.insertExternalUser(db, {
     email,
     name: displayName(claims, email).slice(0, 100),
     issuer,
@@ -63,12 +63,12 @@ async function externalAccount(
   if (created) return created;
   // The email is taken. A user made beforehand (e.g. with `assay users add`) is linked, but only
   // on the provider's word that the address is verified, and never away from another issuer.
-  const existing = await repo.findAccountByEmail(db, email);
+  const existing = await users.findByEmail(db, email);
   // A concurrent first sign-in of the same user made the row.
   if (existing?.issuer === issuer && existing.subject === claims.sub) return existing;
   const linked =
     existing && existing.issuer === null && claims.email_verified === true
-      ? await repo.linkAccount(db, existing.id, issuer, claims.sub)
+      ? await users.linkToIssuer(db, existing.id, issuer, claims.sub)
       : undefined;
   if (linked) return linked;
   throw refused(
@@ -81,7 +81,7 @@ export async function accountForSignIn(
   db: Kysely<Database>,
   identity: IssuerIdentity,
   claims: IdentityClaims,
-): Promise<repo.AccountRow> {
+): Promise<users.UserRow> {
   const row =
     identity.kind === "embedded"
       ? await embeddedAccount(db, claims.sub)
@@ -93,7 +93,7 @@ export async function accountForSignIn(
 
 async function embeddedAccount(db: Kysely<Database>, sub: string) {
   if (!/^[1-9][0-9]{0,9}$/.test(sub)) return undefined;
-  const row = await repo.findAccountById(db, Number(sub));
+  const row = await users.findById(db, Number(sub));
   return row && row.issuer === null ? row : undefined;
 }
 
@@ -102,10 +102,10 @@ export async function accountForToken(
   db: Kysely<Database>,
   identity: IssuerIdentity,
   sub: string,
-): Promise<repo.AccountRow | undefined> {
+): Promise<users.UserRow | undefined> {
   const row =
     identity.kind === "embedded"
       ? await embeddedAccount(db, sub)
-      : await repo.findAccountBySubject(db, identity.issuer, sub);
+      : await users.findBySubject(db, identity.issuer, sub);
   return row && !row.disabled_at ? row : undefined;
 }

@@ -15,13 +15,15 @@ export function escapeHtml(text: string): string {
 
 /**
  * The page a browser sees when sign-in cannot go on (provider down, a callback that does not
- * match): what happened and the way back, in the app's colours, with no script.
+ * match): what happened and the way back, in the app's colours, with no script. `signInAgain`
+ * starts a new sign-in that returns to the page the failed one started from.
  */
 export function sendAuthProblem(
   reply: FastifyReply,
   status: number,
   title: string,
   message: string,
+  signInAgain: string,
 ): FastifyReply {
   // The look of the web app's theme and the embedded provider's pages: grey page, white card.
   const body = `<!doctype html>
@@ -40,7 +42,7 @@ a.secondary{background:#fff;color:#0969da;border-color:#d1d9e0}
 </style></head>
 <body><header><a href="/">Assay</a></header>
 <main><h1>${escapeHtml(title)}</h1><p role="alert">${escapeHtml(message)}</p>
-<a class="button" href="/auth/login">Sign in again</a><a class="button secondary" href="/">Back to Assay</a></main></body></html>`;
+<a class="button" href="${escapeHtml(signInAgain)}">Sign in again</a><a class="button secondary" href="/">Back to Assay</a></main></body></html>`;
   return reply
     .status(status)
     .header("cache-control", "no-store")

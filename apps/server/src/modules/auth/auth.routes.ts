@@ -15,7 +15,15 @@ import type { IssuerIdentity } from "./accounts.service.js";
 import { sendAuthProblem } from "./auth-page.js";
 import { completeSignIn, signOutUrl } from "./auth.service.js";
 import { sameSecret } from "./principal.js";
-import { LOGIN_STATE_TTL_MS, safeReturnTo, sealLoginState } from "./login-state.js";
+import { signInRedirect } from "./access.js";
+import {
+  addressOf,
+  LOGIN_STATE_TTL_MS,
+  returnToOfState,
+  safeReturnTo,
+  sealLoginState,
+  stateWithReturnTo,
+} from "./login-state.js";
 import type { OidcClient } from "./oidc-client.js";
 import {
   clearLoginCookie,
@@ -40,9 +48,15 @@ export interface AuthRouteDeps {
 
 const HtmlPage = z.string().describe("An HTML page saying what went wrong and how to go on");
 
-function problemPage(reply: FastifyReply, error: unknown, title: string): FastifyReply {
-  if (error instanceof AppError)
-    return sendAuthProblem(reply, error.statusCode, title, error.message);
+function problemPage(
+  reply: FastifyReply,
+  error: unknown,
+  title: string,
+  returnTo: string,
+): FastifyReply {
+  if (error instanceof AppError) {
+    return sendAuthProblem(reply, error.statusCode, title, error.message, signInRedirect(returnTo));
+  }
   throw error;
 }
 
@@ -69,25 +83,45 @@ export const authRoutes =
           tags: ["auth"],
           summary: "Start signing in: redirects to the identity provider",
           querystring: LoginQuerySchema,
-          response: { 503: HtmlPage },
+          response: { 400: HtmlPage, 503: HtmlPage },
         },
       },
       async (request, reply) => {
+        const returnTo = safeReturnTo(request.query.return_to, deps.publicOrigin);
+        // The state cookie and the provider's redirect belong to ASSAY_PUBLIC_URL: a browser
+        // that opened Assay at another address starts there, or its cookie never comes back.
+        const address = addressOf(request.host, deps.publicOrigin);
+        if (address !== "public" && request.query.at_public_url === undefined) {
+          const atPublicUrl = `${deps.publicOrigin}${signInRedirect(returnTo)}&at_public_url=1`;
+          if (address === "public-unreachable") {
+            const here = `${request.protocol}://${request.host}`;
+            return sendAuthProblem(
+              reply,
+              400,
+              "Sign-in needs Assay's public address",
+              `Sign-in returns to ${deps.publicOrigin} (ASSAY_PUBLIC_URL), which names the server's ` +
+                `own machine, so it works only in a browser on that machine. To sign in at ${here}, ` +
+                `start Assay with ASSAY_PUBLIC_URL=${here} (the address people open).`,
+              atPublicUrl,
+            );
+          }
+          return reply.header("cache-control", "no-store").redirect(atPublicUrl, 302);
+        }
         let configuration: client.Configuration;
         try {
           configuration = await deps.oidc.configuration();
         } catch (error) {
           request.log.warn({ err: error }, "sign-in provider unreachable");
-          return problemPage(reply, error, "Sign-in is unavailable");
+          return problemPage(reply, error, "Sign-in is unavailable", returnTo);
         }
         const { settings } = deps.oidc;
         const verifier = client.randomPKCECodeVerifier();
         const state = {
-          state: client.randomState(),
+          state: stateWithReturnTo(client.randomState(), returnTo),
           nonce: client.randomNonce(),
           verifier,
           issuer: settings.issuer,
-          returnTo: safeReturnTo(request.query.return_to, deps.publicOrigin),
+          returnTo,
           expiresAt: Date.now() + LOGIN_STATE_TTL_MS,
         };
         const parameters: Record<string, string> = {
@@ -132,7 +166,8 @@ export const authRoutes =
             log: request.log,
           });
         } catch (error) {
-          return problemPage(reply, error, "Sign-in failed");
+          const returnTo = returnToOfState(request.query.state, deps.publicOrigin);
+          return problemPage(reply, error, "Sign-in failed", returnTo);
         }
         // A new id at every sign-in: a session id planted before sign-in is worth nothing after.
         const previous = sessionIdOf(request, deps.cookies);
@@ -175,6 +210,7 @@ export const authRoutes =
             403,
             "Sign-out refused",
             "The sign-out did not come from Assay's own page. Use the Sign out item of Assay's menu.",
+            signInRedirect("/"),
           );
         }
         const tokens = await endSession(deps.sessions, id);

@@ -6,7 +6,7 @@ import { signIn } from "../../../test/sign-in-flow.js";
 import { startTestIssuer, type TestIssuer } from "../../../test/test-issuer.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { authKeys } from "./auth.setup.js";
-import { open } from "./secret-box.js";
+import { open } from "../../secret-box.js";
 
 /**
  * Access tokens of the configured issuer sent as bearer tokens (CLI, CI, scripts). Every

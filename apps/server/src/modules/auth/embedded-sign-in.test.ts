@@ -11,7 +11,7 @@ import { startListeningApp, type ListeningTestApp } from "../../../test/identity
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { createUser } from "../users/users.service.js";
 import { authKeys } from "./auth.setup.js";
-import { open } from "./secret-box.js";
+import { open } from "../../secret-box.js";
 
 /**
  * Sign-in with the default, embedded provider, over real HTTP as a browser does it: Assay's
@@ -115,5 +115,68 @@ describe("sign-in with the embedded provider", () => {
     expect(target.searchParams.get("id_token_hint")).toBeTruthy();
     const after = await fetchWithJar(jar, `${server.address}/v1/me`);
     expect(await after.json()).toEqual({ signed_in: false });
+  });
+});
+
+describe("opened at 127.0.0.1 while ASSAY_PUBLIC_URL says localhost (the default install)", () => {
+  let local: ListeningTestApp;
+  const START = "/test_runs/run-7?be=1";
+
+  beforeAll(async () => {
+    local = await startListeningApp(database.db, { publicHostname: "localhost" });
+  });
+  afterAll(async () => {
+    await local?.app.close();
+  });
+
+  it("moves the browser to the public address first, signs in and lands where it started", async () => {
+    // A browser keeps cookies per host: one jar for 127.0.0.1, one for localhost.
+    const jars = new Map<string, CookieJar>();
+    const jarOf = (url: URL) => {
+      const jar = jars.get(url.host) ?? new CookieJar();
+      jars.set(url.host, jar);
+      return jar;
+    };
+    let url = new URL(`${local.address}/auth/login?return_to=${encodeURIComponent(START)}`);
+    let response = await fetchWithJar(jarOf(url), url);
+    for (let hop = 0; hop < 10 && !url.pathname.includes("/interaction/"); hop++) {
+      url = new URL(response.headers.get("location") ?? "", url);
+      response = await fetchWithJar(jarOf(url), url);
+    }
+    expect(url.origin).toBe(local.publicUrl);
+    expect(jarOf(new URL(local.address)).cookies.size).toBe(0);
+
+    const posted = await submitLogin(jarOf(url), url, { email: QA.email, password: QA.password });
+    const callback = await followToRedirectUri(jarOf(url), posted, url, local.redirectUri);
+    const landed = await fetchWithJar(jarOf(callback), callback);
+    expect(landed.status).toBe(302);
+    expect(landed.headers.get("location")).toBe(START);
+    const me = await fetchWithJar(jarOf(callback), `${local.publicUrl}/v1/me`);
+    expect(me.status).toBe(200);
+  });
+
+  it("goes on at the address it was sent to, so a proxy that rewrites Host cannot loop", async () => {
+    const res = await local.app.inject({
+      method: "GET",
+      url: `/auth/login?return_to=%2Fdtags&at_public_url=1`,
+      headers: { host: "10.0.0.5:8080" },
+    });
+    expect(res.statusCode).toBe(302);
+    expect(String(res.headers.location)).toContain(`${local.issuer}/auth?`);
+  });
+
+  it("says what to set when the browser is on another machine, which localhost is not", async () => {
+    const res = await local.app.inject({
+      method: "GET",
+      url: "/auth/login?return_to=%2Fdtags",
+      headers: { host: "qa-box.lan:8080" },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toContain("text/html");
+    expect(res.body).toContain("start Assay with ASSAY_PUBLIC_URL=http://qa-box.lan:8080");
+    expect(res.body).toContain(
+      `href="${local.publicUrl}/auth/login?return_to=%2Fdtags&amp;at_public_url=1"`,
+    );
+    expect(res.cookies).toEqual([]);
   });
 });

@@ -180,6 +180,15 @@ describe("callbacks that do not belong to the sign-in", () => {
     expect(res.body).toContain("Sign in again");
   });
 
+  it("offers to sign in again to the page it started from when the state cookie is gone", async () => {
+    const started = await startSignIn(built.app, "/test_runs/run-7?be=1");
+    const callbackUrl = await visitProvider(started.authorizeUrl, PUBLIC_URL);
+    const res = await finishSignIn(built.app, callbackUrl, {});
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain("This sign-in has expired");
+    expect(res.body).toContain('href="/auth/login?return_to=%2Ftest_runs%2Frun-7%3Fbe%3D1"');
+  });
+
   it("shows the provider's refusal as text, never as markup", async () => {
     const started = await startSignIn(built.app);
     const state = started.authorizeUrl.searchParams.get("state") ?? "";
@@ -261,7 +270,11 @@ describe("over https", () => {
       },
     });
     try {
-      const res = await https.app.inject({ method: "GET", url: "/auth/login" });
+      const res = await https.app.inject({
+        method: "GET",
+        url: "/auth/login",
+        headers: { host: "assay.example.com" },
+      });
       expect(res.statusCode).toBe(302);
       expect(res.cookies).toEqual([
         expect.objectContaining({ name: "__Host-assay_login", secure: true, path: "/" }),

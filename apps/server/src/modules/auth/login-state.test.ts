@@ -1,7 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { openLoginState, safeReturnTo, sealLoginState, type LoginState } from "./login-state.js";
-import { open, seal } from "./secret-box.js";
+import {
+  addressOf,
+  openLoginState,
+  returnToOfState,
+  safeReturnTo,
+  sealLoginState,
+  stateWithReturnTo,
+  type LoginState,
+} from "./login-state.js";
+import { open, seal } from "../../secret-box.js";
 import { cookieSettings } from "./session-cookie.js";
 
 const ORIGIN = "https://assay.example.com";
@@ -21,6 +29,36 @@ describe("safeReturnTo", () => {
     [undefined, "/"],
   ])("%j becomes %j", (raw, expected) => {
     expect(safeReturnTo(raw, ORIGIN)).toBe(expected);
+  });
+});
+
+describe("the state parameter", () => {
+  it("carries the return path, checked again when it is read", () => {
+    const state = stateWithReturnTo("r4nd0m", "/test_runs/run-7?be=1#x");
+    expect(state.startsWith("r4nd0m.")).toBe(true);
+    expect(returnToOfState(state, ORIGIN)).toBe("/test_runs/run-7?be=1#x");
+    expect(returnToOfState(stateWithReturnTo("r", "//evil.example"), ORIGIN)).toBe("/");
+    expect(returnToOfState(stateWithReturnTo("r", "https://evil.example/"), ORIGIN)).toBe("/");
+    expect(returnToOfState("forged-state", ORIGIN)).toBe("/");
+    expect(returnToOfState(undefined, ORIGIN)).toBe("/");
+  });
+});
+
+describe("addressOf", () => {
+  it.each([
+    ["localhost:8080", "http://localhost:8080", "public"],
+    ["LOCALHOST:8080", "http://localhost:8080", "public"],
+    ["assay.example.com", "https://assay.example.com", "public"],
+    ["assay.example.com:443", "https://assay.example.com", "public"],
+    ["127.0.0.1:8080", "http://localhost:8080", "other"],
+    ["[::1]:8080", "http://localhost:8080", "other"],
+    ["localhost:8080", "http://127.0.0.1:8080", "other"],
+    ["127.0.0.1:8080", "https://assay.example.com", "other"],
+    ["qa-box.lan:8080", "http://qa-box.example.com:8080", "other"],
+    ["qa-box.lan:8080", "http://localhost:8080", "public-unreachable"],
+    ["192.168.1.20:8080", "http://127.0.0.1:8080", "public-unreachable"],
+  ])("%s with ASSAY_PUBLIC_URL %s is %s", (host, publicOrigin, expected) => {
+    expect(addressOf(host, publicOrigin)).toBe(expected);
   });
 });
 

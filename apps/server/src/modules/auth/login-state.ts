@@ -1,4 +1,4 @@
-import { open, seal } from "./secret-box.js";
+import { open, seal } from "../../secret-box.js";
 
 /**
  * What /auth/login must remember until /auth/callback: state, nonce, PKCE verifier, the issuer
@@ -61,4 +61,55 @@ export function safeReturnTo(raw: unknown, publicOrigin: string): string {
   // Returning into the sign-in routes themselves would loop.
   if (url.pathname.startsWith("/auth/")) return "/";
   return `${url.pathname}${url.search}${url.hash}`;
+}
+
+/**
+ * The OAuth state parameter: a random value, then the return path. A callback whose state cookie
+ * is gone (expired, another browser) can then still offer to sign in again to the same page.
+ * The whole value is compared with the cookie's; the path is checked again when it is read.
+ */
+export function stateWithReturnTo(random: string, returnTo: string): string {
+  return `${random}.${Buffer.from(returnTo).toString("base64url")}`;
+}
+
+/** The return path a callback's state parameter carries, or "/". */
+export function returnToOfState(state: string | undefined, publicOrigin: string): string {
+  const encoded = state?.split(".")[1];
+  if (!encoded) return "/";
+  return safeReturnTo(Buffer.from(encoded, "base64url").toString("utf8"), publicOrigin);
+}
+
+function isLoopback(hostname: string): boolean {
+  const name = hostname.toLowerCase();
+  return (
+    name === "localhost" ||
+    name.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(name) ||
+    name === "[::1]" ||
+    name === "::1"
+  );
+}
+
+/**
+ * How the address a browser used (its Host header) stands to ASSAY_PUBLIC_URL, which the sign-in
+ * cookie and the provider's redirect are bound to: the same host, another address the browser
+ * can leave for the public one, or one it cannot, because the public URL names the server's
+ * own machine (localhost) while the browser is on another.
+ */
+export function addressOf(
+  host: string,
+  publicOrigin: string,
+): "public" | "other" | "public-unreachable" {
+  const publicUrl = new URL(publicOrigin);
+  let seen: URL;
+  try {
+    // Parsed with the public scheme, so that a default port written out compares equal.
+    seen = new URL(`${publicUrl.protocol}//${host}`);
+  } catch {
+    return "other";
+  }
+  if (seen.host === publicUrl.host) return "public";
+  return isLoopback(publicUrl.hostname) && !isLoopback(seen.hostname)
+    ? "public-unreachable"
+    : "other";
 }

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import type { Principal } from "./access.js";
-import { open, seal } from "./secret-box.js";
+import { open, seal } from "../../secret-box.js";
 import * as repo from "./sessions.repo.js";
 
 /** What the provider gave at sign-in or refresh; kept encrypted, never sent to the browser. */

@@ -4,7 +4,7 @@ import { signIn } from "../../../test/sign-in-flow.js";
 import { startTestIssuer, type TestIssuer } from "../../../test/test-issuer.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { authKeys } from "./auth.setup.js";
-import { open, seal } from "./secret-box.js";
+import { open, seal } from "../../secret-box.js";
 
 /**
  * Sessions: lifetimes, server-side refresh, CSRF on cookie-authenticated changes, and forged or
@@ -241,10 +241,16 @@ describe("an issuer that cannot be reached", () => {
   });
 
   it("says so with a 503 page at sign-in, never a 500, and keeps serving results", async () => {
-    const login = await down.app.inject({ method: "GET", url: "/auth/login?return_to=/builds" });
+    const login = await down.app.inject({
+      method: "GET",
+      url: "/auth/login?return_to=/builds",
+      headers: { host: new URL(PUBLIC_URL).host },
+    });
     expect(login.statusCode).toBe(503);
     expect(login.headers["content-type"]).toContain("text/html");
     expect(login.body).toContain("cannot be reached");
+    // Sign in again, once the provider is back, returns to the page sign-in started from.
+    expect(login.body).toContain('href="/auth/login?return_to=%2Fbuilds"');
     expect((await down.app.inject({ method: "GET", url: "/v1/catalog" })).statusCode).toBe(200);
   });
 

@@ -7,8 +7,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "../../db/schema.js";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import type { ObjectStore } from "../../storage/index.js";
-import { testManagementSecret } from "../profile/profile.service.js";
-import * as profiles from "../profile/profile.repo.js";
+import { testManagementSecret, testManagementUser } from "../profile/profile.service.js";
 import type { BuildsConfig, ExecutorSettings } from "./builds.config.js";
 import { newBuildToken, payloadEnv } from "./build-env.js";
 import * as repo from "./builds.repo.js";
@@ -167,12 +166,12 @@ export class BuildRunner {
   /** The Spira credential string of the user who started the build: user:secret, if the profile has both. */
   private async spiraCredentials(row: BuildRow): Promise<string | undefined> {
     if (row.started_by_id === null) return undefined;
-    const profile = await profiles.findProfile(this.deps.db, row.started_by_id);
+    const user = await testManagementUser(this.deps.db, row.started_by_id);
     const secret = await testManagementSecret(
       { db: this.deps.db, key: this.deps.profileKey, objects: this.deps.objects },
       row.started_by_id,
     );
-    return profile?.spira_user && secret ? `${profile.spira_user}:${secret}` : undefined;
+    return user && secret ? `${user}:${secret}` : undefined;
   }
 
   /** Records a build's end; the token dies with it (it is valid only while IN_PROGRESS). */

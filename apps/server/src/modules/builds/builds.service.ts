@@ -15,8 +15,8 @@ import type { z } from "zod";
 import type { Database } from "../../db/schema.js";
 import { AppError, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
+import { hasTestManagementCredentials } from "../profile/profile.service.js";
 import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
-import * as profiles from "../profile/profile.repo.js";
 import type { BuildsConfig } from "./builds.config.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow, NewBuild } from "./builds.repo.js";
@@ -94,11 +94,6 @@ function invalidBuild(error: z.ZodError): AppError {
   return new AppError(400, "invalid_build", message, details);
 }
 
-async function hasSpiraCredentials(db: Kysely<Database>, userId: number): Promise<boolean> {
-  const profile = await profiles.findProfile(db, userId);
-  return Boolean(profile?.spira_user && profile.spira_secret_encrypted);
-}
-
 /** The body validated by the same rules the list's dialog uses. */
 export async function validatePayload(
   deps: BuildsDeps,
@@ -116,7 +111,7 @@ export async function validatePayload(
         ? LoadBuildSchema
         : frontendBuildSchema({
             ...deps.catalog,
-            hasSpiraCredentials: oq && (await hasSpiraCredentials(deps.db, user.id)),
+            hasSpiraCredentials: oq && (await hasTestManagementCredentials(deps.db, user.id)),
           });
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalidBuild(parsed.error);

@@ -7,7 +7,7 @@ import type { Database } from "../../db/schema.js";
 import { SIGN_IN_WINDOW_SECONDS, signIn } from "../users/sign-in.service.js";
 import { firstPartyGrantId } from "./grants.js";
 import { renderLoginPage, renderMessagePage } from "./login-page.js";
-import type { LoadedProvider } from "./identity.routes.js";
+import type { LoadedProvider } from "./provider.js";
 import { asPublicRequest } from "./mount.js";
 import { OIDC_PATH } from "./provider.js";
 

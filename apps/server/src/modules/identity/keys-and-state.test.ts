@@ -9,8 +9,9 @@ import {
 } from "../../../test/identity-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { deriveKey } from "../../secret-key.js";
-import { open } from "../auth/secret-box.js";
-import { createUser, disableUser } from "../users/users.service.js";
+import { open } from "../../secret-box.js";
+import { createUser } from "../users/users.service.js";
+import { disableUser } from "./account-changes.js";
 import { loadSigningKeys } from "./keys.js";
 
 // Signing keys stored encrypted and reused; provider state in PostgreSQL, shared by servers.

@@ -2,7 +2,7 @@ import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jo
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { deriveKey } from "../../secret-key.js";
-import { open, seal } from "../auth/secret-box.js";
+import { open, seal } from "../../secret-box.js";
 import * as repo from "./signing-keys.repo.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { LoadedProvider } from "./identity.routes.js";
+import type { LoadedProvider } from "./provider.js";
 import { OIDC_PATH } from "./provider.js";
 
 /**

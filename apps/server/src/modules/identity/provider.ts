@@ -16,6 +16,13 @@ import { ADMIN_SCOPE, loadFirstPartyGrant, SCOPES } from "./grants.js";
 import { ACCESS_TOKEN_ALG, ID_TOKEN_ALG } from "./keys.js";
 import { renderLogoutPage, renderMessagePage } from "./login-page.js";
 
+/** The provider and its request handler, made once the signing keys are loaded. */
+export interface LoadedProvider {
+  provider: Provider;
+  handle: ReturnType<Provider["callback"]>;
+  signingKeys: JWK[];
+}
+
 export { ADMIN_SCOPE, SCOPES };
 
 /** Where the provider is mounted; its issuer is `${ASSAY_PUBLIC_URL}/oidc`. */

@@ -7,7 +7,8 @@ import {
 } from "../../../../../e2e/support/oidc-login.js";
 import { startListeningApp, type ListeningTestApp } from "../../../test/identity-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { createUser, disableUser, resetPassword } from "../users/users.service.js";
+import { createUser } from "../users/users.service.js";
+import { disableUser, resetPassword } from "./account-changes.js";
 
 // What the login form says when sign-in fails, and the attempt limit (per email, per address).
 // Each attempt costs a real scrypt hash (about 0.3 s, more on a busy machine): hence the

@@ -1,7 +1,7 @@
 import type { LoadEndpointStat, RunMetadata } from "@assay/core";
 import type pg from "pg";
-import { copyRows } from "./copy.js";
-import type { RunFacts } from "./result-rows.js";
+import { copyRows } from "./encoding/copy.js";
+import type { RunFacts } from "./pipeline/result-rows.js";
 
 export interface RunRow {
   id: number;

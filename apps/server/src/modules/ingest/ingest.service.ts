@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IngestResponse, ReportFormat, RunMetadata, UploadFields } from "@assay/core";
 import type pg from "pg";
-import type { Db } from "../../db/pool.js";
+import { withTransaction, type Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
-import { finalizeRun } from "./finalize-run.js";
+import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
 import { classifyUpload, type UploadPlan } from "./parsers/index.js";
 import { reportErrorToAppError } from "./parsers/types.js";
-import type { ParseWorkers } from "./parse-workers.js";
-import { ResultsWriter, type AttachmentSink } from "./results-writer.js";
-import type { Spool } from "./spool.js";
-import type { KnownTests, TestIdCache } from "./test-ids.js";
+import type { ParseWorkers } from "./worker/parse-workers.js";
+import { ResultsWriter, type AttachmentSink } from "./pipeline/results-writer.js";
+import type { Spool } from "./worker/spool.js";
+import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
 
 export interface IngestDeps {
   db: Db;
@@ -44,24 +44,6 @@ export function runUrl(family: RunMetadata["family"], key: string): string {
   const path = `/test_runs/${encodeURIComponent(key)}`;
   if (family === "backend") return `${path}?be=1`;
   return family === "load" ? `/test_runs?tab=load&run=${encodeURIComponent(key)}` : path;
-}
-
-export async function withTransaction<T>(
-  db: Db,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
-  const client = await db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const result = await fn(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
 }
 
 function fingerprintOf(fields: UploadFields, spool: Spool): string {

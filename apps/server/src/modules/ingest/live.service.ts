@@ -1,17 +1,13 @@
 import type { Readable } from "node:stream";
 import { ResultInputSchema, type ResultInput, type RunMetadata } from "@assay/core";
 import { z } from "zod";
+import { withTransaction } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
-import { finalizeRun } from "./finalize-run.js";
+import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
-import {
-  defaultRunName,
-  newRunKey,
-  runUrl,
-  withTransaction,
-  type IngestDeps,
-} from "./ingest.service.js";
-import { ResultsWriter } from "./results-writer.js";
+import * as liveRepo from "./live.repo.js";
+import { defaultRunName, newRunKey, runUrl, type IngestDeps } from "./ingest.service.js";
+import { ResultsWriter } from "./pipeline/results-writer.js";
 import { jsonPath, parseJsonText } from "./parsers/json.js";
 import { ReportError, type UploadFiles } from "./parsers/types.js";
 
@@ -185,36 +181,26 @@ export async function attachToResult(
   fields: AttachmentFields,
 ) {
   // Look the result up first, so a wrong id stores no orphan object.
-  const { rows } = await deps.db.pool.query<{ id: string; run_id: string }>(
-    `SELECT r.id, r.run_id FROM results r JOIN runs ON runs.id = r.run_id
-     WHERE runs.test_run_key = $1 AND r.test_run_test_id = $2`,
-    [key, testRunTestId],
-  );
-  const found = rows[0];
+  const found = await liveRepo.findResult(deps.db.pool, key, testRunTestId);
   if (!found) {
     file.body.resume();
     throw new AppError(404, "not_found", `No result ${testRunTestId} in run ${key}.`);
   }
   const stored = await deps.attachments.store(file.body, file.contentType, file.name);
   return withTransaction(deps.db, async (client) => {
-    const { rows: made } = await client.query<{ id: string }>(
-      `INSERT INTO attachments (result_id, name, content_type, description, step_index, taken_at, object_key, size)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
-      [
-        found.id,
-        file.name,
-        file.contentType,
-        fields.description ?? null,
-        fields.step_index ?? null,
-        fields.timestamp ?? null,
-        stored.key,
-        stored.size,
-      ],
-    );
-    // A new version of the run's row: kept run details (RunDetailCache) show the new screenshot.
-    await client.query("UPDATE runs SET state = state WHERE id = $1", [found.run_id]);
+    const id = await liveRepo.insertAttachment(client, {
+      resultId: found.id,
+      name: file.name,
+      contentType: file.contentType,
+      description: fields.description ?? null,
+      stepIndex: fields.step_index ?? null,
+      takenAt: fields.timestamp ?? null,
+      objectKey: stored.key,
+      size: stored.size,
+    });
+    await liveRepo.touchRun(client, found.run_id);
     return {
-      id: Number(made[0]!.id),
+      id,
       object_key: stored.key,
       size: stored.size,
       content_type: file.contentType,

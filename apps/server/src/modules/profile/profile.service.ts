@@ -4,8 +4,8 @@ import type { Database } from "../../db/schema.js";
 import { AppError, notFound } from "../../errors.js";
 import { deriveKey } from "../../secret-key.js";
 import { newObjectKey, type ObjectStore } from "../../storage/index.js";
-import { open, seal } from "../auth/secret-box.js";
-import * as repo from "./profile.repo.js";
+import { open, seal } from "../../secret-box.js";
+import * as repo from "../users/users.repo.js";
 
 /**
  * The signed-in user's own profile (spec section 2 "Profile dialog", 3 "User profile"): the
@@ -98,6 +98,23 @@ export async function editProfile(
   const oldAvatar = storedAvatarKey(current.picture);
   if (update.picture === null && oldAvatar) await deps.objects.delete(oldAvatar);
   return row;
+}
+
+/** Whether the profile holds both the test-management user and its secret (an OQ run needs them). */
+export async function hasTestManagementCredentials(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<boolean> {
+  const row = await repo.findProfile(db, userId);
+  return Boolean(row?.spira_user && row.spira_secret_encrypted);
+}
+
+/** The test-management user, for the build launcher's credential string. */
+export async function testManagementUser(
+  db: Kysely<Database>,
+  userId: number,
+): Promise<string | undefined> {
+  return (await repo.findProfile(db, userId))?.spira_user ?? undefined;
 }
 
 /** The stored test-management password or API key in clear, for the build launcher only. */

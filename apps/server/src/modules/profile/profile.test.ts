@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { open } from "../auth/secret-box.js";
+import { open } from "../../secret-box.js";
 import { profileKey, testManagementSecret } from "./profile.service.js";
 
 /** The Profile dialog's API: GET and PUT /v1/me, PUT /v1/me/picture. */

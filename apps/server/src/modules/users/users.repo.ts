@@ -10,8 +10,13 @@ export interface UserRow {
   is_admin: boolean;
   disabled_at: Date | null;
   created_at: Date;
+  /** The external issuer and its subject for this user, when they signed in through one. */
+  issuer: string | null;
+  subject: string | null;
 }
 
+// The users table is this module's alone (auth and profile read it through here): one column
+// list, and the profile's with the stored secret's bytes, which only the profile service opens.
 const COLUMNS = [
   "id",
   "email",
@@ -20,6 +25,8 @@ const COLUMNS = [
   "is_admin",
   "disabled_at",
   "created_at",
+  "issuer",
+  "subject",
 ] as const;
 
 export async function insertUser(
@@ -111,4 +118,84 @@ export async function countUsers(db: Kysely<Database>): Promise<number> {
     .select((eb) => eb.fn.countAll<string>().as("count"))
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+/** The user an external issuer knows by `subject`. */
+export async function findBySubject(
+  db: Kysely<Database>,
+  issuer: string,
+  subject: string,
+): Promise<UserRow | undefined> {
+  return db
+    .selectFrom("users")
+    .select(COLUMNS)
+    .where("issuer", "=", issuer)
+    .where("subject", "=", subject)
+    .executeTakeFirst();
+}
+
+/** A user first seen at an external issuer; undefined when the email is taken meanwhile. */
+export async function insertExternalUser(
+  db: Kysely<Database>,
+  row: { email: string; name: string; issuer: string; subject: string },
+): Promise<UserRow | undefined> {
+  return db
+    .insertInto("users")
+    .values(row)
+    .onConflict((oc) => oc.doNothing())
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+/** Links an existing, not yet linked user to an external issuer's subject. */
+export async function linkToIssuer(
+  db: Kysely<Database>,
+  id: number,
+  issuer: string,
+  subject: string,
+): Promise<UserRow | undefined> {
+  return db
+    .updateTable("users")
+    .set({ issuer, subject })
+    .where("id", "=", id)
+    .where("issuer", "is", null)
+    .returning(COLUMNS)
+    .executeTakeFirst();
+}
+
+/** A user with their profile's test-management fields; the secret's bytes stay sealed. */
+export interface ProfileRow extends UserRow {
+  spira_user: string | null;
+  spira_secret_encrypted: Buffer | null;
+}
+
+const PROFILE_COLUMNS = [...COLUMNS, "spira_user", "spira_secret_encrypted"] as const;
+
+export async function findProfile(
+  db: Kysely<Database>,
+  id: number,
+): Promise<ProfileRow | undefined> {
+  return db.selectFrom("users").select(PROFILE_COLUMNS).where("id", "=", id).executeTakeFirst();
+}
+
+export interface ProfileChanges {
+  name?: string;
+  picture?: string | null;
+  spira_user?: string | null;
+  spira_secret_encrypted?: Buffer | null;
+}
+
+/** Applies the given changes and returns the row as it is now. */
+export async function updateProfile(
+  db: Kysely<Database>,
+  id: number,
+  changes: ProfileChanges,
+): Promise<ProfileRow | undefined> {
+  if (Object.keys(changes).length === 0) return findProfile(db, id);
+  return db
+    .updateTable("users")
+    .set(changes)
+    .where("id", "=", id)
+    .returning(PROFILE_COLUMNS)
+    .executeTakeFirst();
 }

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/schema.js";
 import { AppError, notFound } from "../../errors.js";
-import { endSessionsOf } from "../identity/identity.service.js";
 import {
   generatePassword,
   hashPassword,
@@ -124,6 +123,8 @@ export async function verifyPassword(
     is_admin: found.is_admin,
     disabled_at: found.disabled_at,
     created_at: found.created_at,
+    issuer: found.issuer,
+    subject: found.subject,
   };
 }
 
@@ -135,24 +136,26 @@ async function requireUser(db: Kysely<Database>, email: string): Promise<repo.Us
   return user;
 }
 
-/** Disables a user: they cannot sign in again, and their sessions at the provider end. */
-export async function disableUser(db: Kysely<Database>, email: string): Promise<repo.UserRow> {
+/**
+ * Marks a user disabled: they cannot sign in again. Their sessions at the provider end through
+ * identity/account-changes.ts (disableUser), which the CLI and tests call.
+ */
+export async function markDisabled(db: Kysely<Database>, email: string): Promise<repo.UserRow> {
   const user = await requireUser(db, email);
   const disabled = (await repo.setDisabled(
     db,
     user.email,
     user.disabled_at ?? new Date(),
   )) as repo.UserRow;
-  await endSessionsOf(db, user.id);
   return disabled;
 }
 
 /**
- * Gives a user a new generated password, returned this once. Their sessions at the provider end,
- * and their failed attempts are forgotten, so a user locked out by the attempt limit can sign in
- * again at once.
+ * Gives a user a new generated password, returned this once. Their failed attempts are
+ * forgotten, so a user locked out by the attempt limit can sign in again at once; their sessions
+ * at the provider end through identity/account-changes.ts (resetPassword).
  */
-export async function resetPassword(
+export async function setGeneratedPassword(
   db: Kysely<Database>,
   email: string,
 ): Promise<{ user: repo.UserRow; password: string }> {
@@ -160,7 +163,6 @@ export async function resetPassword(
   const password = generatePassword();
   await repo.setPasswordHash(db, user.email, await hashPassword(password));
   await attempts.deleteForEmail(db, user.email);
-  await endSessionsOf(db, user.id);
   return { user, password };
 }
 

@@ -10,7 +10,7 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Tooltip from "@mui/material/Tooltip";
 import { Link as RouterLink } from "react-router";
-import { HISTORY_LOOK } from "../runs/StatusLabel";
+import { HISTORY_LOOK } from "../../components/StatusLabel";
 
 /** The day and minute in UTC ("2026-03-04 09:15"): two runs on one day stay apart. */
 function shortUtc(entry: HistoryEntry): string {

@@ -2,7 +2,9 @@ import {
   formatUtc,
   groupScreenshotsWithSteps,
   type FrontendResultDetail,
+  type IndexedStep,
   type Screenshot,
+  type Step,
 } from "@assay/core";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import Alert from "@mui/material/Alert";
@@ -12,8 +14,9 @@ import CircularProgress from "@mui/material/CircularProgress";
 import Typography from "@mui/material/Typography";
 import { useParams } from "react-router";
 import { PrintStyles } from "./PrintStyles";
-import { StepList } from "./StepList";
-import { objectUrl, useTestDetail } from "./use-test-detail";
+import { StepList } from "../../components/StepList";
+import { objectUrl } from "../../api/object-url";
+import { useTestDetail } from "../../api/use-test-detail";
 
 /** Spec section 8: the print view's messages. */
 export const PRINT_ERROR = "An error occurred fetching results";
@@ -85,7 +88,7 @@ function PrintableDetail({ detail }: { detail: FrontendResultDetail }) {
           aria-label={`Screenshot ${index + 1}`}
           data-print-group
         >
-          {group.steps.length > 0 && <StepList steps={group.steps} />}
+          {group.steps.length > 0 && <PrintedSteps steps={group.steps} />}
           <ScreenshotFigure screenshot={group.screenshot} number={index + 1} />
         </Box>
       ))}
@@ -94,10 +97,17 @@ function PrintableDetail({ detail }: { detail: FrontendResultDetail }) {
           <Typography variant="h3" component="h3" data-print-heading sx={{ mb: 0.5 }}>
             Steps after the last screenshot
           </Typography>
-          <StepList steps={remaining} />
+          <PrintedSteps steps={remaining} />
         </Box>
       )}
     </Box>
+  );
+}
+
+/** Consecutive steps of the scenario on paper, numbered as in the scenario. */
+function PrintedSteps({ steps }: { steps: readonly IndexedStep<Step>[] }) {
+  return (
+    <StepList printed steps={steps.map((item) => item.step)} start={(steps[0]?.index ?? 0) + 1} />
   );
 }
 

@@ -3,7 +3,7 @@ import Button from "@mui/material/Button";
 import Stack from "@mui/material/Stack";
 import Typography from "@mui/material/Typography";
 import { useEffect, useMemo } from "react";
-import { UserAvatar } from "../../components/UserAvatar";
+import { UserAvatar } from "./UserAvatar";
 
 /** Why a chosen file cannot be a picture, or undefined when it can. */
 export function pictureProblem(file: File): string | undefined {

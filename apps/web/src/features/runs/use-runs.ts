@@ -1,7 +1,6 @@
 import {
   BackendRunPageSchema,
   DEFAULT_RUN_HISTORY_LIMIT,
-  FrontendResultDetailSchema,
   FrontendRunDetailSchema,
   FrontendRunPageSchema,
   LoadRunPageSchema,
@@ -117,15 +116,6 @@ export function useRunHistory(key: string, enabled = true) {
         RunHistorySchema,
         signal,
       ),
-  });
-}
-
-/** One frontend result with steps, screenshots and script (GET /v1/test-detail/{key}/{id}). */
-export function useTestDetail(key: string, id: string) {
-  return useQuery({
-    queryKey: queryKeys.testDetail(key, id),
-    queryFn: ({ signal }) =>
-      getJson(`/v1/test-detail/${enc(key)}/${enc(id)}`, FrontendResultDetailSchema, signal),
   });
 }
 

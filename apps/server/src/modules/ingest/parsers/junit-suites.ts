@@ -1,5 +1,5 @@
 import type { AttachmentInput, ResultInput } from "@assay/core";
-import { digestOf, FingerprintTable } from "../fingerprints.js";
+import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
 import { addAttachments, caseResults, markRetriedSkip, type CaseRecord } from "./junit-case.js";
 import { readOutput, timestampToIso, type Property } from "./junit-fields.js";
 import { JunitHeader, ListedTotals } from "./report-totals.js";

@@ -7,7 +7,7 @@ import ToggleButtonGroup from "@mui/material/ToggleButtonGroup";
 import Typography from "@mui/material/Typography";
 import { useState, type ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
-import { TicketText } from "../results/TicketText";
+import { TicketText } from "../../../components/TicketText";
 import { ConsoleLog } from "./ConsoleLog";
 import { ResultApiRequests } from "./ResultApiRequests";
 import { SCRIPT_MISSING } from "./messages";

@@ -4,7 +4,7 @@ import HourglassEmpty from "@mui/icons-material/HourglassEmpty";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
 import Typography from "@mui/material/Typography";
-import { StatusLabel } from "../StatusLabel";
+import { StatusLabel } from "../../../components/StatusLabel";
 import { BackendResultDetails } from "./BackendResultDetails";
 
 /** API tests often take less than a second, which h m s would show as "0s". */

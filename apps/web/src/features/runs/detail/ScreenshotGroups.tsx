@@ -3,11 +3,8 @@ import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Typography from "@mui/material/Typography";
-import { StepList } from "./StepList";
-
-export function objectUrl(key: string): string {
-  return `/v1/objects/${key}`;
-}
+import { objectUrl } from "../../../api/object-url";
+import { StepList } from "../../../components/StepList";
 
 /** A screenshot that opens full size in a new tab. */
 export function ScreenshotImage({ path, alt }: { path: string; alt: string }) {

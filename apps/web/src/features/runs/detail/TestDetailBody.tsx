@@ -4,10 +4,10 @@ import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
-import { ErrorBlock } from "../results/ErrorBlock";
-import { StatusLabel } from "../StatusLabel";
+import { ErrorBlock } from "../../../components/ErrorBlock";
+import { StatusLabel } from "../../../components/StatusLabel";
 import { ScreenshotGroups, ScreenshotImage } from "./ScreenshotGroups";
-import { StepList } from "./StepList";
+import { StepList } from "../../../components/StepList";
 
 export const NO_ERROR_SCREENSHOT = "No error screenshot found.";
 export const NO_SCRIPT = "Not found! Probably failed at 'Before' action";

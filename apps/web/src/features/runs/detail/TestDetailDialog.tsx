@@ -9,7 +9,7 @@ import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
 import { Link as RouterLink } from "react-router";
-import { useTestDetail } from "../use-runs";
+import { useTestDetail } from "../../../api/use-test-detail";
 import { TestDetailBody } from "./TestDetailBody";
 
 export const DETAIL_ERROR = "Error occurred fetching test details...";

@@ -1,7 +1,7 @@
 import type { RunHistoryEntry } from "@assay/core";
 import { styled } from "@mui/material/styles";
 import { Link as RouterLink } from "react-router";
-import { HISTORY_LOOK } from "../StatusLabel";
+import { HISTORY_LOOK } from "../../../components/StatusLabel";
 import { Glyph } from "./glyphs";
 
 const Icons = styled("span")(({ theme }) => ({

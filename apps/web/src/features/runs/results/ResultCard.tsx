@@ -2,10 +2,11 @@ import { formatDuration, type FrontendResult, type RunHistoryEntry } from "@assa
 import Chip from "@mui/material/Chip";
 import { memo } from "react";
 import { Link as RouterLink } from "react-router";
-import { STATUS_LOOK } from "../StatusLabel";
+import { objectUrl } from "../../../api/object-url";
+import { STATUS_LOOK } from "../../../components/StatusLabel";
 import { CardRoot } from "./card-styles";
 import { Glyph } from "./glyphs";
-import { ErrorBlock } from "./ErrorBlock";
+import { ErrorBlock } from "../../../components/ErrorBlock";
 import { HistoryIcons } from "./HistoryIcons";
 import { ResultTags } from "./ResultTags";
 
@@ -46,7 +47,7 @@ function Thumbnail({ result, onOpen }: { result: FrontendResult; onOpen: () => v
       aria-label={`Open the details of TC${result.test_id}`}
     >
       <img
-        src={`/v1/objects/${result.screenshot}`}
+        src={objectUrl(result.screenshot)}
         alt={`Last screenshot of TC${result.test_id}`}
         loading="lazy"
         width={144}

@@ -13,7 +13,7 @@ import { memo, useMemo, type ReactNode } from "react";
 import { FailedSummary } from "../backend/FailedSummary";
 import { HIDEABLE_STATUSES } from "../report-url";
 import { RerunButton } from "../RerunButton";
-import { STATUS_LOOK } from "../StatusLabel";
+import { STATUS_LOOK } from "../../../components/StatusLabel";
 
 /** One box of the summary row: a label, its figure, and the box's own controls. */
 function InfoBox({

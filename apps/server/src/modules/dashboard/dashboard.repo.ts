@@ -1,0 +1,57 @@
+import type { Db } from "../../db/pool.js";
+
+/**
+ * The Dashboard's reads of `runs` (owned by ingestion): runs of one executor since a time, on
+ * some sites (frontend) or envs (backend), with the counts ingestion stores on each run. The
+ * index runs_executor_created_idx (family, executor, created_at) finds them, so the charts never
+ * scan `results` or the runs of other executors.
+ */
+
+export interface DailyRunRow {
+  key: string;
+  name: string;
+  executor: string;
+  url: string | null;
+  createdAt: Date;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+}
+
+export interface DailyRunsFilter {
+  family: "frontend" | "backend";
+  executor: string;
+  since: Date;
+  /** nora_site values (frontend) or env values (backend) that count. */
+  targets: readonly string[];
+}
+
+export function dailyRunsQuery(db: Db, filter: DailyRunsFilter) {
+  const targetColumn = filter.family === "frontend" ? "nora_site" : "env";
+  return db.kysely
+    .selectFrom("runs")
+    .select([
+      "test_run_key as key",
+      "test_run_name as name",
+      "executor",
+      "baseurl as url",
+      "created_at as createdAt",
+      "total",
+      "passed",
+      "failed",
+      "pending as skipped",
+    ])
+    .where("family", "=", filter.family)
+    .where("executor", "=", filter.executor)
+    .where("created_at", ">=", filter.since)
+    .where(targetColumn, "in", filter.targets.length > 0 ? [...filter.targets] : [""])
+    .orderBy("created_at");
+}
+
+/** The runs of `filter`, oldest first. */
+export async function listDailyRuns(db: Db, filter: DailyRunsFilter): Promise<DailyRunRow[]> {
+  if (filter.targets.length === 0) return [];
+  const rows = await dailyRunsQuery(db, filter).execute();
+  return rows.map((row) => ({ ...row, executor: row.executor ?? filter.executor }));
+}

@@ -1,0 +1,88 @@
+import {
+  type Catalog,
+  type DailyChart,
+  type DailyPoint,
+  type DailyRun,
+  type DailyRunsQuery,
+  type RerunList,
+} from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { listDailyRuns, type DailyRunRow } from "./dashboard.repo.js";
+
+/**
+ * The Dashboard's data (spec section 2 "Dashboard", section 9): only runs by the daily robot's
+ * executor name make the chart, summed per UTC day with every day of the period present (a day
+ * without runs is zeros); the table lists runs of the rerun-failed executor. Which sites are DEV
+ * or STAGE is the catalogue's `environment` of each site; backend runs go by their env.
+ */
+
+const DAY_MS = 86_400_000;
+
+/** The sites (frontend) or envs (backend) of `query` in the catalogue. */
+export function dailyTargets(catalog: Catalog, query: DailyRunsQuery): string[] {
+  if (query.family === "backend") return catalog.dailyRuns.apiEnvironments[query.env];
+  return catalog.sites[query.platform]
+    .filter((site) => site.environment === query.env)
+    .map((site) => site.value);
+}
+
+/** Midnight UTC of the first day of a period of `days` days ending on the day of `now`. */
+export function periodStart(now: Date, days: number): Date {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - (days - 1) * DAY_MS);
+}
+
+const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+
+function toRun(row: DailyRunRow): DailyRun {
+  return { ...row, createdAt: row.createdAt.toISOString() };
+}
+
+/** Every day of the period, oldest first, with the sums of its runs (zeros without runs). */
+export function sumPerDay(rows: readonly DailyRunRow[], since: Date, days: number): DailyPoint[] {
+  const points: DailyPoint[] = Array.from({ length: days }, (_, i) => ({
+    date: dayOf(new Date(since.getTime() + i * DAY_MS)),
+    total: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    runs: [],
+  }));
+  const byDate = new Map(points.map((point) => [point.date, point]));
+  for (const row of rows) {
+    const point = byDate.get(dayOf(row.createdAt));
+    if (!point) continue;
+    point.total += row.total;
+    point.passed += row.passed;
+    point.failed += row.failed;
+    point.skipped += row.skipped;
+    point.runs.push(toRun(row));
+  }
+  return points;
+}
+
+export async function dailyChart(
+  db: Db,
+  catalog: Catalog,
+  query: DailyRunsQuery,
+  now = new Date(),
+): Promise<DailyChart> {
+  const executor = catalog.dailyRuns.executor;
+  const targets = dailyTargets(catalog, query);
+  const since = periodStart(now, query.days);
+  const rows = await listDailyRuns(db, { family: query.family, executor, since, targets });
+  return { executor, targets, days: sumPerDay(rows, since, query.days) };
+}
+
+export async function rerunList(
+  db: Db,
+  catalog: Catalog,
+  query: DailyRunsQuery,
+  now = new Date(),
+): Promise<RerunList> {
+  const executor = catalog.dailyRuns.rerunExecutor;
+  const targets = dailyTargets(catalog, query);
+  const since = periodStart(now, query.days);
+  const rows = await listDailyRuns(db, { family: query.family, executor, since, targets });
+  return { executor, targets, runs: rows.reverse().map(toRun) };
+}

@@ -1,0 +1,67 @@
+/**
+ * One interface for every data store data harmonization reads: a relational database (MySQL,
+ * PostgreSQL, Redshift), an object store holding NDJSON files (S3, a local folder) or a document
+ * database (DocumentDB). Names (tables, prefixes, collections) come from the configuration
+ * only; a connector quotes them and never runs anything but counts and key reads.
+ */
+export interface DocumentInfo {
+  key: string;
+  size: number;
+  lastModified: Date | null;
+}
+
+/** Reads the records whose `key` column is one of `keys` (SQL), or every record (files). */
+export interface RecordQuery {
+  key: string;
+  keys: readonly string[];
+  columns: readonly string[];
+}
+
+export interface RecordsRead {
+  records: Record<string, unknown>[];
+  /** More records exist than `limit` allowed. */
+  truncated: boolean;
+}
+
+export interface Connector {
+  /** Where it reads, for people: a bucket name, a database host (never a credential). */
+  readonly where: string;
+  /** Rows of a table, non-empty NDJSON lines under a prefix, or documents of a collection. */
+  count(name: string): Promise<number>;
+  /** Objects under a prefix (object stores only). */
+  listDocuments(prefix: string): Promise<DocumentInfo[]>;
+  /** Non-empty NDJSON lines of one object (object stores only). */
+  countDocument(key: string): Promise<number>;
+  /** Records of a document (object stores) or a table's rows by key (databases). */
+  readRecords(name: string, query: RecordQuery, limit: number): Promise<RecordsRead>;
+  close(): Promise<void>;
+}
+
+/** A failure that is shown as the row's reason: its message never carries a secret. */
+export class ConnectorError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConnectorError";
+  }
+}
+
+export function unsupported(kind: string, what: string): never {
+  throw new ConnectorError(`A ${kind} source cannot ${what}.`);
+}
+
+/** A message fit for the row: the driver's message, with anything URL-like with a password cut. */
+export function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = (error as { code?: unknown }).code;
+  const text = message.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s@/]*:[^\s@/]*@/gi, "<url>@");
+  const withCode = typeof code === "string" && !text.includes(code) ? `${text} (${code})` : text;
+  return withCode.slice(0, 500) || "unknown error";
+}
+
+/** `name` split on its schema dot and quoted with `quote` (identifiers were validated). */
+export function quoteName(name: string, quote: "`" | '"'): string {
+  return name
+    .split(".")
+    .map((part) => `${quote}${part.replaceAll(quote, quote + quote)}${quote}`)
+    .join(".");
+}

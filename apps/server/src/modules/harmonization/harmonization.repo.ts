@@ -1,0 +1,207 @@
+import { sql } from "kysely";
+import type { DhRow } from "@assay/core";
+import type { Db } from "../../db/pool.js";
+
+/** Data harmonization runs and their rows: the dh_runs and dh_run_rows tables (migration 0050). */
+
+export interface RunKey {
+  platform: string;
+  type: string;
+  env: string;
+  /** Global runs' schema; '' for the other platforms. */
+  schema: string;
+}
+
+export interface RunRecord extends RunKey {
+  id: number;
+  envType: string;
+  kind: string;
+  state: string;
+  error: string | null;
+  demo: boolean;
+  startedBy: string | null;
+  createdAt: Date;
+  finishedAt: Date | null;
+}
+
+const runColumns = [
+  "id",
+  "platform",
+  "type",
+  "env",
+  "schema",
+  "env_type",
+  "kind",
+  "state",
+  "error",
+  "demo",
+  "started_by",
+  "created_at",
+  "finished_at",
+] as const;
+
+type RunRow = {
+  id: number;
+  platform: string;
+  type: string;
+  env: string;
+  schema: string;
+  env_type: string;
+  kind: string;
+  state: string;
+  error: string | null;
+  demo: boolean;
+  started_by: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+};
+
+const toRun = (row: RunRow): RunRecord => ({
+  id: Number(row.id),
+  platform: row.platform,
+  type: row.type,
+  env: row.env,
+  schema: row.schema,
+  envType: row.env_type,
+  kind: row.kind,
+  state: row.state,
+  error: row.error,
+  demo: row.demo,
+  startedBy: row.started_by,
+  createdAt: row.created_at,
+  finishedAt: row.finished_at,
+});
+
+/**
+ * A queued run for the key, or the run already queued or running for it (created false): the
+ * partial unique index keeps one active run per environment, also across servers.
+ */
+export async function createOrJoinRun(
+  db: Db,
+  values: RunKey & { envType: string; kind: string; demo: boolean; startedBy: string },
+): Promise<{ run: RunRecord; created: boolean }> {
+  const inserted = await db.kysely
+    .insertInto("dh_runs")
+    .values({
+      platform: values.platform,
+      type: values.type,
+      env: values.env,
+      schema: values.schema,
+      env_type: values.envType,
+      kind: values.kind,
+      demo: values.demo,
+      started_by: values.startedBy,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(["platform", "type", "env", "schema"])
+        .where("state", "in", ["queued", "running"])
+        .doNothing(),
+    )
+    .returning(runColumns)
+    .executeTakeFirst();
+  if (inserted) return { run: toRun(inserted), created: true };
+  const active = await db.kysely
+    .selectFrom("dh_runs")
+    .select(runColumns)
+    .where("platform", "=", values.platform)
+    .where("type", "=", values.type)
+    .where("env", "=", values.env)
+    .where("schema", "=", values.schema)
+    .where("state", "in", ["queued", "running"])
+    .executeTakeFirst();
+  // The active run finished between the insert and this read: try once more.
+  if (!active) return createOrJoinRun(db, values);
+  return { run: toRun(active), created: false };
+}
+
+export async function findRun(db: Db, id: number): Promise<RunRecord | undefined> {
+  const row = await db.kysely
+    .selectFrom("dh_runs")
+    .select(runColumns)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row ? toRun(row) : undefined;
+}
+
+/** Runs of an environment, newest first. */
+export async function listRuns(db: Db, key: RunKey, limit: number): Promise<RunRecord[]> {
+  const rows = await db.kysely
+    .selectFrom("dh_runs")
+    .select(runColumns)
+    .where("platform", "=", key.platform)
+    .where("type", "=", key.type)
+    .where("env", "=", key.env)
+    .where("schema", "=", key.schema)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toRun);
+}
+
+/** The finished run of the same environment just before `run`, if any. */
+export async function previousFinishedRun(db: Db, run: RunRecord): Promise<RunRecord | undefined> {
+  const row = await db.kysely
+    .selectFrom("dh_runs")
+    .select(runColumns)
+    .where("platform", "=", run.platform)
+    .where("type", "=", run.type)
+    .where("env", "=", run.env)
+    .where("schema", "=", run.schema)
+    .where("state", "in", ["done", "failed"])
+    .where("id", "<", run.id)
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row ? toRun(row) : undefined;
+}
+
+export async function listRows(db: Db, runId: number): Promise<DhRow[]> {
+  const rows = await db.kysely
+    .selectFrom("dh_run_rows")
+    .select(["data"])
+    .where("run_id", "=", runId)
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => row.data as unknown as DhRow);
+}
+
+/** Replaces the run's rows (a retried job starts over) and marks it running. */
+export async function startRows(db: Db, runId: number, rows: readonly DhRow[]): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom("dh_run_rows").where("run_id", "=", runId).execute();
+    if (rows.length > 0)
+      await trx
+        .insertInto("dh_run_rows")
+        .values(
+          rows.map((row) => ({
+            run_id: runId,
+            id: row.id,
+            status: row.status,
+            data: JSON.stringify(row),
+          })),
+        )
+        .execute();
+    await trx
+      .updateTable("dh_runs")
+      .set({ state: "running", error: null })
+      .where("id", "=", runId)
+      .execute();
+  });
+}
+
+export async function saveRow(db: Db, runId: number, row: DhRow): Promise<void> {
+  await db.kysely
+    .updateTable("dh_run_rows")
+    .set({ status: row.status, data: JSON.stringify(row) })
+    .where("run_id", "=", runId)
+    .where("id", "=", row.id)
+    .execute();
+}
+
+export async function finishRun(db: Db, runId: number, error: string | null): Promise<void> {
+  await db.kysely
+    .updateTable("dh_runs")
+    .set({ state: error ? "failed" : "done", error, finished_at: sql`now()` })
+    .where("id", "=", runId)
+    .execute();
+}

@@ -1,0 +1,104 @@
+import type { ResultInput } from "@assay/core";
+import type pg from "pg";
+import { NOT_PENDING_MESSAGE_SQL, PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
+import type { Ranking, RunTally } from "./pipeline/run-tally.js";
+
+/**
+ * After an upload, marks which attempt of each test decides its status (the last), flags tests
+ * that passed after failing as flaky, and stores the run's counts so lists and charts read them
+ * without scanning results. Pending = skipped by the report, or failed with core's PENDING_MARKER.
+ * With a tally of everything the run holds (a fresh run), the counts come from it.
+ */
+export async function finalizeRun(
+  client: pg.PoolClient,
+  runId: number,
+  { rank = "all", tally }: { rank?: Ranking; tally?: RunTally } = {},
+): Promise<void> {
+  // Every result is stored final and not flaky; ranking (a sort of the results concerned) is
+  // needed only for tests that can have more than one attempt.
+  if (rank === "all" || !tally) {
+    if (rank !== "none") await rankAttempts(client, runId, rank === "all" ? null : rank);
+    return storeRunCounts(client, runId);
+  }
+  if (rank !== "none") {
+    for (const changed of await rankAttempts(client, runId, rank)) {
+      if (!changed.is_final) {
+        tally.removeAttempt({ ...changed, error_message: changed.error_message ?? undefined });
+      }
+      if (changed.flaky) tally.flaky++;
+    }
+  }
+  await storeRunCounts(client, runId, tally);
+}
+
+interface RankedRow {
+  status: ResultInput["status"];
+  error_message: string | null;
+  duration_ms: number;
+  is_final: boolean;
+  flaky: boolean;
+}
+
+/**
+ * Ranks the attempts of the run's results, or only the results `attempts` names by id (a fresh
+ * run with a few retries: 1% of a 100k-test run, a probe of the primary key each, costs a few
+ * milliseconds instead of reading the whole run). Returns the results whose flags changed, as
+ * they are now.
+ */
+async function rankAttempts(
+  client: pg.PoolClient,
+  runId: number,
+  attempts: readonly number[] | null,
+): Promise<RankedRow[]> {
+  const { rows } = await client.query<RankedRow>(
+    `WITH ranked AS (
+       SELECT id, status,
+              row_number() OVER w = 1 AS last_attempt,
+              bool_or(status = 'failed') OVER w AS ever_failed
+       FROM results WHERE run_id = $1 ${attempts ? "AND id = ANY($2::bigint[])" : ""}
+       WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+     )
+     UPDATE results r
+     SET is_final = ranked.last_attempt,
+         flaky = ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed
+     FROM ranked
+     WHERE r.id = ranked.id
+       AND (r.is_final IS DISTINCT FROM ranked.last_attempt
+            OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
+     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`,
+    attempts ? [runId, attempts] : [runId],
+  );
+  return rows;
+}
+
+/** The run's counts from its final results; its start and end from all its attempts. */
+const COUNTED = `
+  SELECT count(*) FILTER (WHERE is_final)::int AS total,
+         count(*) FILTER (WHERE is_final AND status = 'passed')::int AS passed,
+         count(*) FILTER (WHERE is_final AND status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL})::int AS failed,
+         count(*) FILTER (WHERE is_final AND (status = 'skipped' OR (status = 'failed' AND ${PENDING_MESSAGE_SQL})))::int AS pending,
+         count(*) FILTER (WHERE is_final AND flaky)::int AS flaky,
+         coalesce(sum(duration_ms) FILTER (WHERE is_final), 0) AS duration_ms,
+         min(start_time) AS started_at,
+         max(end_time) AS finished_at
+  FROM results WHERE run_id = $1`;
+
+/** The same counts, from a RunTally. */
+const TALLIED = `
+  SELECT $2::int AS total, $3::int AS passed, $4::int AS failed, $5::int AS pending,
+         $6::int AS flaky, $7::float8 AS duration_ms, $8::timestamptz AS started_at,
+         $9::timestamptz AS finished_at`;
+
+async function storeRunCounts(client: pg.PoolClient, runId: number, tally?: RunTally) {
+  await client.query(
+    `UPDATE runs SET
+       total = c.total, passed = c.passed, failed = c.failed, pending = c.pending, flaky = c.flaky,
+       duration_ms = c.duration_ms,
+       started_at = coalesce(c.started_at, runs.started_at),
+       finished_at = CASE WHEN runs.state = 'finished' THEN coalesce(c.finished_at, runs.finished_at, now()) ELSE runs.finished_at END
+     FROM (${tally ? TALLIED : COUNTED}) c
+     WHERE runs.id = $1`,
+    tally ? [runId, ...tally.values()] : [runId],
+  );
+}

@@ -1,0 +1,139 @@
+import type { ResultInput } from "@assay/core";
+import { encodeCopyRow, json, type CopyValue } from "../encoding/copy.js";
+import { digestOf } from "../encoding/fingerprints.js";
+
+/**
+ * Columns of `results` written by COPY: the two ids the database hands out (RowBuffer.chunks
+ * writes them), then the columns of encodeResultTail.
+ */
+export const RESULT_COLUMNS = [
+  "id",
+  "test_id",
+  "run_id",
+  "test_run_test_id",
+  "attempt",
+  "status",
+  "failure_type",
+  "name",
+  "suite_path",
+  "title",
+  "scenario",
+  "description",
+  "file",
+  "root_path",
+  "body",
+  "error_message",
+  "error_name",
+  "error_stack",
+  "console_log",
+  "console_errors",
+  "request_errors",
+  "tags",
+  "start_time",
+  "end_time",
+  "duration_ms",
+  "nora_site",
+  "version",
+  "commit_hash",
+  "chrome_version",
+  "platform",
+  "executor",
+  "branch",
+  "baseurl",
+  "properties",
+  "json_steps",
+  "json_before_steps",
+] as const;
+
+/**
+ * The run-wide id of a result without an explicit one: the test's identity plus its attempt,
+ * so the same report uploaded again yields the same ids (and is recognised as a duplicate).
+ */
+export function derivedTestRunTestId(identity: string, attempt: number): string {
+  const id = digestOf(identity).slice(0, 16);
+  return attempt > 0 ? `${id}-r${attempt}` : id;
+}
+
+const NO_STEPS: never[] = [];
+
+function stepsOf(result: ResultInput, before: boolean) {
+  if (!result.steps || result.steps.length === 0) return NO_STEPS;
+  return result.steps
+    .filter((step) => (step.before ?? false) === before)
+    .map((step) => ({
+      action: step.action,
+      passed: step.passed,
+      ...(step.location !== undefined && { location: step.location }),
+      ...(step.duration_ms !== undefined && { duration_ms: step.duration_ms }),
+    }));
+}
+
+/**
+ * Facts of the whole run (site, branch, commit, executor) for results whose report does not
+ * carry them per test, as Cucumber and Mocha reports do not.
+ */
+export type RunFacts = Pick<
+  ResultInput,
+  "nora_site" | "branch" | "commit_hash" | "executor" | "baseurl"
+>;
+
+const NO_FACTS: RunFacts = {};
+
+/** What a result's row holds besides the result: where it belongs. */
+export interface ResultPlace {
+  runId: number;
+  testRunTestId: string;
+}
+
+/**
+ * A result's COPY line without its first two columns: everything after test_id, with the
+ * newline. Encoded as soon as the result is parsed, so the parsed objects can be dropped while
+ * the result waits for its batch; the result's id and its test's stable id are known only once
+ * the batch reaches the database, which puts them in front (RowBuffer.chunks).
+ */
+export function encodeResultTail(
+  place: ResultPlace,
+  result: ResultInput,
+  facts: RunFacts = NO_FACTS,
+): string {
+  return encodeCopyRow(resultTail(place, result, facts));
+}
+
+function resultTail(place: ResultPlace, result: ResultInput, facts: RunFacts): CopyValue[] {
+  return [
+    place.runId,
+    place.testRunTestId,
+    result.attempt ?? 0,
+    result.status,
+    result.failure_type,
+    result.name,
+    result.suite_path ?? [],
+    result.title,
+    result.scenario,
+    result.description,
+    result.file,
+    result.root_path,
+    result.body,
+    result.error_message,
+    result.error_name,
+    result.error_stack,
+    result.console_log,
+    result.console_errors,
+    result.request_errors,
+    result.tags ?? [],
+    result.start_time,
+    result.end_time,
+    result.duration_ms ?? 0,
+    result.nora_site ?? facts.nora_site,
+    result.version,
+    result.commit_hash ?? facts.commit_hash,
+    result.chrome_version,
+    result.platform,
+    result.executor ?? facts.executor,
+    result.branch ?? facts.branch,
+    result.baseurl ?? facts.baseurl,
+    json(result.properties),
+    json(stepsOf(result, false)),
+    json(stepsOf(result, true)),
+  ];
+}

@@ -1,0 +1,181 @@
+import type pg from "pg";
+import { AppError } from "../../../errors.js";
+import { OpenCopy } from "../encoding/open-copy.js";
+import { RunTally, type Ranking } from "./run-tally.js";
+import { ResultIds } from "./result-ids.js";
+import { writeResultChildren, type AttachmentSink } from "./result-children.js";
+import {
+  prepareInThread,
+  ResultPreparer,
+  type PreparedBatch,
+  type PreparedSummary,
+  type PreparerOptions,
+  type QueuedResult,
+} from "./result-preparer.js";
+import { RESULT_COLUMNS } from "./result-rows.js";
+import { TestIdResolver } from "../test-ids/test-id-resolver.js";
+import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
+
+export type { AttachmentSink, QueuedResult };
+
+/** What the writer needs, plus what write() hands its ResultPreparer. */
+export interface WriterOptions extends PreparerOptions {
+  runId: number;
+  attachments: AttachmentSink;
+  knownTests: KnownTests;
+  /** test_run_test_ids the run already holds: results with these are duplicates, skipped. */
+  existing: Set<string>;
+}
+
+export interface WriteSummary {
+  inserted: number;
+  duplicates: number;
+  attachments: number;
+  /** Attachment references with no matching uploaded file. */
+  missingAttachments: string[];
+}
+
+/**
+ * Batches waiting for (or in) the database while the next one is parsed. Two keep PostgreSQL
+ * busy while parsing runs ahead, and bound the memory an upload holds whatever its size.
+ */
+const MAX_BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Writes prepared results (result-preparer.ts) to PostgreSQL in batches inside the caller's
+ * transaction: stable test ids resolved per batch, results and API requests by COPY, attachments
+ * streamed to object storage first. The database works on one batch while the next is prepared,
+ * so an upload takes about the longer of the two, not their sum.
+ */
+export class ResultsWriter {
+  /** Whether the run held results before this upload (any test may then have two attempts). */
+  private readonly runHadResults: boolean;
+  private readonly tests: TestIdResolver;
+  private readonly resultIds = new ResultIds();
+  private readonly copy: OpenCopy;
+  private aborted = false;
+  private prepared: PreparedSummary | undefined;
+  readonly summary: WriteSummary = {
+    inserted: 0,
+    duplicates: 0,
+    attachments: 0,
+    missingAttachments: [],
+  };
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    private readonly options: WriterOptions,
+  ) {
+    this.tests = new TestIdResolver(options.knownTests, options.family);
+    this.copy = new OpenCopy(client, `COPY results (${RESULT_COLUMNS.join(", ")}) FROM STDIN`);
+    this.runHadResults = options.existing.size > 0;
+  }
+
+  /** The counts of what this upload wrote, for finalizeRun (once the writing is done). */
+  get tally(): RunTally {
+    return this.prepared?.tally ?? new RunTally();
+  }
+
+  /** Which results finalizeRun must rank, once the writing is done. */
+  ranking(): Ranking {
+    if (this.runHadResults) return "all";
+    const retried = this.prepared?.retried ?? [];
+    // Positions follow the order results were written in, which is the order ids were taken in.
+    return retried.length === 0 ? "none" : retried.map((position) => this.resultIds.idAt(position));
+  }
+
+  /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
+  get learnedTests(): TestIdCache {
+    return this.tests.learned;
+  }
+
+  /** Prepares (in this thread) and writes every result of `source`. */
+  async write(source: AsyncIterable<QueuedResult> | Iterable<QueuedResult>): Promise<void> {
+    const preparer = new ResultPreparer(this.options);
+    await this.writeBatches(prepareInThread(preparer, source), (batch) => preparer.recycle(batch));
+    this.finish(preparer.done());
+    preparer.release();
+  }
+
+  /**
+   * Writes every batch of `batches`; once it returns, every row is stored. When reading the
+   * batches or writing fails, batches not yet started are dropped, the one in progress is
+   * awaited and the open COPY abandoned before the error is rethrown, so the caller's ROLLBACK is
+   * the last thing the connection runs. `recycle` gets each batch once it is written.
+   */
+  async writeBatches(
+    batches: AsyncIterable<PreparedBatch>,
+    recycle: (batch: PreparedBatch) => void = () => undefined,
+  ): Promise<void> {
+    const inFlight: Promise<void>[] = [];
+    let chain = Promise.resolve();
+    try {
+      for await (const batch of batches) {
+        chain = chain.then(async () => {
+          await this.writeBatch(batch);
+          recycle(batch);
+        });
+        // Awaited below or in the catch; this only keeps a failure from counting as unhandled.
+        chain.catch(() => undefined);
+        inFlight.push(chain);
+        while (inFlight.length > MAX_BATCHES_IN_FLIGHT) await inFlight.shift();
+      }
+      await chain;
+      await this.copy.end();
+    } catch (error) {
+      this.aborted = true;
+      await chain.catch(() => undefined);
+      await this.copy.abort();
+      throw repeatedIdError(error);
+    }
+  }
+
+  /** What preparing the written batches found (duplicates, counts, retried tests). */
+  finish(prepared: PreparedSummary): void {
+    this.prepared = prepared;
+    this.summary.duplicates = prepared.duplicates;
+  }
+
+  private async writeBatch({ rows, tests, children }: PreparedBatch) {
+    if (this.aborted) return;
+    // Statements cannot run while the COPY is open: most batches of a daily run need none.
+    const cached = this.tests.cachedIds(tests);
+    const count = rows.rows;
+    if (cached.includes(undefined) || this.resultIds.needsQuery(count)) await this.copy.end();
+    const testIds = await this.tests.resolve(this.client, tests, cached);
+    const ids = await this.resultIds.take(this.client, count);
+    await this.copy.write(rows.chunks(ids, testIds));
+    if (children.length > 0) {
+      await this.copy.end();
+      const written = await writeResultChildren(
+        this.client,
+        this.options.runId,
+        this.options.attachments,
+        children.map(({ index, result, files }) => ({ id: ids[index]!, result, files })),
+      );
+      this.summary.attachments += written.attachments;
+      this.summary.missingAttachments.push(...written.missing);
+    }
+    this.summary.inserted += count;
+  }
+}
+
+/**
+ * PostgreSQL refused two results of the run with one test_run_test_id. The preparer gives
+ * repeats a suffix, except where an explicit id arrives after a test's first result took the
+ * same text as its derived id (see ResultPreparer.testRunTestId): a 422 that names it.
+ */
+function repeatedIdError(error: unknown): unknown {
+  const { code, constraint, detail } = error as {
+    code?: string;
+    constraint?: string;
+    detail?: string;
+  };
+  if (code !== "23505" || constraint !== "results_run_id_test_run_test_id_key") return error;
+  const id = /=\(\d+, (.*)\) already exists/.exec(detail ?? "")?.[1] ?? "?";
+  return new AppError(
+    422,
+    "repeated_result_id",
+    `Two results have the test_run_test_id "${id}": one states it, and it is also the id Assay derives for another test of this upload. Give the result that states it another test_run_test_id.`,
+  );
+}

@@ -1,0 +1,104 @@
+import type pg from "pg";
+import { copyData } from "../encoding/copy.js";
+import type { Family } from "./test-identity.js";
+
+// The catalogue (`tests`) as test-id resolution reads and extends it, inside an upload's
+// transaction. New tests go in with COPY (copyNewTests): the byte-level path of
+// docs/architecture.md ("SQL only in repos").
+
+/**
+ * The catalogue's ids of a batch's identities ($2: one comma-separated text; base64url has no
+ * comma). It goes as a binary parameter, whose text form is the bytes themselves, copied from
+ * the batch's: as a text[] parameter, node-postgres quoted and escaped each identity into a new
+ * string.
+ *
+ * = ANY, not IN (SELECT ...), which let the planner scan the whole table once it was large. The
+ * array must be a constant of the plan (string_to_array is immutable; convert_from, used before,
+ * is only stable), because PostgreSQL hashes a constant array. It matters on a table without
+ * statistics, as in a first upload: the planner takes `family` as selective, reads all of the
+ * family's rows and filters them by the array. Unhashed, that was a scan of the array per row,
+ * and a first upload of 100k new tests took 210 s instead of 3 (docs/performance.md).
+ */
+export const TEST_LOOKUP_SQL = `SELECT identity, id FROM tests
+  WHERE family = $1 AND identity = ANY(string_to_array($2::text, ','))`;
+
+export async function lookUpIdentities(
+  client: pg.PoolClient,
+  family: Family,
+  identities: Uint8Array,
+): Promise<{ identity: string; id: string }[]> {
+  const { rows } = await client.query<{ identity: string; id: string }>(TEST_LOOKUP_SQL, [
+    family,
+    identities,
+  ]);
+  return rows;
+}
+
+/** Registers tests by their explicit ids; an id already registered is left as it is. */
+export async function insertExplicitTests(
+  client: pg.PoolClient,
+  tests: { ids: number[]; family: Family; titles: string[]; files: (string | null)[] },
+): Promise<void> {
+  await client.query(
+    `INSERT INTO tests (id, family, title, file)
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
+     ON CONFLICT (id) DO NOTHING`,
+    [tests.ids, tests.ids.map(() => tests.family), tests.titles, tests.files],
+  );
+}
+
+/** The family's registration lock, held until the transaction ends (see TestIdResolver). */
+export async function lockRegistration(client: pg.PoolClient, family: Family): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
+    `assay.test-registration:${family}`,
+  ]);
+}
+
+/** Writes new catalogue rows (id, family, identity, title, file), already COPY-encoded. */
+export async function copyNewTests(client: pg.PoolClient, rows: Iterable<Buffer>): Promise<void> {
+  await copyData(client, "tests", ["id", "family", "identity", "title", "file"], rows);
+}
+
+/**
+ * `count` ids from test_id_seq that no test has. A report may give any id (TC1396065), and the
+ * sequence reaches it one day: that id is stepped over instead of the COPY of new tests failing
+ * on tests_pkey. One statement unless an id was taken.
+ */
+export async function freeTestIds(client: pg.PoolClient, count: number): Promise<Float64Array> {
+  const ids = new Float64Array(count);
+  for (let filled = 0; filled < count;) {
+    // The subquery is not flattened (a volatile target list): one nextval per generated row.
+    const { rows } = await client.query<{ ids: string | null; n: number }>(
+      `SELECT array_agg(s.id)::text AS ids, count(s.id)::int AS n
+       FROM (SELECT nextval('test_id_seq') AS id FROM generate_series(1, $1)) s
+       WHERE NOT EXISTS (SELECT FROM tests t WHERE t.id = s.id)`,
+      [count - filled],
+    );
+    const { ids: text, n } = rows[0]!;
+    if (text !== null) ids.set(integersOf(text, n), filled);
+    filled += n;
+  }
+  return ids;
+}
+
+/**
+ * The integers of an array read back as text ("{1000001,1000002,...}"), `count` of them, parsed
+ * as they are: split() and map() made two arrays per batch that lived through its COPY and were
+ * promoted to V8's old generation.
+ */
+function integersOf(text: string, count: number): Float64Array {
+  const values = new Float64Array(count);
+  let k = 0;
+  let value = 0;
+  for (let i = 1; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0x30 && code <= 0x39) {
+      value = value * 10 + (code - 0x30);
+    } else {
+      values[k++] = value;
+      value = 0;
+    }
+  }
+  if (k !== count) throw new Error(`expected ${count} ids from test_id_seq, read ${k}`);
+  return values;
+}

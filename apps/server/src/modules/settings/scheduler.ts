@@ -1,0 +1,132 @@
+import { BuildTemplateSchema } from "@assay/core";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/pool.js";
+import { BuildsUnavailable, type BuildLauncher } from "./build-launcher.js";
+import * as repo from "./settings.repo.js";
+import { slotsBetween } from "./schedule-times.js";
+
+/*
+ * Exactly once across servers: every server's tick (a pg-boss schedule, each minute) computes
+ * the slots each active schedule had since its last claimed one, and claims each with a unique
+ * (setting_id, slot_at) row. Only the server whose insert made the row launches the build. A slot
+ * found later than the catch-up window (every server was down) is recorded as missed instead.
+ */
+
+export interface SchedulerDeps {
+  db: Db;
+  launcher: BuildLauncher;
+  /** The daily robot's executor name (catalog.dailyRuns.executor): scheduled builds run as it. */
+  executorName: string;
+  /** How late a slot may still be launched (ASSAY_SCHEDULE_CATCH_UP_MINUTES). */
+  catchUpMs: number;
+  /** Who claims, recorded with each slot (host and process). */
+  serverId: string;
+  log: FastifyBaseLogger;
+}
+
+/** Slots further back than this are not looked for at all (a week of downtime at most). */
+const LOOKBACK_MS = 7 * 86_400_000;
+/** Per schedule and tick: a cron every minute after a long stop does not write thousands of rows. */
+const MAX_SLOTS_PER_TICK = 100;
+
+export interface TickReport {
+  launched: number;
+  missed: number;
+  /** Slots another server had claimed first. */
+  lost: number;
+}
+
+/** Launches the claimed slot `slotId` and records how it went. */
+async function launchSlot(
+  deps: SchedulerDeps,
+  setting: repo.SettingRow,
+  slotId: number,
+): Promise<void> {
+  const template = BuildTemplateSchema.safeParse(setting.template);
+  if (!template.success) {
+    await repo.recordOutcome(deps.db, slotId, {
+      outcome: "failed",
+      message: "This schedule has no build template: edit it to choose what it launches.",
+    });
+    return;
+  }
+  try {
+    const build = await deps.launcher.launch(template.data, deps.executorName);
+    await repo.recordOutcome(deps.db, slotId, {
+      outcome: "launched",
+      message: null,
+      buildId: build.buildId,
+      testRunKey: build.testRunKey,
+    });
+  } catch (error) {
+    const unavailable = error instanceof BuildsUnavailable;
+    if (!unavailable)
+      deps.log.warn({ err: error, settingId: setting.id }, "schedule: launch failed");
+    await repo.recordOutcome(deps.db, slotId, {
+      outcome: unavailable ? "unavailable" : "failed",
+      message: (error as Error).message,
+    });
+  }
+}
+
+/** One tick at `now`: every due slot of every active schedule, claimed and launched once. */
+export async function runDueSlots(deps: SchedulerDeps, now: Date): Promise<TickReport> {
+  const report: TickReport = { launched: 0, missed: 0, lost: 0 };
+  for (const setting of await repo.listDueCandidates(deps.db)) {
+    if (!setting.cron) continue;
+    const last = await repo.latestScheduledSlot(deps.db, setting.id);
+    const from = Math.max(
+      setting.schedule_from.getTime(),
+      last?.getTime() ?? 0,
+      now.getTime() - LOOKBACK_MS,
+    );
+    const slots = slotsBetween(
+      setting.cron,
+      setting.time_zone,
+      new Date(from),
+      now,
+      MAX_SLOTS_PER_TICK,
+    );
+    for (const slotAt of slots) {
+      const late = now.getTime() - slotAt.getTime() > deps.catchUpMs;
+      const slotId = await repo.claimSlot(deps.db, {
+        settingId: setting.id,
+        slotAt,
+        kind: "scheduled",
+        claimedBy: deps.serverId,
+        ...(late
+          ? {
+              outcome: "missed" as const,
+              message: `No Assay server was running at this time, and it was found more than ${Math.round(deps.catchUpMs / 60_000)} minutes late.`,
+            }
+          : {}),
+      });
+      if (slotId === undefined) report.lost++;
+      else if (late) report.missed++;
+      else {
+        await launchSlot(deps, setting, slotId);
+        report.launched++;
+      }
+    }
+  }
+  return report;
+}
+
+/** 'Run now': a manual slot at `now`, launched at once; undefined when there is no such setting. */
+export async function runNow(
+  deps: SchedulerDeps,
+  settingId: number,
+  now: Date,
+): Promise<repo.SlotRow | undefined> {
+  const setting = await repo.findSetting(deps.db, settingId);
+  if (!setting) return undefined;
+  const slotId = await repo.claimSlot(deps.db, {
+    settingId,
+    slotAt: now,
+    kind: "manual",
+    claimedBy: deps.serverId,
+  });
+  if (slotId === undefined) return undefined;
+  await launchSlot(deps, setting, slotId);
+  return repo.findSlot(deps.db, slotId);
+}

@@ -1,0 +1,160 @@
+import { sql, type Selectable } from "kysely";
+import type { Db } from "../../db/pool.js";
+import type { ScheduleSlotsTable, SettingsTable } from "../../db/schema.js";
+
+/** Settings (schedules) and their slots: the settings and schedule_slots tables (0001, 0030). */
+
+export type SettingRow = Selectable<SettingsTable>;
+export type SlotRow = Selectable<ScheduleSlotsTable>;
+
+export interface SettingValues {
+  name: string;
+  description: string;
+  is_active: boolean;
+  cron: string | null;
+  time_zone: string;
+  template: string | null;
+  rerun_failures: boolean;
+}
+
+/** Every setting by name (byte order, so the order does not depend on the server's locale). */
+export async function listSettings(db: Db): Promise<SettingRow[]> {
+  return db.kysely
+    .selectFrom("settings")
+    .selectAll()
+    .orderBy(sql`name collate "C"`)
+    .orderBy("id")
+    .execute();
+}
+
+export async function findSetting(db: Db, id: number): Promise<SettingRow | undefined> {
+  return db.kysely.selectFrom("settings").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function insertSetting(db: Db, values: SettingValues, by: string): Promise<number> {
+  const row = await db.kysely
+    .insertInto("settings")
+    .values({ ...values, created_by: by, updated_by: by })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/**
+ * Updates a setting; `rescheduled` moves schedule_from to now, so slots before the change are
+ * neither run nor recorded as missed. Returns whether the setting exists.
+ */
+export async function updateSetting(
+  db: Db,
+  id: number,
+  values: SettingValues,
+  by: string,
+  rescheduled: boolean,
+): Promise<boolean> {
+  const result = await db.kysely
+    .updateTable("settings")
+    .set({
+      ...values,
+      updated_by: by,
+      updated_at: sql`now()`,
+      ...(rescheduled ? { schedule_from: sql`now()` } : {}),
+    })
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function deleteSetting(db: Db, id: number): Promise<boolean> {
+  const result = await db.kysely.deleteFrom("settings").where("id", "=", id).executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Active settings with a cron and a template: the ones a tick looks at. */
+export async function listDueCandidates(db: Db): Promise<SettingRow[]> {
+  return db.kysely
+    .selectFrom("settings")
+    .selectAll()
+    .where("is_active", "=", true)
+    .where("cron", "is not", null)
+    .execute();
+}
+
+/** The latest scheduled slot of a setting: slots up to it were all claimed already. */
+export async function latestScheduledSlot(db: Db, settingId: number): Promise<Date | undefined> {
+  const row = await db.kysely
+    .selectFrom("schedule_slots")
+    .select("slot_at")
+    .where("setting_id", "=", settingId)
+    .where("kind", "=", "scheduled")
+    .orderBy("slot_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row?.slot_at;
+}
+
+/**
+ * Claims a slot: true for the one server whose insert made the row, false for every other (the
+ * unique (setting_id, slot_at) decides). A missed slot is claimed already recorded as missed.
+ */
+export async function claimSlot(
+  db: Db,
+  slot: {
+    settingId: number;
+    slotAt: Date;
+    kind: "scheduled" | "manual";
+    claimedBy: string;
+    outcome?: "missed";
+    message?: string;
+  },
+): Promise<number | undefined> {
+  const row = await db.kysely
+    .insertInto("schedule_slots")
+    .values({
+      setting_id: slot.settingId,
+      slot_at: slot.slotAt,
+      kind: slot.kind,
+      claimed_by: slot.claimedBy,
+      outcome: slot.outcome ?? null,
+      message: slot.message ?? null,
+    })
+    .onConflict((oc) => oc.columns(["setting_id", "slot_at"]).doNothing())
+    .returning("id")
+    .executeTakeFirst();
+  return row ? Number(row.id) : undefined;
+}
+
+export async function recordOutcome(
+  db: Db,
+  slotId: number,
+  outcome: {
+    outcome: "launched" | "failed" | "unavailable";
+    message: string | null;
+    buildId?: string;
+    testRunKey?: string;
+  },
+): Promise<void> {
+  await db.kysely
+    .updateTable("schedule_slots")
+    .set({
+      outcome: outcome.outcome,
+      message: outcome.message,
+      build_id: outcome.buildId ?? null,
+      test_run_key: outcome.testRunKey ?? null,
+    })
+    .where("id", "=", slotId)
+    .execute();
+}
+
+/** The latest `perSetting` slots of each setting, newest first. */
+export async function recentSlots(db: Db, perSetting: number): Promise<SlotRow[]> {
+  const { rows } = await sql<SlotRow>`
+    SELECT s.* FROM settings st
+    CROSS JOIN LATERAL (
+      SELECT * FROM schedule_slots WHERE setting_id = st.id ORDER BY slot_at DESC LIMIT ${perSetting}
+    ) s`.execute(db.kysely);
+  return rows;
+}
+
+export async function findSlot(db: Db, id: number): Promise<SlotRow | undefined> {
+  return db.kysely.selectFrom("schedule_slots").selectAll().where("id", "=", id).executeTakeFirst();
+}

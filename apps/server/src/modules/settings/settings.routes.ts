@@ -1,0 +1,118 @@
+import {
+  DeletedSettingSchema,
+  ErrorBodySchema,
+  ScheduleSlotSchema,
+  SettingBodySchema,
+  SettingIdParamsSchema,
+  SettingListSchema,
+  SettingSchema,
+} from "@assay/core";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Db } from "../../db/pool.js";
+import { notFound } from "../../errors.js";
+import { runNow, type SchedulerDeps } from "./scheduler.js";
+import {
+  actorOf,
+  createSetting,
+  deleteSetting,
+  listSettings,
+  updateSetting,
+} from "./settings.service.js";
+
+const tags = ["settings"];
+// Changes need a signed-in user (spec section 6); a service token is refused with 403.
+const user = { access: "user" } as const;
+const mutationErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
+const BODY_DESCRIPTION =
+  "name is required and non-empty; isActive 0 or 1. A cron (5 fields, in timeZone) needs a template: the build it launches.";
+
+/** The Daily Run Scheduler (spec section 7, /v1/setting) and 'Run now'. */
+export const settingsRoutes =
+  (db: Db, scheduler: SchedulerDeps): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      "/v1/setting",
+      {
+        schema: {
+          tags,
+          summary: "Every setting by name, with its schedule, next three runs and latest slots",
+          response: { 200: SettingListSchema },
+        },
+      },
+      async () => listSettings(db),
+    );
+
+    app.post(
+      "/v1/setting",
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: "Create a setting (a schedule)",
+          description: BODY_DESCRIPTION,
+          body: SettingBodySchema,
+          response: { 201: SettingSchema, ...mutationErrors },
+        },
+      },
+      async (request, reply) =>
+        reply.status(201).send(await createSetting(db, request.body, actorOf(request.principal))),
+    );
+
+    app.put(
+      "/v1/setting/:id",
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: "Replace a setting",
+          description: BODY_DESCRIPTION,
+          params: SettingIdParamsSchema,
+          body: SettingBodySchema,
+          response: { 200: SettingSchema, ...mutationErrors, 404: ErrorBodySchema },
+        },
+      },
+      async (request) =>
+        updateSetting(db, request.params.id, request.body, actorOf(request.principal)),
+    );
+
+    app.delete(
+      "/v1/setting/:id",
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: "Delete a setting and its slots",
+          params: SettingIdParamsSchema,
+          response: { 200: DeletedSettingSchema, ...mutationErrors, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => deleteSetting(db, request.params.id),
+    );
+
+    app.post(
+      "/v1/setting/:id/run",
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: "Run now: launch the setting's build at once",
+          description:
+            "Answers the slot recorded for it: outcome launched (with buildId and testRunKey), failed or unavailable (this server cannot launch builds), with a message.",
+          params: SettingIdParamsSchema,
+          response: { 201: ScheduleSlotSchema, ...mutationErrors, 404: ErrorBodySchema },
+        },
+      },
+      async (request, reply) => {
+        const slot = await runNow(scheduler, request.params.id, new Date());
+        if (!slot) throw notFound(`No setting with id ${request.params.id}.`);
+        return reply.status(201).send({
+          slotAt: slot.slot_at.toISOString(),
+          kind: slot.kind,
+          outcome: slot.outcome,
+          message: slot.message,
+          buildId: slot.build_id,
+          testRunKey: slot.test_run_key,
+        });
+      },
+    );
+  };

@@ -1,0 +1,137 @@
+import type { ScheduleSlot, Setting, SettingBody } from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { badRequest, notFound } from "../../errors.js";
+import type { Principal } from "../auth/access.js";
+import * as repo from "./settings.repo.js";
+import { describeSchedule, nextSlots, scheduleProblem, timeZoneProblem } from "./schedule-times.js";
+
+/**
+ * Settings rules (spec section 5 "Settings": Name is required and non-empty) and the schedule's
+ * own: a cron must be a valid 5-field expression in a known time zone, and a schedule with a cron
+ * needs a build template (what it launches). Changes record who made them.
+ */
+
+const RECENT_SLOTS = 5;
+const noSuchSetting = (id: number) => notFound(`No setting with id ${id}.`);
+
+/** Who made a change, as recorded: the user's email, or the service token's name. */
+export function actorOf(principal: Principal | undefined): string {
+  if (!principal) return "unknown";
+  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
+}
+
+function toSlot(row: repo.SlotRow): ScheduleSlot {
+  return {
+    slotAt: row.slot_at.toISOString(),
+    kind: row.kind,
+    outcome: row.outcome,
+    message: row.message,
+    buildId: row.build_id,
+    testRunKey: row.test_run_key,
+  };
+}
+
+export function toSetting(
+  row: repo.SettingRow,
+  slots: readonly repo.SlotRow[],
+  now: Date,
+): Setting {
+  const cron = row.cron;
+  return {
+    id: Number(row.id),
+    name: row.name,
+    description: row.description,
+    isActive: row.is_active ? 1 : 0,
+    cron,
+    timeZone: row.time_zone,
+    template: (row.template as Setting["template"]) ?? null,
+    rerunFailures: row.rerun_failures,
+    scheduleText: cron ? describeSchedule(cron, row.time_zone) : null,
+    nextRuns:
+      cron && row.is_active
+        ? nextSlots(cron, row.time_zone, now, 3).map((d) => d.toISOString())
+        : [],
+    recentSlots: slots.map(toSlot),
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+export async function listSettings(db: Db, now = new Date()): Promise<Setting[]> {
+  const [rows, slots] = await Promise.all([
+    repo.listSettings(db),
+    repo.recentSlots(db, RECENT_SLOTS),
+  ]);
+  const bySetting = new Map<number, repo.SlotRow[]>();
+  for (const slot of slots) {
+    const list = bySetting.get(Number(slot.setting_id)) ?? [];
+    list.push(slot);
+    bySetting.set(Number(slot.setting_id), list);
+  }
+  return rows.map((row) => toSetting(row, bySetting.get(Number(row.id)) ?? [], now));
+}
+
+export async function getSetting(db: Db, id: number, now = new Date()): Promise<Setting> {
+  const row = await repo.findSetting(db, id);
+  if (!row) throw noSuchSetting(id);
+  const slots = (await repo.recentSlots(db, RECENT_SLOTS)).filter(
+    (slot) => Number(slot.setting_id) === id,
+  );
+  return toSetting(row, slots, now);
+}
+
+function valuesOf(body: SettingBody): repo.SettingValues {
+  if (body.cron !== null) {
+    const problem = scheduleProblem(body.cron, body.timeZone);
+    if (problem) throw badRequest(problem);
+    if (body.template === null) {
+      throw badRequest(
+        "A schedule with a cron needs a build template (what it launches): give template, or send cron null.",
+      );
+    }
+  } else {
+    const problem = timeZoneProblem(body.timeZone);
+    if (problem) throw badRequest(problem);
+  }
+  return {
+    name: body.name,
+    description: body.description,
+    is_active: body.isActive === 1,
+    cron: body.cron,
+    time_zone: body.timeZone,
+    template: body.template === null ? null : JSON.stringify(body.template),
+    rerun_failures: body.rerunFailures,
+  };
+}
+
+export async function createSetting(db: Db, body: SettingBody, by: string): Promise<Setting> {
+  const id = await repo.insertSetting(db, valuesOf(body), by);
+  return getSetting(db, id);
+}
+
+/**
+ * Replaces a setting. When its timing changes or it is switched on, slots are looked for from
+ * now on: a schedule switched on at 10:00 does not launch (or miss) the 02:00 slot before it.
+ */
+export async function updateSetting(
+  db: Db,
+  id: number,
+  body: SettingBody,
+  by: string,
+): Promise<Setting> {
+  const values = valuesOf(body);
+  const before = await repo.findSetting(db, id);
+  if (!before) throw noSuchSetting(id);
+  const rescheduled =
+    before.cron !== values.cron ||
+    before.time_zone !== values.time_zone ||
+    (!before.is_active && values.is_active);
+  if (!(await repo.updateSetting(db, id, values, by, rescheduled))) throw noSuchSetting(id);
+  return getSetting(db, id);
+}
+
+export async function deleteSetting(db: Db, id: number): Promise<{ id: number; deleted: true }> {
+  if (!(await repo.deleteSetting(db, id))) throw noSuchSetting(id);
+  return { id, deleted: true };
+}

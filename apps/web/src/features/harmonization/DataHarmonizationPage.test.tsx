@@ -1,0 +1,155 @@
+import { DH_FETCH_ERROR, dhTotals, type DhRun } from "@assay/core";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { buildMe } from "../../test/me-factory";
+import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
+import { renderUi } from "../../test/render-ui";
+import { DataHarmonizationPage } from "./DataHarmonizationPage";
+
+const LEGACY_DEV = {
+  value: "legacy-dev",
+  alias: "Legacy Dev",
+  active: true,
+  envType: "dev",
+  demo: false,
+};
+
+function fhirRun(): DhRun {
+  const rows = [
+    {
+      id: 0,
+      entity: "Patient",
+      status: "Success",
+      fhirCount: 5,
+      fhirLiteCount: 5,
+      docdbCount: 5,
+      redshiftCount: 5,
+      files: [],
+    },
+    {
+      id: 1,
+      entity: "Observation",
+      status: "Count Error",
+      fhirCount: 9,
+      fhirLiteCount: 8,
+      docdbCount: 9,
+      redshiftCount: 9,
+    },
+  ];
+  return {
+    id: 7,
+    platform: "nextGen",
+    type: "noSql",
+    envType: "dev",
+    env: "nextgen-fhir-dev",
+    schema: null,
+    kind: "fhir",
+    state: "done",
+    error: null,
+    demo: false,
+    startedBy: "qa@example.com",
+    createdAt: "2026-11-26T08:00:00.000Z",
+    finishedAt: "2026-11-26T08:00:05.000Z",
+    totals: dhTotals(rows),
+    rows,
+  };
+}
+
+/** The select whose label is `label` (MUI labels the combobox with label and value). */
+const select = (label: string) =>
+  screen.getAllByRole("combobox").find((c) =>
+    c
+      .getAttribute("aria-labelledby")
+      ?.split(" ")
+      .some((id) => document.getElementById(id)?.textContent === label),
+  );
+
+async function choose(label: string, option: string) {
+  const user = userEvent.setup();
+  // Selectors are disabled while fetching (spec section 2): wait until they are usable.
+  const box = await waitFor(() => {
+    const found = select(label);
+    if (!found || found.getAttribute("aria-disabled") === "true")
+      throw new Error(`no usable select ${label}`);
+    return found;
+  });
+  await user.click(box);
+  await user.click(await screen.findByRole("option", { name: option }));
+}
+
+describe("Data Harmonization", { timeout: 30_000 }, () => {
+  it("opens on Data Validation, Legacy sql dev; Run Report waits for sign-in and an environment", async () => {
+    mockApi({
+      "/v1/me": () => errorResponse(401, "unauthorized", "Sign in first"),
+      "/v1/dh/legacy/sql/dev/environments": () => jsonResponse({ data: [LEGACY_DEV] }),
+    });
+    renderUi(<DataHarmonizationPage />);
+    expect(
+      await screen.findByRole("tab", { name: "Data Validation", selected: true }),
+    ).toBeVisible();
+    expect(screen.getByRole("tab", { name: "Airflow Jobs" })).toBeVisible();
+    await waitFor(() => expect(select("Platform")).toHaveTextContent("Legacy"));
+    expect(select("Type")).toHaveTextContent("sql");
+    expect(select("Environment Type")).toHaveTextContent("dev");
+    expect(screen.getByRole("button", { name: "Run Report" })).toBeDisabled();
+    await choose("Environment", "Legacy Dev");
+    // Still disabled: nobody is signed in.
+    expect(screen.getByRole("button", { name: "Run Report" })).toBeDisabled();
+  });
+
+  it("a platform change resets the choices; NextGen sql is disabled; Global shows only its selectors", async () => {
+    mockApi({
+      "/v1/me": () => jsonResponse(buildMe()),
+      "/v1/dh/legacy/sql/dev/environments": () => jsonResponse({ data: [LEGACY_DEV] }),
+      "/v1/dh/legacy/noSql/dev/environments": () => jsonResponse({ data: [] }),
+      "/v1/dh/nextGen/noSql/dev/environments": () => jsonResponse({ data: [] }),
+      "/v1/dh/runs": () => jsonResponse({ data: [] }),
+    });
+    renderUi(<DataHarmonizationPage />);
+    await choose("Type", "noSql");
+    await choose("Platform", "NextGen");
+    expect(select("Type")).toHaveTextContent("noSql");
+    const user = userEvent.setup();
+    await user.click(select("Type") as HTMLElement);
+    expect(await screen.findByRole("option", { name: "sql" })).toHaveAttribute(
+      "aria-disabled",
+      "true",
+    );
+    await user.keyboard("{Escape}");
+    await choose("Platform", "Global");
+    expect(select("Environment")).toBeUndefined();
+    expect(select("Global Schema")).toBeDefined();
+    expect(select("Global Environment Type")).toHaveTextContent("dev");
+  });
+
+  it("shows NextGen cards; More Details only when the status contains Success", async () => {
+    mockApi({
+      "/v1/me": () => jsonResponse(buildMe()),
+      "/v1/dh/nextGen/noSql/dev/environments": () =>
+        jsonResponse({
+          data: [{ ...LEGACY_DEV, value: "nextgen-fhir-dev", alias: "NextGen FHIR Dev" }],
+        }),
+      "/v1/dh/runs": () => jsonResponse({ data: [fhirRun()] }),
+      "/v1/dh/runs/7": () => jsonResponse(fhirRun()),
+    });
+    renderUi(<DataHarmonizationPage />);
+    await choose("Platform", "NextGen");
+    await choose("Environment", "NextGen FHIR Dev");
+    expect(await screen.findByText("Run 7: Finished")).toBeVisible();
+    expect(screen.getByRole("button", { name: "More Details" })).toBeEnabled();
+    expect(screen.getByRole("button", { name: /^Count Error$/ })).toBeDisabled();
+    const totals = screen.getByLabelText("Totals");
+    expect(within(totals).getByText("Unequal Counts: 1")).toBeVisible();
+  });
+
+  it("says 'Unknown error while fetching data' when a fetch fails", async () => {
+    mockApi({
+      "/v1/me": () => jsonResponse(buildMe()),
+      "/v1/dh/legacy/sql/dev/environments": () =>
+        errorResponse(503, "unavailable", "database down"),
+    });
+    renderUi(<DataHarmonizationPage />);
+    expect(await screen.findByText(new RegExp(DH_FETCH_ERROR))).toBeVisible();
+  });
+});

@@ -1,0 +1,230 @@
+import type { BuildTemplate, Setting, SettingBodyInput } from "@assay/core";
+import Alert from "@mui/material/Alert";
+import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
+import FormControlLabel from "@mui/material/FormControlLabel";
+import MenuItem from "@mui/material/MenuItem";
+import Stack from "@mui/material/Stack";
+import TextField from "@mui/material/TextField";
+import { useState } from "react";
+
+type Mode = "none" | "daily" | "cron";
+const DAILY = /^(\d{1,2}) (\d{1,2}) \* \* \*$/;
+const pad = (n: string) => n.padStart(2, "0");
+
+function initialMode(cron: string | null): Mode {
+  if (cron === null) return "none";
+  return DAILY.test(cron) ? "daily" : "cron";
+}
+
+function dailyTime(cron: string | null): string {
+  const match = cron ? DAILY.exec(cron) : null;
+  return match ? `${pad(match[2] ?? "2")}:${pad(match[1] ?? "0")}` : "02:00";
+}
+
+/**
+ * The in-place editor of one row: the spec's Name *, Description and Is Active, then when it runs
+ * (never, daily at a time, or a cron, in a time zone) and what it launches (a build template).
+ */
+export function SettingEditor(props: {
+  setting: Setting | null;
+  saving: boolean;
+  error: string | null;
+  onSave: (body: SettingBodyInput) => void;
+  onCancel: () => void;
+}) {
+  const s = props.setting;
+  const [name, setName] = useState(s?.name ?? "");
+  const [description, setDescription] = useState(s?.description ?? "");
+  const [isActive, setIsActive] = useState<0 | 1>(s?.isActive ?? 1);
+  const [mode, setMode] = useState<Mode>(initialMode(s?.cron ?? null));
+  const [time, setTime] = useState(dailyTime(s?.cron ?? null));
+  const [cron, setCron] = useState(s?.cron ?? "0 2 * * *");
+  const [timeZone, setTimeZone] = useState(s?.timeZone ?? "UTC");
+  const [family, setFamily] = useState<BuildTemplate["family"]>(s?.template?.family ?? "frontend");
+  const [region, setRegion] = useState<BuildTemplate["region"]>(s?.template?.region ?? "US");
+  const [payload, setPayload] = useState(JSON.stringify(s?.template?.payload ?? {}, null, 2));
+  const [rerunFailures, setRerunFailures] = useState(s?.rerunFailures ?? false);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const nameMissing = name.trim() === "";
+
+  const save = () => {
+    if (nameMissing) return setLocalError("Name is required and must not be empty.");
+    let template: BuildTemplate | null = null;
+    if (mode !== "none") {
+      try {
+        const parsed: unknown = JSON.parse(payload);
+        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+          throw new Error();
+        template = { family, region, payload: parsed as Record<string, unknown> };
+      } catch {
+        return setLocalError(
+          'The build payload must be a JSON object, e.g. {"runType": "run_all"}.',
+        );
+      }
+    }
+    const [hours = "2", minutes = "0"] = time.split(":");
+    const cronText =
+      mode === "none"
+        ? null
+        : mode === "daily"
+          ? `${Number(minutes)} ${Number(hours)} * * *`
+          : cron;
+    setLocalError(null);
+    props.onSave({
+      name,
+      description,
+      isActive,
+      cron: cronText,
+      timeZone,
+      template,
+      rerunFailures,
+    });
+  };
+
+  return (
+    <Stack
+      sx={{ gap: 1.5, py: 1 }}
+      component="form"
+      noValidate
+      aria-label="Edit setting"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save();
+      }}
+    >
+      <Stack direction="row" sx={{ gap: 1.5 }}>
+        <TextField
+          label="Name"
+          required
+          size="small"
+          value={name}
+          error={nameMissing}
+          helperText={nameMissing ? "Name is required" : " "}
+          onChange={(e) => {
+            setName(e.target.value);
+            setLocalError(null);
+          }}
+          sx={{ flex: 2 }}
+        />
+        <TextField
+          label="Description"
+          size="small"
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          helperText=" "
+          sx={{ flex: 3 }}
+        />
+        <TextField
+          select
+          label="Is Active"
+          size="small"
+          value={isActive}
+          onChange={(e) => setIsActive(Number(e.target.value) === 1 ? 1 : 0)}
+          helperText=" "
+          sx={{ width: 130 }}
+        >
+          <MenuItem value={1}>True</MenuItem>
+          <MenuItem value={0}>False</MenuItem>
+        </TextField>
+      </Stack>
+      <Stack direction="row" sx={{ gap: 1.5, alignItems: "flex-start" }}>
+        <TextField
+          select
+          label="Runs"
+          size="small"
+          value={mode}
+          onChange={(e) => setMode(e.target.value as Mode)}
+          sx={{ width: 170 }}
+        >
+          <MenuItem value="none">Never (by hand)</MenuItem>
+          <MenuItem value="daily">Every day at</MenuItem>
+          <MenuItem value="cron">Cron expression</MenuItem>
+        </TextField>
+        {mode === "daily" && (
+          <TextField
+            label="Time"
+            type="time"
+            size="small"
+            value={time}
+            onChange={(e) => setTime(e.target.value)}
+            sx={{ width: 130 }}
+          />
+        )}
+        {mode === "cron" && (
+          <TextField
+            label="Cron"
+            size="small"
+            value={cron}
+            onChange={(e) => setCron(e.target.value)}
+            helperText="minute hour day month weekday"
+            sx={{ width: 220 }}
+          />
+        )}
+        <TextField
+          label="Time zone"
+          size="small"
+          value={timeZone}
+          onChange={(e) => setTimeZone(e.target.value)}
+          helperText="IANA name, e.g. Europe/Berlin"
+          sx={{ width: 220 }}
+        />
+      </Stack>
+      {mode !== "none" && (
+        <Stack direction="row" sx={{ gap: 1.5, alignItems: "flex-start" }}>
+          <TextField
+            select
+            label="Build"
+            size="small"
+            value={family}
+            onChange={(e) => setFamily(e.target.value as BuildTemplate["family"])}
+            sx={{ width: 140 }}
+          >
+            <MenuItem value="frontend">Frontend</MenuItem>
+            <MenuItem value="backend">Backend</MenuItem>
+            <MenuItem value="load">Load</MenuItem>
+          </TextField>
+          <TextField
+            select
+            label="Region"
+            size="small"
+            value={region}
+            onChange={(e) => setRegion(e.target.value as BuildTemplate["region"])}
+            sx={{ width: 120 }}
+          >
+            <MenuItem value="US">US</MenuItem>
+            <MenuItem value="CHINA">CHINA</MenuItem>
+          </TextField>
+          <TextField
+            label="Create Build payload (JSON)"
+            size="small"
+            multiline
+            minRows={2}
+            maxRows={8}
+            value={payload}
+            onChange={(e) => setPayload(e.target.value)}
+            sx={{ flex: 1, "& textarea": { fontFamily: "monospace" } }}
+          />
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={rerunFailures}
+                onChange={(e) => setRerunFailures(e.target.checked)}
+              />
+            }
+            label="Rerun failures once"
+          />
+        </Stack>
+      )}
+      {(localError ?? props.error) && <Alert severity="error">{localError ?? props.error}</Alert>}
+      <Stack direction="row" sx={{ gap: 1 }}>
+        <Button type="submit" variant="contained" disabled={props.saving}>
+          {props.saving ? "Saving…" : "Save"}
+        </Button>
+        <Button onClick={props.onCancel} disabled={props.saving}>
+          Cancel
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,113 @@
+import { formatUtc, type Setting } from "@assay/core";
+import Button from "@mui/material/Button";
+import Chip from "@mui/material/Chip";
+import Link from "@mui/material/Link";
+import Stack from "@mui/material/Stack";
+import TableCell from "@mui/material/TableCell";
+import TableRow from "@mui/material/TableRow";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { Link as RouterLink } from "react-router";
+import { SIGN_IN_HINT } from "../../api/use-signed-in";
+
+const OUTCOME_COLOR = {
+  launched: "success",
+  failed: "error",
+  missed: "warning",
+  unavailable: "default",
+} as const;
+
+function LastBuild({ setting }: { setting: Setting }) {
+  const slot = setting.recentSlots[0];
+  if (!slot)
+    return (
+      <Typography variant="body2" color="text.secondary">
+        Not run yet
+      </Typography>
+    );
+  const missed = setting.recentSlots.filter((s) => s.outcome === "missed").length;
+  return (
+    <Stack sx={{ gap: 0.5, alignItems: "flex-start" }}>
+      <Chip
+        size="small"
+        label={slot.outcome ?? "launching"}
+        color={slot.outcome ? OUTCOME_COLOR[slot.outcome] : "info"}
+      />
+      <Typography variant="caption">
+        {slot.kind === "manual" ? "Run now" : "Slot"} {formatUtc(slot.slotAt)}
+      </Typography>
+      {slot.testRunKey && (
+        <Link
+          component={RouterLink}
+          to={`/test_runs/${encodeURIComponent(slot.testRunKey)}`}
+          variant="caption"
+        >
+          Open run {slot.testRunKey}
+        </Link>
+      )}
+      {slot.message && (
+        <Typography variant="caption" color="text.secondary">
+          {slot.message}
+        </Typography>
+      )}
+      {missed > 0 && slot.outcome !== "missed" && (
+        <Typography variant="caption" color="warning.main">
+          {missed} of the last slots missed
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+/** One setting as the table shows it, with Edit, Delete and Run now. */
+export function SettingRow(props: {
+  setting: Setting;
+  signedIn: boolean;
+  busy: boolean;
+  onEdit: () => void;
+  onDelete: () => void;
+  onRunNow: () => void;
+}) {
+  const { setting } = props;
+  const action = (label: string, onClick: () => void, color?: "error") => (
+    <Tooltip title={props.signedIn ? "" : SIGN_IN_HINT}>
+      <span>
+        <Button
+          size="small"
+          color={color}
+          disabled={!props.signedIn || props.busy}
+          onClick={onClick}
+        >
+          {label}
+        </Button>
+      </span>
+    </Tooltip>
+  );
+  return (
+    <TableRow hover>
+      <TableCell sx={{ fontWeight: 500 }}>{setting.name}</TableCell>
+      <TableCell>{setting.description}</TableCell>
+      <TableCell>{setting.isActive === 1 ? "True" : "False"}</TableCell>
+      <TableCell>
+        {setting.scheduleText ?? (
+          <Typography variant="body2" color="text.secondary">
+            By hand only
+          </Typography>
+        )}
+        {setting.nextRuns.length > 0 && (
+          <Typography variant="caption" component="div" color="text.secondary">
+            Next: {setting.nextRuns.map((run) => formatUtc(run)).join(" · ")}
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell>
+        <LastBuild setting={setting} />
+      </TableCell>
+      <TableCell sx={{ whiteSpace: "nowrap" }}>
+        {action("Edit", props.onEdit)}
+        {action("Delete", props.onDelete, "error")}
+        {action("Run now", props.onRunNow)}
+      </TableCell>
+    </TableRow>
+  );
+}

@@ -1,0 +1,140 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshot } from "./support/browser.js";
+import { startE2eServer, type E2eServer } from "./support/server.js";
+
+// The Dashboard on demo data (switches, GRAPH and TABLE) and the Daily Run Scheduler's table
+// (create, edit, deactivate, Run now, delete), in real Chromium against the real server.
+
+const ADMIN = { email: "lead@example.com", password: "correct-horse-battery-staple" };
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+/** Waits until the demo's daily runs are loaded (the full demo takes a minute or two). */
+async function waitForDemo(url: string): Promise<void> {
+  const until = Date.now() + 280_000;
+  while (Date.now() < until) {
+    const res = await fetch(`${url}/v1/instance`);
+    const body = (await res.json()) as { demo_loaded_at?: string | null };
+    if (body.demo_loaded_at) return;
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+  throw new Error("the demo did not load in time");
+}
+
+beforeAll(async () => {
+  server = await startE2eServer({
+    ASSAY_DEMO: "1",
+    ASSAY_ADMIN_EMAIL: ADMIN.email,
+    ASSAY_ADMIN_PASSWORD: ADMIN.password,
+  });
+  await waitForDemo(server.url);
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    // A signed-out visitor's GET /v1/me answers 401 by design.
+    if (message.type() === "error" && !message.text().includes("401"))
+      problems.push(message.text());
+  });
+}, 300_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  expect(problems).toEqual([]);
+});
+
+const uiPanel = () => page.getByRole("region", { name: "Daily UI Test Runs" });
+
+describe("Dashboard", () => {
+  it("charts the daily robot's UI runs and lists a clicked day's runs", async () => {
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/\/dashboard$/);
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
+    await expect(uiPanel().getByText("Total")).toBeTruthy();
+    await uiPanel().getByLabel("Latest pass rate").waitFor();
+    await screenshot(page, "dashboard-graph");
+    const box = await uiPanel().locator("svg:has(.MuiLineChart-line)").first().boundingBox();
+    if (!box) throw new Error("no chart");
+    // A day near the right end (yesterday: the demo's last full day).
+    await page.mouse.click(box.x + box.width * 0.93, box.y + box.height / 2);
+    await uiPanel()
+      .getByText(/^Runs on \d\d-\d\d$/)
+      .waitFor();
+    expect(await uiPanel().getByRole("listitem").count()).toBeGreaterThan(0);
+  });
+
+  it("switches platform and environment, and TABLE lists the rerun-failed runs that open their run", async () => {
+    await uiPanel().getByLabel("NextGen").check();
+    await uiPanel().getByLabel("DEV or STAGE").check();
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
+    await uiPanel().getByLabel("GRAPH or TABLE").check();
+    const rows = uiPanel()
+      .getByRole("table", { name: "Daily rerun-failed runs" })
+      .locator("tbody tr");
+    await rows.first().waitFor();
+    await expect(rows.first().getByText("daily automatic rerun-failed executor")).toBeTruthy();
+    await screenshot(page, "dashboard-table");
+    await rows.first().click();
+    await page.waitForURL(/\/test_runs\/[^/?]+/);
+  });
+});
+
+describe("Daily Run Scheduler", () => {
+  it("signs in", async () => {
+    await page.goto(`${server.url}/settings`);
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.getByLabel("Email").fill(ADMIN.email);
+    await page.getByLabel("Password").fill(ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(/\/settings$/);
+    await page.getByRole("button", { name: "Add" }).waitFor();
+  });
+
+  it("creates a daily schedule, shown in words with its next runs", async () => {
+    await page.getByRole("button", { name: "Add" }).click();
+    const form = page.getByRole("form", { name: "Edit setting" });
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText("Name is required and must not be empty.").waitFor();
+    await form.getByLabel("Name").fill("Nightly NextGen stage");
+    await form.getByLabel("Description").fill("Smoke on stage");
+    await form.getByLabel("Runs").click();
+    await page.getByRole("option", { name: "Every day at" }).click();
+    await form.getByLabel("Time zone").fill("Europe/Berlin");
+    await form.getByLabel("Create Build payload (JSON)").fill('{"runType": "run_all"}');
+    await screenshot(page, "scheduler-editor");
+    await form.getByRole("button", { name: "Save" }).click();
+    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    await row.getByText("At 02:00 (Europe/Berlin)").waitFor();
+    await row.getByText(/^Next: /).waitFor();
+  });
+
+  it("Run now records that this server cannot launch builds", async () => {
+    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    await row.getByRole("button", { name: "Run now" }).click();
+    await row.getByText("builds are not available on this server").waitFor();
+    await screenshot(page, "scheduler-table");
+  });
+
+  it("edits and deactivates it in place", async () => {
+    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    await row.getByRole("button", { name: "Edit" }).click();
+    const form = page.getByRole("form", { name: "Edit setting" });
+    await form.getByLabel("Description").fill("Smoke and login on stage");
+    await form.getByLabel("Is Active").click();
+    await page.getByRole("option", { name: "False" }).click();
+    await form.getByRole("button", { name: "Save" }).click();
+    const edited = page.getByRole("row", { name: /Smoke and login on stage/ });
+    await edited.getByRole("cell", { name: "False", exact: true }).waitFor();
+  });
+
+  it("deletes it", async () => {
+    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByText("No schedules yet.").waitFor();
+  });
+});

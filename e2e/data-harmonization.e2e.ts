@@ -1,0 +1,151 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, screenshot } from "./support/browser.js";
+import { startE2eServer, type E2eServer } from "./support/server.js";
+
+// Data Harmonization on a fresh start with demo data: each platform's view on the demo
+// environments (computed by the real comparison jobs), Run Report followed live once signed
+// in, and the data-harmonization host showing only this screen.
+
+const USER = { email: "dh@example.com", password: "correct-horse-battery-staple" };
+
+let server: E2eServer;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  server = await startE2eServer({
+    ASSAY_DEMO: "1",
+    ASSAY_ADMIN_EMAIL: USER.email,
+    ASSAY_ADMIN_PASSWORD: USER.password,
+    // One server answers both names: "localhost" is a data-harmonization site.
+    ASSAY_DATA_HARMONIZATION_HOSTS: "^localhost$",
+  });
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  page.on("console", (message) => {
+    // Signed out, the lookup of who is signed in (GET /v1/me) answers 401 by design.
+    if (message.type() === "error" && !/status of 401/.test(message.text()))
+      problems.push(`console error: ${message.text()}`);
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  expect(problems).toEqual([]);
+});
+
+/** Opens an MUI select by its label and picks an option. */
+async function choose(label: string, option: string) {
+  await page
+    .locator(".MuiFormControl-root", { has: page.locator(`label:text-is("${label}")`) })
+    .getByRole("combobox")
+    .click();
+  await page.getByRole("option", { name: option, exact: true }).click();
+}
+
+const rowOf = (table: string, entity: string) =>
+  page.getByRole("table", { name: table }).locator("tbody tr", { hasText: entity });
+
+describe("Data Harmonization", () => {
+  it("shows the Legacy demo report: equal, unequal and a missing table", async () => {
+    await page.goto(`${server.url}/data`);
+    await page.getByText("Demo data: these environments compare").waitFor();
+    await choose("Environment", "Legacy Dev (demo)");
+    await page.getByText(/Run \d+: Finished/).waitFor({ timeout: 60_000 });
+    expect(await rowOf("Entity counts", "Visits").innerText()).toMatch(
+      /3,400\s+3,398\s+-2\s+Unequal Counts/,
+    );
+    expect(await rowOf("Entity counts", "Queries").innerText()).toMatch(
+      /Failed\s+relation .* does not exist/,
+    );
+    // Signed out, Run Report is disabled.
+    expect(await page.getByRole("button", { name: "Run Report" }).isDisabled()).toBe(true);
+    await screenshot(page, "data-harmonization-legacy");
+  });
+
+  it("runs a report once signed in and follows it to Finished", async () => {
+    await page.goto(`${server.url}/auth/login?return_to=%2Fdata`);
+    await page.fill("#email", USER.email);
+    await page.fill("#password", USER.password);
+    await page.click("button[type=submit]");
+    await page.waitForURL(`${server.url}/data`);
+    await choose("Environment", "Legacy Dev (demo)");
+    const before = await page.getByText(/Run \d+: Finished/).innerText();
+    const run = page.getByRole("button", { name: "Run Report" });
+    await expect.poll(() => run.isEnabled()).toBe(true);
+    await run.click();
+    await expect
+      .poll(async () => page.getByText(/Run \d+: Finished/).innerText(), { timeout: 30_000 })
+      .not.toBe(before);
+    await page.getByRole("button", { name: "Compare with previous" }).click();
+    await page.getByText(/no entity changed/).waitFor();
+    await screenshot(page, "data-harmonization-run-report");
+  });
+
+  it("shows NextGen's entity cards; More Details only for Success", async () => {
+    await choose("Platform", "NextGen");
+    await choose("Environment", "NextGen FHIR Dev (demo)");
+    await page.getByText(/Run \d+: Finished/).waitFor({ timeout: 30_000 });
+    // Observation's FHIR-lite file lost a line: Count Error, its button shows the status.
+    expect(await page.getByRole("button", { name: "Count Error", exact: true }).isDisabled()).toBe(
+      true,
+    );
+    await page.getByRole("button", { name: "More Details" }).last().click();
+    const files = page.getByRole("table", { name: "Per-file counts" });
+    expect(await files.locator("tbody tr", { hasText: "consent_archive" }).innerText()).toMatch(
+      /Missing in S3/,
+    );
+    await screenshot(page, "data-harmonization-nextgen-details");
+    await page.getByRole("button", { name: "Close" }).click();
+  });
+
+  it("shows an SFDC document's S3, MySQL and discrepancy records", async () => {
+    await choose("Platform", "SFDC");
+    await choose("Environment", "SFDC Dev (demo)");
+    await page.getByRole("cell", { name: "sfdc/leads/leads-2026-11-25.ndjson.gz" }).click();
+    await page.getByText("Discrepancies (2)").waitFor();
+    const header = await page
+      .getByRole("table", { name: "Discrepancies" })
+      .locator("thead")
+      .innerText();
+    expect(header.trim().split(/\s+/)).toEqual([
+      "trial_id",
+      "lead_id",
+      "account_id",
+      "first_name",
+      "last_name",
+      "gender",
+      "birth_date",
+      "phone",
+      "state",
+      "postal_code",
+      "time_zone",
+      "ethnicity",
+    ]);
+    await screenshot(page, "data-harmonization-sfdc");
+  });
+
+  it("shows a global schema per environment with per-table counts and errors", async () => {
+    await choose("Platform", "Global");
+    expect(await page.locator('label:text-is("Environment")').count()).toBe(0);
+    await choose("Global Schema", "reference");
+    await choose("Global Environment Type", "stage");
+    // The demo ran the dev schemas at start; stage is run here (signed in above).
+    await page.getByText("No report for this environment yet: press Run Report.").waitFor();
+    await page.getByRole("button", { name: "Run Report" }).click();
+    await page.getByText("Errors").waitFor({ timeout: 30_000 });
+    await page.getByText(/language: Redshift: relation .* does not exist/).waitFor();
+    await screenshot(page, "data-harmonization-global");
+  });
+
+  it("is the only screen on a data-harmonization host", async () => {
+    const port = new URL(server.url).port;
+    await page.goto(`http://localhost:${port}/builds`);
+    await page.getByRole("tab", { name: "Data Validation" }).waitFor();
+    expect(await page.getByRole("navigation").count()).toBe(0);
+    await screenshot(page, "data-harmonization-host");
+  });
+});
