@@ -45,6 +45,7 @@ import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
+import { buildTokenLookup } from "./modules/builds/build-env.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
 import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
@@ -113,7 +114,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerErrorHandler(app);
   // Sign-in: session cookie, service tokens and the issuer's access tokens (modules/auth).
   const secret = loadSecretKey(config);
-  const auth = createAuth({ app, config, db, secret, log: deps.logger });
+  const auth = createAuth({
+    app,
+    config,
+    db,
+    secret,
+    log: deps.logger,
+    buildTokens: buildTokenLookup(db.kysely),
+  });
   // Cookies are parsed before the access check below reads the session cookie.
   await app.register(cookie, { secret: auth.cookieSecret });
   // Before any route is added: the onRoute check refuses routes without an access rule.

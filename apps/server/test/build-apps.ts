@@ -1,3 +1,4 @@
+import { buildTokenLookup } from "../src/modules/builds/build-env.js";
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -71,7 +72,11 @@ export async function buildBuildApp(
     `builds:\n  executors: { frontend: ${local}, china: ${local}, backend: ${local}, load: ${local} }\n  rateLimit: { builds: 50, perMinutes: 1 }\n`;
   const configFile = path.join(dataDir, "assay.config.yaml");
   await writeFile(configFile, `${readFileSync(EXAMPLE_CONFIG_PATH, "utf8")}\n${builds}`);
-  const tokens = serviceTokenResolver(database.db.kysely, undefined);
+  const tokens = serviceTokenResolver(
+    database.db.kysely,
+    undefined,
+    buildTokenLookup(database.db.kysely),
+  );
   const { app } = await buildTestApp(database.db, {
     env: {
       ASSAY_CONFIG: configFile,

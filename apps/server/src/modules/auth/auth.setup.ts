@@ -7,7 +7,7 @@ import { apiResourceOf, embeddedClientSettings } from "../identity/provider.js";
 import type { PrincipalResolver } from "./access.js";
 import { authRoutes } from "./auth.routes.js";
 import { refresherFor } from "./auth.service.js";
-import { serviceTokenResolver } from "./bearer.js";
+import { serviceTokenResolver, type BuildTokens } from "./bearer.js";
 import { inProcessFetch } from "./in-process-fetch.js";
 import { createJwtVerifier, type AudienceRule } from "./jwt-verifier.js";
 import { createOidcClient, isCognitoIssuer, type IssuerSettings } from "./oidc-client.js";
@@ -89,6 +89,7 @@ export function createAuth(input: {
   db: Db;
   secret: Buffer;
   log: FastifyBaseLogger;
+  buildTokens: BuildTokens;
 }): AuthSetup {
   const { app, config, db, secret } = input;
   const keys = authKeys(secret);
@@ -106,7 +107,7 @@ export function createAuth(input: {
   };
   const resolvePrincipal = createPrincipalResolver({
     db: db.kysely,
-    serviceTokens: serviceTokenResolver(db.kysely, config.ingestToken),
+    serviceTokens: serviceTokenResolver(db.kysely, config.ingestToken, input.buildTokens),
     verifyJwt: createJwtVerifier(oidc, audienceRule(settings, config), settings.fetch),
     identity,
     sessions,

@@ -3,8 +3,6 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import { verifyToken } from "../tokens/tokens.service.js";
-import { BUILD_TOKEN_PREFIX, hashBuildToken } from "../builds/build-env.js";
-import { findActiveByTokenHash } from "../builds/builds.repo.js";
 import type { Principal, PrincipalResolver } from "./access.js";
 
 /** The bearer token of the Authorization header, if any. */
@@ -15,18 +13,29 @@ export function bearerOf(request: FastifyRequest): string | undefined {
 }
 
 /**
+ * The tokens builds hand their runners (ASSAY_TOKEN), known by their prefix; the builds module
+ * provides the lookup, so that sign-in does not depend on builds.
+ */
+export interface BuildTokens {
+  prefix: string;
+  /** The build a token belongs to while it runs; undefined once it ended or if it never was. */
+  find(token: string): Promise<{ id: number; test_run_key: string } | undefined>;
+}
+
+/**
  * Resolves service tokens sent as bearer tokens. A token that is sent but unknown or revoked is
  * a 401, whatever the route: a caller should hear that its credential is wrong.
  */
 export function serviceTokenResolver(
   db: Kysely<Database>,
   envIngestToken: string | undefined,
+  buildTokens: BuildTokens,
 ): PrincipalResolver {
   return async (request): Promise<Principal | undefined> => {
     const token = bearerOf(request);
     if (!token) return undefined;
-    if (token.startsWith(BUILD_TOKEN_PREFIX)) {
-      const build = await findActiveByTokenHash(db, hashBuildToken(token));
+    if (token.startsWith(buildTokens.prefix)) {
+      const build = await buildTokens.find(token);
       if (!build) {
         throw new AppError(
           401,

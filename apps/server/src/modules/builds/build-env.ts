@@ -1,3 +1,6 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../db/schema.js";
+import { findActiveByTokenHash } from "./builds.repo.js";
 import { createHash, randomBytes } from "node:crypto";
 
 /**
@@ -40,4 +43,12 @@ export function newBuildToken(): { token: string; hash: string } {
 
 export function hashBuildToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
+}
+
+/** How sign-in finds the build of an ASSAY_TOKEN (auth's BuildTokens). */
+export function buildTokenLookup(db: Kysely<Database>) {
+  return {
+    prefix: BUILD_TOKEN_PREFIX,
+    find: (token: string) => findActiveByTokenHash(db, hashBuildToken(token)),
+  };
 }
