@@ -2,7 +2,12 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowConsoleErrors, launchBrowser, screenshot, SCREENSHOT_DIR } from "./support/browser.js";
+import {
+  allowConsoleErrors,
+  launchBrowser,
+  screenshot,
+  SCREENSHOT_DIR,
+} from "./support/browser.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 import {
   ingestClient,
