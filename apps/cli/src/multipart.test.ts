@@ -7,7 +7,7 @@ import path from "node:path";
 import { buffer } from "node:stream/consumers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendStream } from "./client.js";
-import { multipartBody, READ_AHEAD, type FileOnDisk } from "@assay/server";
+import { multipartBody, READ_AHEAD, type FileOnDisk } from "@assay/server/multipart-body";
 
 // The body `assay upload` streams: every byte intact, and files opened only as the body reaches
 // them (a folder of thousands must not hold a descriptor per file).

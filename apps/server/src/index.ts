@@ -19,11 +19,5 @@ export {
 } from "./modules/users/users.service.js";
 export { disableUser, resetPassword } from "./modules/identity/account-changes.js";
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "./modules/users/password.js";
-export {
-  multipartBody,
-  READ_AHEAD,
-  type MultipartBody,
-  type MultipartFile,
-  type FileOnDisk,
-  type FileInMemory,
-} from "./http/multipart-body.js";
+// The multipart encoder is its own entry point (@assay/server/multipart-body): `assay upload`
+// loads it without the whole server (600 files under `ulimit -n 128` must still go).

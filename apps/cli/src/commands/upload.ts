@@ -6,7 +6,7 @@ import { IngestResponseSchema } from "@assay/core";
 import { glob, isDynamicPattern } from "tinyglobby";
 import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
 import { KnownError, UnexpectedError } from "../errors.js";
-import { multipartBody, type FileOnDisk } from "@assay/server";
+import { multipartBody, type FileOnDisk } from "@assay/server/multipart-body";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
 
