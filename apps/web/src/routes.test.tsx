@@ -18,10 +18,6 @@ const SIDEBAR: [label: string, href: string][] = [
   ["Setting", "/settings"],
 ];
 
-const TITLES: [path: string, title: string][] = [
-  ["/traceability-matrix", "NextGen UI Automation Coverage"],
-];
-
 function screensNav() {
   return screen.getByRole("navigation", { name: "Screens" });
 }
@@ -85,15 +81,6 @@ describe("routes", () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
     expect(await screen.findByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
     expect(highlighted()).toEqual(["Dashboard"]);
-  });
-
-  it.each(TITLES)("%s shows the title %s over its not-built-yet page", async (path, title) => {
-    renderApp(path);
-
-    expect(await screen.findByText(/not built yet in this version/)).toBeInTheDocument();
-    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent(title);
-    expect(screen.getByRole("banner")).toHaveTextContent(title);
-    expect(document.title).toBe(`${title} · Assay`);
   });
 
   // Only the catalogue is mocked, so the run and build lists and the run answer 404.

@@ -1,3 +1,4 @@
+import { buildMe } from "./me-factory";
 import type { TagList } from "@assay/core";
 import { vi } from "vitest";
 import { errorResponse, jsonResponse } from "./mock-api";
@@ -95,19 +96,10 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
 
   const handle = (method: string, path: string, body: unknown): Response | Promise<Response> => {
     if (path === "/v1/me") {
-      return options.signedIn
-        ? jsonResponse({
-            id: 1,
-            email: "qa@example.com",
-            name: "QA Engineer",
-            picture: null,
-            admin: false,
-            spira_user: null,
-            spira_pass_set: false,
-            has_test_management_credentials: false,
-            csrf_token: "csrf-test-token",
-          })
-        : errorResponse(401, "unauthorized", "Sign in first.");
+      // As the real GET /v1/me answers: the user, or 200 with signed_in false.
+      return jsonResponse(
+        options.signedIn ? buildMe({ csrf_token: "csrf-test-token" }) : { signed_in: false },
+      );
     }
     if (path === "/v1/dtag" && method === "GET") {
       if (options.hangList) return new Promise<Response>(() => undefined);
