@@ -99,10 +99,14 @@ function sqlContract(
     it("fails a count whose connection is dropped mid-statement, then counts again", async () => {
       const connector = open({ timeoutMs: 10_000 });
       try {
-        const slow = connector.count("slow");
+        // The expectation is attached before the kill: the count may fail while killConnector
+        // is still awaited, and a rejection nobody handles yet fails the whole test run.
+        const slowFails = expect(connector.count("slow")).rejects.toThrow(
+          /lost|terminat|closed|killed|interrupted/i,
+        );
         await new Promise((resolve) => setTimeout(resolve, 400));
         await helpers.killConnector();
-        await expect(slow).rejects.toThrow(/lost|terminat|closed|killed|interrupted/i);
+        await slowFails;
         expect(await connector.count("subjects")).toBe(5);
       } finally {
         await connector.close();
