@@ -247,18 +247,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(settingsRoutes(db, scheduler));
   if (deps.startWorkers !== false) await startScheduler(deps.jobs, scheduler);
   const dh = config.dataHarmonization;
-  await app.register(harmonizationRoutes({ db, jobs: deps.jobs, settings: dh }));
-  if (dh && deps.startWorkers !== false)
+  const dhContext = dh && {
+    secrets: dh.secrets,
+    // Demo sources read Assay's own PostgreSQL through a pool of their own.
+    assayDatabaseUrl: String(db.pool.options.connectionString ?? ""),
+    dataDir: config.dataDir,
+  };
+  await app.register(
+    harmonizationRoutes({ db, jobs: deps.jobs, settings: dh, context: dhContext }),
+  );
+  if (dh && dhContext && deps.startWorkers !== false)
     await registerCompareWorker(deps.jobs, {
       db,
       settings: dh,
       log: deps.logger as Logger,
-      context: {
-        secrets: dh.secrets,
-        // Demo sources read Assay's own PostgreSQL through a pool of their own.
-        assayDatabaseUrl: String(db.pool.options.connectionString ?? ""),
-        dataDir: config.dataDir,
-      },
+      context: dhContext,
     });
 
   await registerWebApp(app, {

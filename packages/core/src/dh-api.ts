@@ -168,6 +168,25 @@ export const DhRunChangesSchema = z.object({
 });
 export type DhRunChanges = z.infer<typeof DhRunChangesSchema>;
 
+/** Find missing rows: the keys one table of a sql entity has and the other lacks. */
+export const DhMissingRowsSchema = z.object({
+  runId: z.number().int(),
+  rowId: z.number().int(),
+  entity: z.string(),
+  key: z.string().describe("The key column compared"),
+  source: z.string().describe("Where the source table is (host and table, never a credential)"),
+  destination: z.string(),
+  limit: z.number().int().describe("Keys listed at most, missing and extra together"),
+  missing: z.array(z.string()).describe("Keys in the source, not in the destination, ascending"),
+  extra: z.array(z.string()).describe("Keys in the destination, not in the source, ascending"),
+  truncated: z.boolean().describe("More differences exist than were listed"),
+  timedOut: z.boolean().describe("The search stopped at its time bound"),
+  segmentQueries: z.number().int().describe("Checksum queries run on each side"),
+  keysRead: z.number().int().describe("Keys read from both sides to list the differences"),
+  elapsedMs: z.number().int(),
+});
+export type DhMissingRows = z.infer<typeof DhMissingRowsSchema>;
+
 /** The spec's twelve columns of the SFDC S3 Records, My Sql Records and Discrepancies grids. */
 export const SFDC_COLUMNS = [
   "trial_id",

@@ -112,6 +112,8 @@ const CountEntitySchema = z.strictObject({
   source: DhIdentifierSchema,
   /** A table (sql) or an object prefix holding NDJSON files (noSql). */
   destination: z.string().min(1),
+  /** sql: the integer key column both tables share; Find missing rows bisects its ranges. */
+  key: DhIdentifierSchema.optional(),
 });
 
 const FhirEntitySchema = z.strictObject({

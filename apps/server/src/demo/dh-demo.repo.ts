@@ -15,10 +15,10 @@ export async function hasDhDemoSchemas(db: Db, marker: string): Promise<boolean>
 
 const ident = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** (Re)creates the schemas, each table holding ids 1..rows. */
+/** (Re)creates the schemas, each table holding ids 1..rows except its `missing` ones. */
 export async function createCountTables(
   db: Db,
-  tables: readonly { schema: string; table: string; rows: number }[],
+  tables: readonly { schema: string; table: string; rows: number; missing?: number[] }[],
 ): Promise<void> {
   const client = await db.pool.connect();
   try {
@@ -27,9 +27,10 @@ export async function createCountTables(
       await client.query(`DROP SCHEMA IF EXISTS ${ident(schema)} CASCADE`);
       await client.query(`CREATE SCHEMA ${ident(schema)}`);
     }
-    for (const { schema, table, rows } of tables)
+    for (const { schema, table, rows, missing = [] } of tables)
       await client.query(
-        `CREATE TABLE ${ident(schema)}.${ident(table)} AS SELECT g AS id FROM generate_series(1, ${Math.trunc(rows)}) g`,
+        `CREATE TABLE ${ident(schema)}.${ident(table)} AS SELECT g AS id FROM generate_series(1, ${Math.trunc(rows)}) g WHERE g <> ALL($1::int[])`,
+        [missing],
       );
     await client.query("COMMIT");
   } catch (error) {

@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { badRequest, notFound } from "../../errors.js";
 import { runCsv } from "./harmonization.csv.js";
+import { missingRowsRoutes } from "./missing-rows.routes.js";
 import {
   environmentOptions,
   getRun,
@@ -48,6 +49,7 @@ export const harmonizationRoutes =
   (deps: DhDeps): FastifyPluginAsyncZod =>
   async (app) => {
     const { db } = deps;
+    await app.register(missingRowsRoutes(deps));
     app.get(
       "/v1/dh/:platform/:type/:envType/environments",
       {

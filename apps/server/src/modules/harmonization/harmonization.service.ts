@@ -15,7 +15,7 @@ import type { DataHarmonizationSettings } from "../../config.js";
 import type { Db } from "../../db/pool.js";
 import { AppError, badRequest, notFound } from "../../errors.js";
 import type { Jobs } from "../../jobs/jobs.js";
-import { isBuiltInSource } from "./connectors/index.js";
+import { isBuiltInSource, type ConnectorContext } from "./connectors/index.js";
 import {
   createOrJoinRun,
   findRun,
@@ -31,6 +31,8 @@ export interface DhDeps {
   db: Db;
   jobs: Jobs;
   settings: DataHarmonizationSettings | undefined;
+  /** How connectors reach the sources (Find missing rows reads them during a request). */
+  context?: ConnectorContext;
 }
 
 const NOT_CONFIGURED =

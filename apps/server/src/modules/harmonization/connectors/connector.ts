@@ -34,7 +34,54 @@ export interface Connector {
   countDocument(key: string): Promise<number>;
   /** Records of a document (object stores) or a table's rows by key (databases). */
   readRecords(name: string, query: RecordQuery, limit: number): Promise<RecordsRead>;
+  /** Key-range reads for Find missing rows: SQL sources only. */
+  readonly keyRanges?: KeyRanges;
   close(): Promise<void>;
+}
+
+/** A table's integer key column at a glance: its smallest and largest key and its row count. */
+export interface KeyBounds {
+  min: bigint | null;
+  max: bigint | null;
+  count: number;
+}
+
+/** Rows of one key segment and the sum of their keys' hashes (decimal text: it passes 2^53). */
+export interface SegmentSum {
+  count: number;
+  checksum: string;
+}
+
+/**
+ * What the checksum bisection of Find missing rows asks of a database (the reladiff method): a
+ * key's hash is the low 60 bits of md5 of its decimal text, computed the same way on every engine
+ * so that equal key sets give equal sums whatever the database.
+ */
+export interface KeyRanges {
+  keyBounds(table: string, key: string): Promise<KeyBounds>;
+  /** Keys in [from, to) grouped by segment number floor((key - from) / width). */
+  segmentSums(
+    table: string,
+    key: string,
+    range: { from: bigint; to: bigint; width: bigint },
+  ): Promise<Map<bigint, SegmentSum>>;
+  /** Keys in [from, to), ascending, at most `limit`. */
+  keysIn(
+    table: string,
+    key: string,
+    range: { from: bigint; to: bigint },
+    limit: number,
+  ): Promise<bigint[]>;
+}
+
+/** An integer read back from a database (number, bigint or decimal text); else a clear error. */
+export function integerKey(value: unknown, key: string, table: string): bigint {
+  const text = typeof value === "bigint" || typeof value === "number" ? String(value) : value;
+  if (typeof text !== "string" || !/^-?\d+$/.test(text))
+    throw new ConnectorError(
+      `The key column ${key} of ${table} does not hold integers: Find missing rows bisects integer key ranges (set key: to an integer column).`,
+    );
+  return BigInt(text);
 }
 
 /** A failure that is shown as the row's reason: its message never carries a secret. */

@@ -1,16 +1,21 @@
 import mysql from "mysql2/promise";
 import {
+  integerKey,
   quoteName,
   unsupported,
   type Connector,
+  type KeyBounds,
+  type KeyRanges,
   type RecordQuery,
   type RecordsRead,
+  type SegmentSum,
 } from "./connector.js";
 import type { SqlSourceOptions } from "./postgres.js";
 
 /** MySQL and MariaDB through mysql2: COUNT(*) and key reads on quoted identifiers. */
-export class MysqlConnector implements Connector {
+export class MysqlConnector implements Connector, KeyRanges {
   readonly where: string;
+  readonly keyRanges: KeyRanges = this;
   private readonly pool: mysql.Pool;
   private readonly timeoutMs: number;
 
@@ -56,6 +61,61 @@ export class MysqlConnector implements Connector {
     });
     const records = rows.map((row) => ({ ...row }) as Record<string, unknown>);
     return { records: records.slice(0, limit), truncated: records.length > limit };
+  }
+
+  private async select(sql: string, values: unknown[]): Promise<mysql.RowDataPacket[]> {
+    const [rows] = await this.pool.query<mysql.RowDataPacket[]>({
+      sql,
+      values,
+      timeout: this.timeoutMs,
+    });
+    return rows;
+  }
+
+  async keyBounds(table: string, key: string): Promise<KeyBounds> {
+    const k = quoteName(key, "`");
+    const [row] = await this.select(
+      `SELECT MIN(${k}) AS lo, MAX(${k}) AS hi, COUNT(*) AS n FROM ${quoteName(table, "`")}`,
+      [],
+    );
+    const bound = (v: unknown) =>
+      v === null || v === undefined ? null : integerKey(v, key, table);
+    return { min: bound(row?.lo), max: bound(row?.hi), count: Number(row?.n ?? 0) };
+  }
+
+  async segmentSums(
+    table: string,
+    key: string,
+    range: { from: bigint; to: bigint; width: bigint },
+  ): Promise<Map<bigint, SegmentSum>> {
+    const k = quoteName(key, "`");
+    // Bounds travel as text cast to SIGNED: a JavaScript number would lose keys past 2^53.
+    const rows = await this.select(
+      `SELECT (${k} - CAST(? AS SIGNED)) DIV CAST(? AS SIGNED) AS seg, COUNT(*) AS n,
+              SUM(CAST(CONV(SUBSTRING(MD5(CAST(${k} AS CHAR)), 18), 16, 10) AS UNSIGNED)) AS h
+         FROM ${quoteName(table, "`")}
+        WHERE ${k} >= CAST(? AS SIGNED) AND ${k} < CAST(? AS SIGNED)
+        GROUP BY seg`,
+      [range.from, range.width, range.from, range.to].map(String),
+    );
+    return new Map(
+      rows.map((r) => [BigInt(String(r.seg)), { count: Number(r.n), checksum: String(r.h) }]),
+    );
+  }
+
+  async keysIn(
+    table: string,
+    key: string,
+    range: { from: bigint; to: bigint },
+    limit: number,
+  ): Promise<bigint[]> {
+    const k = quoteName(key, "`");
+    const rows = await this.select(
+      `SELECT ${k} AS k FROM ${quoteName(table, "`")}
+        WHERE ${k} >= CAST(? AS SIGNED) AND ${k} < CAST(? AS SIGNED) ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
+      [String(range.from), String(range.to)],
+    );
+    return rows.map((r) => integerKey(r.k, key, table));
   }
 
   async close(): Promise<void> {

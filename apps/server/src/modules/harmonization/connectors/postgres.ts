@@ -1,10 +1,14 @@
 import pg from "pg";
 import {
+  integerKey,
   quoteName,
   unsupported,
   type Connector,
+  type KeyBounds,
+  type KeyRanges,
   type RecordQuery,
   type RecordsRead,
+  type SegmentSum,
 } from "./connector.js";
 
 export interface SqlSourceOptions {
@@ -14,8 +18,9 @@ export interface SqlSourceOptions {
 }
 
 /** PostgreSQL and Redshift (which speaks its protocol): COUNT(*) and key reads, quoted. */
-export class PostgresConnector implements Connector {
+export class PostgresConnector implements Connector, KeyRanges {
   readonly where: string;
+  readonly keyRanges: KeyRanges = this;
   private readonly pool: pg.Pool;
 
   constructor(options: SqlSourceOptions) {
@@ -57,6 +62,67 @@ export class PostgresConnector implements Connector {
       [query.keys],
     );
     return { records: result.rows.slice(0, limit), truncated: result.rows.length > limit };
+  }
+
+  private redshift: Promise<boolean> | undefined;
+
+  /** Redshift answers version() with its own name in the text. */
+  private isRedshift(): Promise<boolean> {
+    this.redshift ??= this.pool
+      .query<{ v: string }>("SELECT version() AS v")
+      .then((r) => /redshift/i.test(r.rows[0]?.v ?? ""))
+      .catch((error: unknown) => {
+        this.redshift = undefined; // asked again next time, not failed for good
+        throw error;
+      });
+    return this.redshift;
+  }
+
+  async keyBounds(table: string, key: string): Promise<KeyBounds> {
+    const k = quoteName(key, '"');
+    const { rows } = await this.pool.query<{ lo: unknown; hi: unknown; n: string }>(
+      `SELECT MIN(${k}) AS lo, MAX(${k}) AS hi, COUNT(*) AS n FROM ${quoteName(table, '"')}`,
+    );
+    const row = rows[0];
+    const bound = (v: unknown) =>
+      v === null || v === undefined ? null : integerKey(v, key, table);
+    return { min: bound(row?.lo), max: bound(row?.hi), count: Number(row?.n ?? 0) };
+  }
+
+  async segmentSums(
+    table: string,
+    key: string,
+    range: { from: bigint; to: bigint; width: bigint },
+  ): Promise<Map<bigint, SegmentSum>> {
+    const k = quoteName(key, '"');
+    // The same hash as MySQL's CONV(SUBSTRING(MD5(k), 18), 16, 10): md5's last 15 hex digits.
+    // Redshift has no bit type but has STRTOL; its SUM of a BIGINT would overflow NUMERIC(19).
+    const hash = (await this.isRedshift())
+      ? `STRTOL(SUBSTRING(MD5(${k}::varchar), 18), 16)::numeric(38, 0)`
+      : `('x' || substr(md5(${k}::text), 18))::bit(60)::bigint`;
+    const { rows } = await this.pool.query<{ seg: string; n: string; h: string }>(
+      `SELECT (${k}::bigint - $1::bigint) / $2::bigint AS seg, COUNT(*) AS n, SUM(${hash}) AS h
+         FROM ${quoteName(table, '"')}
+        WHERE ${k} >= $1::bigint AND ${k} < $3::bigint
+        GROUP BY 1`,
+      [range.from, range.width, range.to].map(String),
+    );
+    return new Map(rows.map((r) => [BigInt(r.seg), { count: Number(r.n), checksum: String(r.h) }]));
+  }
+
+  async keysIn(
+    table: string,
+    key: string,
+    range: { from: bigint; to: bigint },
+    limit: number,
+  ): Promise<bigint[]> {
+    const k = quoteName(key, '"');
+    const { rows } = await this.pool.query<{ k: unknown }>(
+      `SELECT ${k} AS k FROM ${quoteName(table, '"')}
+        WHERE ${k} >= $1::bigint AND ${k} < $2::bigint ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
+      [String(range.from), String(range.to)],
+    );
+    return rows.map((r) => integerKey(r.k, key, table));
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,76 @@
+import type { DhMissingRows } from "@assay/core";
+import { AppError, badRequest, notFound } from "../../errors.js";
+import { openConnector, reasonOf, type Connector } from "./connectors/index.js";
+import type { ConnectorContext } from "./connectors/index.js";
+import { findRun, listRows } from "./harmonization.repo.js";
+import type { DhDeps } from "./harmonization.service.js";
+import { diffKeys, KEY_DIFF_LIMITS, type KeyDiffLimits } from "./key-diff.js";
+
+/**
+ * Find missing rows for one entity of a sql run: its source and destination tables' keys are
+ * compared by checksum bisection (key-diff.ts). The tables and the key column come from the
+ * configuration of the run's environment; the request only names the run and the row.
+ */
+export async function findMissingRows(
+  deps: DhDeps,
+  runId: number,
+  rowId: number,
+  limits: KeyDiffLimits = KEY_DIFF_LIMITS,
+): Promise<DhMissingRows> {
+  const run = await findRun(deps.db, runId);
+  if (!run) throw notFound(`No data harmonization run ${runId}.`);
+  if (run.kind !== "sql")
+    throw badRequest(
+      "Find missing rows compares two SQL tables: choose a row of a Legacy sql report.",
+    );
+  const row = (await listRows(deps.db, runId)).find((r) => r.id === rowId);
+  if (!row) throw notFound(`Run ${runId} has no row ${rowId}.`);
+  const config = deps.settings?.config;
+  const env = config?.environments[run.platform as "legacy"]?.find((e) => e.value === run.env);
+  const entity = env?.entities.find((e) => e.entity === row.entity);
+  if (!config || !deps.context || !env?.source || !env.destination || !entity)
+    throw badRequest(
+      `The entity ${row.entity} is no longer configured in ${run.env}: run the report again.`,
+    );
+  if (!entity.key)
+    throw badRequest(
+      `The entity ${row.entity} has no key column: add key: (an integer column both tables share) to its mapping in assay.config.yaml.`,
+    );
+  const opened: Connector[] = [];
+  try {
+    const open = async (name: string) => {
+      const source = config.sources[name];
+      if (!source) throw badRequest(`No source named ${name} in the configuration.`);
+      const connector = await openConnector(source, deps.context as ConnectorContext);
+      opened.push(connector);
+      if (!connector.keyRanges)
+        throw badRequest(
+          `The source ${name} (${source.kind}) is not a SQL database: Find missing rows compares SQL tables.`,
+        );
+      return { ranges: connector.keyRanges, where: connector.where };
+    };
+    const from = await open(env.source);
+    const to = await open(env.destination);
+    const diff = await diffKeys(
+      { ranges: from.ranges, table: entity.source },
+      { ranges: to.ranges, table: entity.destination },
+      entity.key,
+      limits,
+    ).catch((error: unknown) => {
+      // A data store that fails is not the caller's fault: its reason, as the row shows it.
+      throw new AppError(502, "source_failed", `Find missing rows failed: ${reasonOf(error)}`);
+    });
+    return {
+      runId,
+      rowId,
+      entity: row.entity,
+      key: entity.key,
+      source: `${from.where} ${entity.source}`,
+      destination: `${to.where} ${entity.destination}`,
+      limit: limits.maxKeys,
+      ...diff,
+    };
+  } finally {
+    await Promise.allSettled(opened.map((c) => c.close()));
+  }
+}
