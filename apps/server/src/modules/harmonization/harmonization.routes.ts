@@ -258,6 +258,33 @@ export const harmonizationRoutes =
     );
 
     app.post(
+      "/v1/dh/nosql/getFHIRBucketData/:platform/:env/:envType",
+      {
+        config: { access: "read" },
+        schema: {
+          tags,
+          summary: "An entity's FHIR, FHIR-lite, DocumentDB and Redshift counts (latest report)",
+          description:
+            "fhirBuckets is the NextGen entity as the screen holds it (its entity name is enough); the answer is that entity's row with its status and counts, without the per-file rows of getFHIRDocumentPaths.",
+          params: EnvWithTypeParams,
+          body: z.object({
+            fhirBuckets: z.object({ entity: z.string().min(1).max(200) }).loose(),
+          }),
+          response: { 200: data(DhRowSchema.omit({ files: true, data: true })), ...errors },
+        },
+      },
+      async (request) => {
+        const { platform, env } = request.params;
+        const { entity } = request.body.fhirBuckets;
+        const rows = await rowsOf(platform, "noSql", env);
+        const row = rows.find((r) => r.entity === entity);
+        if (!row) throw notFound(`No FHIR entity ${entity} in the latest report of ${env}.`);
+        // The per-file rows are getFHIRDocumentPaths' answer; this one carries the counts.
+        return { data: { ...row, files: undefined, data: undefined } };
+      },
+    );
+
+    app.post(
       "/v1/dh/nosql/getSFDCDocumentData/:platform/:env/:envType",
       {
         config: { access: "read" },

@@ -189,6 +189,31 @@ describe("Run Report", () => {
         jsonFile: { name: "fhir/Observation/observation.ndjson", count: 1600 },
       }),
     ]);
+
+    // getFHIRBucketData: the entity the screen holds (fhirBuckets) answered with its counts.
+    const bucketData = (fhirBuckets: unknown) =>
+      user.inject({
+        method: "POST",
+        url: "/v1/dh/nosql/getFHIRBucketData/nextGen/nextgen-fhir-dev/dev",
+        payload: { fhirBuckets },
+      });
+    const observation = await bucketData({ entity: "Observation", jsonFHIRBuckets: [] });
+    expect(observation.statusCode).toBe(200);
+    expect(observation.json().data).toMatchObject({
+      entity: "Observation",
+      status: "Count Error",
+      fhirCount: 1600,
+      fhirLiteCount: 1599,
+      docdbCount: 1600,
+      redshiftCount: 1600,
+      jsonFHIRBuckets: ["fhir/Observation/observation.ndjson"],
+      docdbCollection: [{ name: "dh_demo_docdb.observation" }],
+    });
+    expect(observation.json().data.files).toBeUndefined();
+    const unknown = await bucketData({ entity: "Nope" });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.message).toMatch(/No FHIR entity Nope/);
+    expect((await bucketData("Observation")).statusCode).toBe(400);
   });
 
   it("lists SFDC documents and their S3 records, MySQL records and discrepancies", async () => {

@@ -1,0 +1,143 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { DhMissingRows, DhRun } from "@assay/core";
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
+import { QA_USER } from "../../../test/tag-apps.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { loadDhDemo } from "../../demo/dh-demo.js";
+import { findMissingRows } from "./missing-rows.js";
+
+/**
+ * Find missing rows on the demo stores, through the real app: the demo's Redshift side of
+ * Legacy Dev lacks visits 1207 and 2950, and its queries table does not exist.
+ */
+
+let database: TestDatabase;
+let dataDir: string;
+let testApp: TestApp;
+let user: FastifyInstance;
+let anonymous: FastifyInstance;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dataDir = await mkdtemp(path.join(tmpdir(), "assay-dh-missing-"));
+  await loadDhDemo(database.db, dataDir);
+  const env = { ASSAY_DATA_DIR: dataDir };
+  testApp = await buildTestApp(database.db, { env, resolvePrincipal: async () => QA_USER });
+  user = testApp.app;
+  anonymous = (await buildTestApp(database.db, { env, resolvePrincipal: async () => undefined }))
+    .app;
+});
+afterAll(async () => {
+  await user?.close();
+  await anonymous?.close();
+  await database?.drop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function finishedRun(payload: Record<string, unknown>): Promise<DhRun> {
+  const started = await user.inject({ method: "POST", url: "/v1/dh/runs", payload });
+  const id = started.json<{ id: number }>().id;
+  for (let i = 0; i < 150; i++) {
+    const run = (await user.inject({ method: "GET", url: `/v1/dh/runs/${id}` })).json<DhRun>();
+    if (run.state === "done" || run.state === "failed") return run;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`run ${id} did not finish`);
+}
+
+const find = (runId: number, rowId: number, app = user) =>
+  app.inject({ method: "POST", url: `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows` });
+
+describe("Find missing rows", () => {
+  let legacy: DhRun;
+  const rowOf = (entity: string) => {
+    const row = legacy.rows.find((r) => r.entity === entity);
+    if (!row) throw new Error(`no row ${entity}`);
+    return row;
+  };
+  beforeAll(async () => {
+    legacy = await finishedRun({
+      platform: "legacy",
+      type: "sql",
+      envType: "dev",
+      env: "legacy-dev",
+    });
+  });
+
+  it("lists the keys the destination lacks for an entity with unequal counts", async () => {
+    const visits = rowOf("Visits");
+    expect(visits).toMatchObject({ status: "Unequal Counts", difference: -2 });
+    const res = await find(legacy.id, visits.id);
+    expect(res.statusCode).toBe(200);
+    const body = res.json<DhMissingRows>();
+    expect(body).toMatchObject({
+      entity: "Visits",
+      key: "id",
+      missing: ["1207", "2950"],
+      extra: [],
+      truncated: false,
+      timedOut: false,
+      limit: 1000,
+    });
+    expect(body.destination).toContain("dh_demo_legacy_redshift.visits");
+  });
+
+  it("finds nothing for an entity whose tables hold the same keys", async () => {
+    const res = await find(legacy.id, rowOf("Subjects").id);
+    expect(res.json()).toMatchObject({ missing: [], extra: [], keysRead: 0 });
+  });
+
+  it("needs sign-in", async () => {
+    const res = await find(legacy.id, rowOf("Visits").id, anonymous);
+    expect(res.statusCode).toBe(401);
+  });
+
+  it("answers a failing data store with 502 and its reason", async () => {
+    const res = await find(legacy.id, rowOf("Queries").id);
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error.message).toMatch(/Find missing rows failed: .*queries.*does not exist/);
+  });
+
+  it("refuses a run that is not sql, an unknown run or row, and says what to do", async () => {
+    const documents = await finishedRun({
+      platform: "legacy",
+      type: "noSql",
+      envType: "dev",
+      env: "legacy-docs-dev",
+    });
+    const notSql = await find(documents.id, 0);
+    expect(notSql.statusCode).toBe(400);
+    expect(notSql.json().error.message).toMatch(/choose a row of a Legacy sql report/);
+    expect((await find(999_999, 0)).statusCode).toBe(404);
+    expect((await find(legacy.id, 99)).statusCode).toBe(404);
+  });
+
+  it("refuses an entity without a key column, naming the setting", async () => {
+    const settings = testApp.config.dataHarmonization;
+    if (!settings) throw new Error("the example configuration has data harmonization");
+    const environments = settings.config.environments.legacy.map((e) => ({
+      ...e,
+      entities: e.entities.map(({ key: _key, ...entity }) => entity),
+    }));
+    const deps = {
+      db: database.db,
+      jobs: undefined as never,
+      settings: {
+        ...settings,
+        config: {
+          ...settings.config,
+          environments: { ...settings.config.environments, legacy: environments },
+        },
+      },
+      context: { secrets: settings.secrets, assayDatabaseUrl: database.url, dataDir },
+    };
+    await expect(findMissingRows(deps, legacy.id, rowOf("Visits").id)).rejects.toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/has no key column: add key:/),
+    });
+  });
+});
