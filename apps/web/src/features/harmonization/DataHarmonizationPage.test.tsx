@@ -68,12 +68,16 @@ const select = (label: string) =>
 async function choose(label: string, option: string) {
   const user = userEvent.setup();
   // Selectors are disabled while fetching (spec section 2): wait until they are usable.
-  const box = await waitFor(() => {
-    const found = select(label);
-    if (!found || found.getAttribute("aria-disabled") === "true")
-      throw new Error(`no usable select ${label}`);
-    return found;
-  });
+  const box = await waitFor(
+    () => {
+      const found = select(label);
+      if (!found || found.getAttribute("aria-disabled") === "true")
+        throw new Error(`no usable select ${label}`);
+      return found;
+      // The selectors wait for the environments' fetch; a loaded machine takes over a second.
+    },
+    { timeout: 10_000 },
+  );
   await user.click(box);
   await user.click(await screen.findByRole("option", { name: option }));
 }
@@ -141,6 +145,66 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     expect(screen.getByRole("button", { name: /^Count Error$/ })).toBeDisabled();
     const totals = screen.getByLabelText("Totals");
     expect(within(totals).getByText("Unequal Counts: 1")).toBeVisible();
+  });
+
+  it("Find missing rows on a Legacy row with unequal counts lists the keys the server found", async () => {
+    const rows = [
+      { id: 0, entity: "Subjects", status: "Success", sourceCount: 5, destinationCount: 5 },
+      { id: 1, entity: "Visits", status: "Unequal Counts", sourceCount: 9, destinationCount: 7 },
+    ];
+    const legacyRun: DhRun = {
+      ...fhirRun(),
+      id: 8,
+      platform: "legacy",
+      type: "sql",
+      env: "legacy-dev",
+      kind: "sql",
+      totals: dhTotals(rows),
+      rows,
+    };
+    let asked = "";
+    mockApi({
+      "/v1/me": () => jsonResponse(buildMe()),
+      "/v1/dh/legacy/sql/dev/environments": () => jsonResponse({ data: [LEGACY_DEV] }),
+      "/v1/dh/runs": () => jsonResponse({ data: [legacyRun] }),
+      "/v1/dh/runs/8": () => jsonResponse(legacyRun),
+      "/v1/dh/runs/8/rows/1/missing-rows": (_url, init) => {
+        asked = init?.method ?? "";
+        return jsonResponse({
+          runId: 8,
+          rowId: 1,
+          entity: "Visits",
+          key: "id",
+          source: "db:3306/legacy visits",
+          destination: "rs:5439/dw legacy.visits",
+          limit: 1000,
+          missing: ["1207", "2950"],
+          extra: ["9001"],
+          truncated: false,
+          timedOut: false,
+          segmentQueries: 3,
+          keysRead: 412,
+          elapsedMs: 95,
+        });
+      },
+    });
+    renderUi(<DataHarmonizationPage />);
+    await choose("Environment", "Legacy Dev");
+    const buttons = await screen.findAllByRole("button", { name: "Find missing rows" });
+    // Only the row whose counts differ offers it.
+    expect(buttons).toHaveLength(1);
+    await userEvent.setup().click(buttons[0] as HTMLElement);
+    const dialog = await screen.findByRole("dialog", { name: "Missing rows: Visits" });
+    const missing = await within(dialog).findByRole("list", { name: "Missing in destination" });
+    expect(
+      within(missing)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["1207", "2950"]);
+    const extra = within(dialog).getByRole("list", { name: "Extra in destination" });
+    expect(within(extra).getByText("9001")).toBeVisible();
+    expect(within(dialog).getByText(/3 checksum queries a side, 412 keys read/)).toBeVisible();
+    expect(asked).toBe("POST");
   });
 
   it("says 'Unknown error while fetching data' when a fetch fails", async () => {

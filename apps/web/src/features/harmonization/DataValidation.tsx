@@ -11,6 +11,7 @@ import { DhChangesPanel } from "./DhChangesPanel";
 import { DhCountGrid } from "./DhCountGrid";
 import { DhFhirAccordion } from "./DhFhirAccordion";
 import { DhGlobalAccordion } from "./DhGlobalAccordion";
+import { DhFindMissingRows } from "./DhMissingRows";
 import { canRun, DhSelectors, initialSelection } from "./DhSelectors";
 import { DhSfdcDocuments } from "./DhSfdcDocuments";
 import { DhTotalsBar } from "./DhTotalsBar";
@@ -26,11 +27,18 @@ import {
 // The chart library is large: fetched when a run is first shown, not with the selectors.
 const DhChart = lazy(async () => ({ default: (await import("./DhChart")).DhChart }));
 
-function Results({ run }: { run: DhRun }) {
+function Results({ run, signedIn }: { run: DhRun; signedIn: boolean }) {
   if (run.kind === "fhir") return <DhFhirAccordion rows={run.rows} />;
   if (run.kind === "global") return <DhGlobalAccordion rows={run.rows} />;
   if (run.kind === "sfdc") return <DhSfdcDocuments rows={run.rows} />;
-  return <DhCountGrid rows={run.rows} documents={run.kind === "nosql"} />;
+  if (run.kind === "nosql") return <DhCountGrid rows={run.rows} documents />;
+  return (
+    <DhCountGrid
+      rows={run.rows}
+      documents={false}
+      action={(row) => <DhFindMissingRows runId={run.id} row={row} signedIn={signedIn} />}
+    />
+  );
 }
 
 const STATE_TEXT: Record<DhRun["state"], string> = {
@@ -154,7 +162,7 @@ export function DataValidation() {
           )}
           {comparing && <DhChangesPanel runId={run.data.id} />}
           <DhTotalsBar totals={run.data.totals} />
-          <Results run={run.data} />
+          <Results run={run.data} signedIn={signedIn} />
           {run.data.rows.length > 0 && (
             <Suspense fallback={null}>
               <DhChart run={run.data} />

@@ -6,10 +6,22 @@ import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
+import type { ReactNode } from "react";
 import { DhStatusChip, formatCount } from "./DhStatusChip";
 
-/** Legacy: one line per entity, source against destination (noSql: the bucket's documents). */
-export function DhCountGrid({ rows, documents }: { rows: DhRow[]; documents: boolean }) {
+/**
+ * Legacy: one line per entity, source against destination (noSql: the bucket's documents).
+ * `action` puts a button on a row (sql: Find missing rows on rows whose counts differ).
+ */
+export function DhCountGrid({
+  rows,
+  documents,
+  action,
+}: {
+  rows: DhRow[];
+  documents: boolean;
+  action?: (row: DhRow) => ReactNode;
+}) {
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table size="small" aria-label="Entity counts">
@@ -23,6 +35,7 @@ export function DhCountGrid({ rows, documents }: { rows: DhRow[]; documents: boo
             {documents && <TableCell>Bucket / Path</TableCell>}
             {documents && <TableCell>Last Updated</TableCell>}
             <TableCell>Reason</TableCell>
+            {action && <TableCell />}
           </TableRow>
         </TableHead>
         <TableBody>
@@ -50,6 +63,7 @@ export function DhCountGrid({ rows, documents }: { rows: DhRow[]; documents: boo
                 <TableCell>{row.lastUpdated?.slice(0, 19).replace("T", " ") ?? ""}</TableCell>
               )}
               <TableCell sx={{ color: "error.main", maxWidth: 360 }}>{row.error ?? ""}</TableCell>
+              {action && <TableCell>{action(row)}</TableCell>}
             </TableRow>
           ))}
         </TableBody>

@@ -1,5 +1,6 @@
 import {
   DhEnvironmentListSchema,
+  DhMissingRowsSchema,
   DhRunChangesSchema,
   DhRunListSchema,
   DhRunSchema,
@@ -99,5 +100,18 @@ export function useStartDhRun() {
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ["dh-runs"] });
     },
+  });
+}
+
+/** Find missing rows for one entity of a sql run: the server bisects key ranges (up to 20 s). */
+export function useFindMissingRows() {
+  return useMutation({
+    mutationFn: ({ runId, rowId }: { runId: number; rowId: number }) =>
+      sendJson(
+        "POST",
+        `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows`,
+        undefined,
+        DhMissingRowsSchema,
+      ),
   });
 }

@@ -1,0 +1,141 @@
+import type { DhMissingRows as MissingRows, DhRow } from "@assay/core";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import CircularProgress from "@mui/material/CircularProgress";
+import Dialog from "@mui/material/Dialog";
+import DialogActions from "@mui/material/DialogActions";
+import DialogContent from "@mui/material/DialogContent";
+import DialogTitle from "@mui/material/DialogTitle";
+import Stack from "@mui/material/Stack";
+import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
+import { useState } from "react";
+import { useFindMissingRows } from "./use-dh";
+
+function KeyList({ title, keys, empty }: { title: string; keys: string[]; empty: string }) {
+  return (
+    <Box sx={{ flex: 1, minWidth: 0 }}>
+      <Typography variant="subtitle2">
+        {title} ({keys.length.toLocaleString("en-US")})
+      </Typography>
+      {keys.length === 0 ? (
+        <Typography variant="body2" color="text.secondary">
+          {empty}
+        </Typography>
+      ) : (
+        // At most 1,000 keys (the server's bound): a scrolling list, not a page of its own.
+        <Box
+          component="ul"
+          aria-label={title}
+          sx={{
+            m: 0,
+            p: 1,
+            maxHeight: 280,
+            overflow: "auto",
+            listStyle: "none",
+            fontFamily: "monospace",
+            fontSize: 13,
+            border: 1,
+            borderColor: "divider",
+            borderRadius: 1,
+          }}
+        >
+          {keys.map((key) => (
+            <li key={key}>{key}</li>
+          ))}
+        </Box>
+      )}
+    </Box>
+  );
+}
+
+function Found({ result }: { result: MissingRows }) {
+  const listed = result.missing.length + result.extra.length;
+  return (
+    <Stack spacing={2}>
+      <Typography variant="body2" color="text.secondary">
+        Key <b>{result.key}</b> of {result.source} against {result.destination}
+      </Typography>
+      {result.timedOut && (
+        <Alert severity="warning">
+          The search stopped at its time bound: the keys below are the lowest found so far.
+        </Alert>
+      )}
+      {result.truncated && !result.timedOut && (
+        <Alert severity="warning">
+          More than {result.limit.toLocaleString("en-US")} keys differ: the lowest are listed.
+        </Alert>
+      )}
+      {listed === 0 && !result.truncated && (
+        <Alert severity="success">Both tables hold the same keys.</Alert>
+      )}
+      <Stack direction="row" spacing={2}>
+        <KeyList
+          title="Missing in destination"
+          keys={result.missing}
+          empty="None: every source key is in the destination."
+        />
+        <KeyList
+          title="Extra in destination"
+          keys={result.extra}
+          empty="None: the destination has no key the source lacks."
+        />
+      </Stack>
+      <Typography variant="caption" color="text.secondary">
+        {result.segmentQueries.toLocaleString("en-US")} checksum queries a side,{" "}
+        {result.keysRead.toLocaleString("en-US")} keys read,{" "}
+        {result.elapsedMs.toLocaleString("en-US")} ms
+      </Typography>
+    </Stack>
+  );
+}
+
+/**
+ * Find missing rows on a Legacy sql row whose counts differ: the server compares key-range
+ * checksums of both tables and lists the keys one side lacks (spec beyond counts, issue #23).
+ */
+export function DhFindMissingRows({
+  runId,
+  row,
+  signedIn,
+}: {
+  runId: number;
+  row: DhRow;
+  signedIn: boolean;
+}) {
+  const [open, setOpen] = useState(false);
+  const find = useFindMissingRows();
+  if (row.status !== "Unequal Counts") return null;
+  const start = () => {
+    setOpen(true);
+    find.mutate({ runId, rowId: row.id });
+  };
+  return (
+    <>
+      <Tooltip title={signedIn ? "" : "Sign in to find missing rows"}>
+        <span>
+          <Button size="small" variant="outlined" disabled={!signedIn} onClick={start}>
+            Find missing rows
+          </Button>
+        </span>
+      </Tooltip>
+      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="md" fullWidth>
+        <DialogTitle>Missing rows: {row.entity}</DialogTitle>
+        <DialogContent>
+          {find.isPending && (
+            <Stack direction="row" spacing={2} sx={{ alignItems: "center", py: 2 }}>
+              <CircularProgress size={24} />
+              <Typography>Comparing key ranges of both tables…</Typography>
+            </Stack>
+          )}
+          {find.error && <Alert severity="error">{find.error.message}</Alert>}
+          {find.data && <Found result={find.data} />}
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={() => setOpen(false)}>Close</Button>
+        </DialogActions>
+      </Dialog>
+    </>
+  );
+}
