@@ -179,6 +179,37 @@ function readFileConfig(file: string): z.infer<typeof FileConfigSchema> {
   return parsed.data;
 }
 
+/**
+ * A secret by its variable's name: the variable itself, or NAME_FILE naming a file that holds it
+ * (Docker and Kubernetes secrets, or a secret store's agent writing files such as Vault Agent
+ * or the AWS Secrets Manager CSI driver). Problems name the variable or file, never a value.
+ */
+function secretValue(
+  env: NodeJS.ProcessEnv,
+  variable: string,
+): { ok: true; value: string } | { ok: false; problem: string } {
+  const direct = env[variable];
+  if (direct) return { ok: true, value: direct };
+  const file = env[`${variable}_FILE`];
+  if (!file)
+    return {
+      ok: false,
+      problem: `the environment variable ${variable} is not set (it holds the connection secret, which never goes in the file; or set ${variable}_FILE to a file holding it)`,
+    };
+  try {
+    // One trailing newline is what editors and `echo` add: not part of the secret.
+    const value = readFileSync(file, "utf8").replace(/\r?\n$/, "");
+    if (value) return { ok: true, value };
+    return { ok: false, problem: `${variable}_FILE names an empty file (${file})` };
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unreadable";
+    return {
+      ok: false,
+      problem: `${variable}_FILE names a file Assay cannot read (${file}: ${code})`,
+    };
+  }
+}
+
 /** The secrets data harmonization's sources name, read here; a missing one stops the start. */
 function dhSettings(
   config: DataHarmonizationConfig | undefined,
@@ -198,12 +229,9 @@ function dhSettings(
       for (const v of [source.accessKeyIdEnv, source.secretAccessKeyEnv]) if (v) wanted.push(v);
     }
     for (const variable of wanted) {
-      const value = env[variable];
-      if (value) values.set(variable, value);
-      else
-        problems.push(
-          `dataHarmonization.sources.${name}: the environment variable ${variable} is not set (it holds the connection secret, which never goes in the file)`,
-        );
+      const value = secretValue(env, variable);
+      if (value.ok) values.set(variable, value.value);
+      else problems.push(`dataHarmonization.sources.${name}: ${value.problem}`);
     }
   }
   if (problems.length > 0) throw new ConfigError(problems);

@@ -71,6 +71,21 @@ describe("dataHarmonization configuration", () => {
     ]);
   });
 
+  it("reads a secret from NAME_FILE (a secret store's file), refusing an unreadable one", async () => {
+    const file = path.join(dir, "redshift-url");
+    await writeFile(file, `${secrets.DH_TEST_REDSHIFT_URL}\n`);
+    const env = { DH_TEST_MYSQL_URL: secrets.DH_TEST_MYSQL_URL, DH_TEST_REDSHIFT_URL_FILE: file };
+    const config = await load(SECTION, env);
+    expect(config.dataHarmonization?.secrets.get("DH_TEST_REDSHIFT_URL")).toBe(
+      secrets.DH_TEST_REDSHIFT_URL,
+    );
+    const missing = path.join(dir, "no-such-secret");
+    const problems = await problemsOf(SECTION, { ...env, DH_TEST_REDSHIFT_URL_FILE: missing });
+    expect(problems).toEqual([
+      `dataHarmonization.sources.legacy-redshift: DH_TEST_REDSHIFT_URL_FILE names a file Assay cannot read (${missing}: ENOENT)`,
+    ]);
+  });
+
   it("refuses a table name that is not a plain identifier, and an unknown source", async () => {
     const bad = SECTION.replace("source: subjects", 'source: "subjects; drop table x"').replace(
       "destination: legacy-redshift",
