@@ -85,6 +85,21 @@ describe("Data Harmonization", () => {
     await screenshot(page, "data-harmonization-run-report");
   });
 
+  it("finds the keys missing on the destination of an entity with unequal counts", async () => {
+    // Only a row whose counts differ offers it: Visits (the demo's Redshift lost two visits).
+    expect(await page.getByRole("button", { name: "Find missing rows" }).count()).toBe(1);
+    await rowOf("Entity counts", "Visits")
+      .getByRole("button", { name: "Find missing rows" })
+      .click();
+    const dialog = page.getByRole("dialog", { name: "Missing rows: Visits" });
+    const missing = dialog.getByRole("list", { name: "Missing in destination" });
+    await missing.waitFor({ timeout: 30_000 });
+    expect(await missing.getByRole("listitem").allInnerTexts()).toEqual(["1207", "2950"]);
+    await dialog.getByText("None: the destination has no key the source lacks.").waitFor();
+    await screenshot(page, "data-harmonization-missing-rows");
+    await dialog.getByRole("button", { name: "Close" }).click();
+  });
+
   it("shows NextGen's entity cards; More Details only for Success", async () => {
     await choose("Platform", "NextGen");
     await choose("Environment", "NextGen FHIR Dev (demo)");

@@ -1,7 +1,6 @@
 import {
   DhEnvironmentOptionSchema,
   DhEnvTypeSchema,
-  DhFileRecordSchema,
   DhGlobalSchemaNameSchema,
   DhPlatformSchema,
   DhRowSchema,
@@ -9,13 +8,13 @@ import {
   DhRunSchema,
   DhRunSummarySchema,
   DhTypeSchema,
-  DhDocumentDataSchema,
   ErrorBodySchema,
   StartDhRunBodySchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { badRequest, notFound } from "../../errors.js";
+import { dhDocumentRoutes } from "./dh-documents.routes.js";
+import { data, EnvParams, errors, latestRows, tags } from "./dh-routes-shared.js";
 import { runCsv } from "./harmonization.csv.js";
 import { missingRowsRoutes } from "./missing-rows.routes.js";
 import {
@@ -30,16 +29,7 @@ import {
   type DhDeps,
 } from "./harmonization.service.js";
 
-const tags = ["data harmonization"];
-const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema };
-const data = <T extends z.ZodType>(schema: T) => z.object({ data: schema });
 const RunIdParams = z.object({ id: z.coerce.number().int().positive() });
-const EnvParams = z.object({ platform: DhPlatformSchema, env: z.string().min(1).max(100) });
-const EnvWithTypeParams = EnvParams.extend({ envType: DhEnvTypeSchema });
-const nonGlobal = (platform: string) => {
-  if (platform === "global") throw badRequest("Global data is read with queryGlobalData.");
-  return platform as "legacy" | "nextGen" | "sfdc";
-};
 
 /**
  * Data harmonization (spec sections 2-8): the data pipeline service's calls served by Assay under
@@ -50,6 +40,7 @@ export const harmonizationRoutes =
   async (app) => {
     const { db } = deps;
     await app.register(missingRowsRoutes(deps));
+    await app.register(dhDocumentRoutes(deps));
     app.get(
       "/v1/dh/:platform/:type/:envType/environments",
       {
@@ -175,10 +166,6 @@ export const harmonizationRoutes =
       },
     );
 
-    const rowsOf = async (platform: string, type: "sql" | "noSql", env: string) =>
-      (await latestRun(db, runKey({ platform: nonGlobal(platform), type, env, envType: "dev" })))
-        .rows;
-
     app.get(
       "/v1/dh/report/:platform/:type/:env",
       {
@@ -191,118 +178,7 @@ export const harmonizationRoutes =
       },
       async (request) => {
         const { platform, type, env } = request.params;
-        return { data: await rowsOf(platform, type, env) };
-      },
-    );
-
-    for (const url of [
-      "/v1/dh/nosql/getDocuments/:platform/:type/:env",
-      "/v1/dh/nosql/getBucketDocuments/:platform/:env",
-      "/v1/dh/nosql/getSFDCDocuments/:platform/:env",
-    ]) {
-      app.get(
-        url,
-        {
-          schema: {
-            tags,
-            summary: "The documents (or entities) of an environment's latest noSql report",
-            params: EnvParams.extend({ type: DhTypeSchema.default("noSql") }),
-            response: { 200: data(z.array(DhRowSchema.omit({ data: true }))), ...errors },
-          },
-        },
-        async (request) => {
-          const { platform, type, env } = request.params;
-          const rows = await rowsOf(platform, type, env);
-          return { data: rows.map(({ data: _detail, ...row }) => row) };
-        },
-      );
-    }
-
-    app.get(
-      "/v1/dh/nosql/getFHIREnvironmentTables/:platform",
-      {
-        schema: {
-          tags,
-          summary: "The FHIR entities configured for a platform",
-          params: z.object({ platform: DhPlatformSchema }),
-          response: { 200: data(z.array(z.string())), ...errors },
-        },
-      },
-      async (request) => {
-        const platform = nonGlobal(request.params.platform);
-        const envs = deps.settings?.config.environments[platform] ?? [];
-        const names = envs.flatMap((e) => e.fhir?.entities.map((x) => x.entity) ?? []);
-        return { data: [...new Set(names)] };
-      },
-    );
-
-    app.post(
-      "/v1/dh/nosql/getFHIRDocumentPaths/:platform/:env/:envType",
-      {
-        config: { access: "read" },
-        schema: {
-          tags,
-          summary: "An entity's per-file rows (More Details) from the latest FHIR report",
-          params: EnvWithTypeParams,
-          body: z.object({ table: z.string().min(1).max(200) }),
-          response: { 200: data(z.array(DhFileRecordSchema)), ...errors },
-        },
-      },
-      async (request) => {
-        const { platform, env } = request.params;
-        const rows = await rowsOf(platform, "noSql", env);
-        const row = rows.find((r) => r.entity === request.body.table);
-        if (!row) throw notFound(`No entity ${request.body.table} in the latest report of ${env}.`);
-        return { data: row.files ?? [] };
-      },
-    );
-
-    app.post(
-      "/v1/dh/nosql/getFHIRBucketData/:platform/:env/:envType",
-      {
-        config: { access: "read" },
-        schema: {
-          tags,
-          summary: "An entity's FHIR, FHIR-lite, DocumentDB and Redshift counts (latest report)",
-          description:
-            "fhirBuckets is the NextGen entity as the screen holds it (its entity name is enough); the answer is that entity's row with its status and counts, without the per-file rows of getFHIRDocumentPaths.",
-          params: EnvWithTypeParams,
-          body: z.object({
-            fhirBuckets: z.object({ entity: z.string().min(1).max(200) }).loose(),
-          }),
-          response: { 200: data(DhRowSchema.omit({ files: true, data: true })), ...errors },
-        },
-      },
-      async (request) => {
-        const { platform, env } = request.params;
-        const { entity } = request.body.fhirBuckets;
-        const rows = await rowsOf(platform, "noSql", env);
-        const row = rows.find((r) => r.entity === entity);
-        if (!row) throw notFound(`No FHIR entity ${entity} in the latest report of ${env}.`);
-        // The per-file rows are getFHIRDocumentPaths' answer; this one carries the counts.
-        return { data: { ...row, files: undefined, data: undefined } };
-      },
-    );
-
-    app.post(
-      "/v1/dh/nosql/getSFDCDocumentData/:platform/:env/:envType",
-      {
-        config: { access: "read" },
-        schema: {
-          tags,
-          summary: "A document's S3 records, MySQL records and discrepancies",
-          params: EnvWithTypeParams,
-          body: z.object({ bucket: z.object({ docPath: z.string().min(1).max(1024) }).loose() }),
-          response: { 200: data(DhDocumentDataSchema), ...errors },
-        },
-      },
-      async (request) => {
-        const { platform, env } = request.params;
-        const rows = await rowsOf(platform, "noSql", env);
-        const row = rows.find((r) => r.docPath === request.body.bucket.docPath);
-        if (!row?.data)
-          throw notFound(`No compared document ${request.body.bucket.docPath} in ${env}.`);
-        return { data: row.data };
+        return { data: await latestRows(db, platform, type, env) };
       },
     );
 

@@ -65,8 +65,8 @@ export async function findMissingRows(
       rowId,
       entity: row.entity,
       key: entity.key,
-      source: `${from.where} ${entity.source}`,
-      destination: `${to.where} ${entity.destination}`,
+      source: `${entity.source} (${from.where})`,
+      destination: `${entity.destination} (${to.where})`,
       limit: limits.maxKeys,
       ...diff,
     };

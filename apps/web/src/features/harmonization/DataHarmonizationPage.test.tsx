@@ -203,7 +203,9 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     ).toEqual(["1207", "2950"]);
     const extra = within(dialog).getByRole("list", { name: "Extra in destination" });
     expect(within(extra).getByText("9001")).toBeVisible();
-    expect(within(dialog).getByText(/3 checksum queries a side, 412 keys read/)).toBeVisible();
+    expect(
+      within(dialog).getByText(/3 checksum queries a side, 412 keys read, 95 ms/),
+    ).toBeVisible();
     expect(asked).toBe("POST");
   });
 

@@ -13,6 +13,9 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useFindMissingRows } from "./use-dh";
 
+const plural = (n: number, one: string, many: string) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
 function KeyList({ title, keys, empty }: { title: string; keys: string[]; empty: string }) {
   return (
     <Box sx={{ flex: 1, minWidth: 0 }}>
@@ -83,9 +86,8 @@ function Found({ result }: { result: MissingRows }) {
         />
       </Stack>
       <Typography variant="caption" color="text.secondary">
-        {result.segmentQueries.toLocaleString("en-US")} checksum queries a side,{" "}
-        {result.keysRead.toLocaleString("en-US")} keys read,{" "}
-        {result.elapsedMs.toLocaleString("en-US")} ms
+        {plural(result.segmentQueries, "checksum query", "checksum queries")} a side,{" "}
+        {plural(result.keysRead, "key", "keys")} read, {result.elapsedMs.toLocaleString("en-US")} ms
       </Typography>
     </Stack>
   );
