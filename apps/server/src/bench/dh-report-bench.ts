@@ -159,8 +159,11 @@ async function main(): Promise<void> {
     cleanup.add("app", () => app.close());
 
     const figures: string[] = [];
-    for (const round of ["first", "second"]) {
+    for (const round of ["first", "second", "third"]) {
       step(`Run Report, ${round} run: ${ENTITIES} entities, ${count(total)} rows a side`);
+      // What the screen asks before Run Report can be pressed: the environments, their runs.
+      await app.inject({ url: "/v1/dh/legacy/sql/dev/environments" });
+      await app.inject({ url: "/v1/dh/runs?platform=legacy&type=sql&envType=dev&env=bench-dev" });
       const started = performance.now();
       const answer = await app.inject({
         method: "POST",
@@ -168,10 +171,13 @@ async function main(): Promise<void> {
         payload: { platform: "legacy", type: "sql", envType: "dev", env: "bench-dev" },
       });
       if (answer.statusCode !== 202) throw new Error(`Run Report answered ${answer.statusCode}`);
+      const answered = performance.now() - started;
       let run: DhRun;
+      let pickedUp: number | undefined;
       for (;;) {
         // The screen's poll interval is 1 s; the bench looks every 50 ms to time the end.
         run = (await app.inject({ url: `/v1/dh/runs/${answer.json().id}` })).json<DhRun>();
+        if (run.state !== "queued") pickedUp ??= performance.now() - started;
         if (run.state === "done" || run.state === "failed") break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
@@ -180,9 +186,9 @@ async function main(): Promise<void> {
       if (run.state !== "done" || t.success !== 196 || t.unequal !== 3 || t.failed !== 1)
         throw new Error(`unexpected run: ${JSON.stringify({ state: run.state, totals: t })}`);
       figures.push(
-        `${round} run: ${seconds(elapsed)} (target <= 5 s: ${elapsed <= 5_000 ? "PASS" : "FAIL"}); Success ${t.success}, Unequal Counts ${t.unequal}, Failed ${t.failed}`,
+        `${round} run: ${seconds(elapsed)} (target <= 5 s: ${elapsed <= 5_000 ? "PASS" : "FAIL"}; answered in ${seconds(answered)}, the job picked up after ${seconds(pickedUp ?? elapsed)}); Success ${t.success}, Unequal Counts ${t.unequal}, Failed ${t.failed}`,
       );
-      if (round === "second") {
+      if (round === "third") {
         const row = run.rows.find((r) => r.entity === "Entity 177");
         const find = await app.inject({
           method: "POST",

@@ -37,6 +37,8 @@ const STOP_TIMEOUT_MS = 10_000;
 
 export class Jobs {
   private readonly queues = new Set<string>();
+  /** This server's workers per queue: woken when this server sends to their queue. */
+  private readonly workers = new Map<string, string[]>();
 
   private constructor(
     private readonly boss: PgBoss,
@@ -76,7 +78,7 @@ export class Jobs {
     options: JobHandlerOptions = {},
   ): Promise<void> {
     await this.ensureQueue(queue);
-    await this.boss.work<T>(
+    const workerId = await this.boss.work<T>(
       queue.name,
       { batchSize: 1, pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
       async (jobs) => {
@@ -90,16 +92,23 @@ export class Jobs {
         }
       },
     );
+    this.workers.set(queue.name, [...(this.workers.get(queue.name) ?? []), workerId]);
   }
 
-  /** Queues a job; with `singletonKey`, a job already queued under that key is not doubled. */
+  /**
+   * Queues a job; with `singletonKey`, a job already queued under that key is not doubled. A
+   * worker of this server for the queue is woken at once instead of at its next poll (a Run
+   * Report's job starts without waiting up to a polling interval); other servers poll as usual.
+   */
   async send<T extends object>(
     queue: JobQueue<T>,
     data: T,
     options: PgBoss.SendOptions = {},
   ): Promise<string | null> {
     await this.ensureQueue(queue);
-    return this.boss.send(queue.name, data, options);
+    const id = await this.boss.send(queue.name, data, options);
+    for (const workerId of this.workers.get(queue.name) ?? []) this.boss.notifyWorker(workerId);
+    return id;
   }
 
   /**

@@ -38,9 +38,12 @@ function countPlan(env: DhEnvironment, kind: "sql" | "nosql"): RunPlan {
       const entity = env.entities[row.id];
       if (!entity) throw new Error(`no entity ${row.id}`);
       const [from, to] = await Promise.all([sources(source), sources(destination)]);
-      const sourceCount = await from.count(entity.source);
       if (kind === "sql") {
-        const destinationCount = await to.count(entity.destination);
+        // Both sides at once: an entity takes the slower count, not the sum of the two.
+        const [sourceCount, destinationCount] = await Promise.all([
+          from.count(entity.source),
+          to.count(entity.destination),
+        ]);
         const diff = difference(sourceCount, destinationCount);
         return {
           ...row,
@@ -50,6 +53,7 @@ function countPlan(env: DhEnvironment, kind: "sql" | "nosql"): RunPlan {
           status: diff === 0 ? "Success" : "Unequal Counts",
         };
       }
+      const sourceCount = await from.count(entity.source);
       const documents = await to.listDocuments(entity.destination);
       let destinationCount = 0;
       for (const document of documents) destinationCount += await to.countDocument(document.key);

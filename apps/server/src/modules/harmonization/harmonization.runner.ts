@@ -19,8 +19,11 @@ export const compareQueue = jobQueue<{ runId: number }>("dh-compare", {
   expireInSeconds: 3_600,
 });
 
-/** Entities counted at once in a run; each source also caps its own connections. */
-const ENTITY_CONCURRENCY = 4;
+/**
+ * Entities compared at once in a run. Each source caps its own connections (maxConnections), so
+ * this only lets one entity's row saves overlap another's counts.
+ */
+const ENTITY_CONCURRENCY = 8;
 
 export interface RunnerDeps {
   db: Db;
