@@ -57,8 +57,9 @@ async function daily(name: string, from: Date, timeZone = "UTC", cron = "0 2 * *
       timeZone,
       template: TEMPLATE,
       rerunFailures: false,
+      webhookFormat: "json",
     },
-    "qa@example.com",
+    { by: "qa@example.com", fullWebhook: true, webhooks: { allowPrivate: false } },
   );
   await database.db.pool.query("UPDATE settings SET schedule_from = $1 WHERE id = $2", [
     from,

@@ -15,6 +15,8 @@ export interface SettingValues {
   time_zone: string;
   template: string | null;
   rerun_failures: boolean;
+  webhook_url: string | null;
+  webhook_format: "slack" | "json" | null;
 }
 
 /** Every setting by name (byte order, so the order does not depend on the server's locale). */

@@ -7,6 +7,7 @@ import {
   type BackendBuildInput,
   type BackendRunType,
   type Build,
+  type BuildTemplate,
   type Catalog,
 } from "@assay/core";
 import Box from "@mui/material/Box";
@@ -18,6 +19,7 @@ import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
+import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
 import { issuesOf } from "./build-issues";
 import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
 import { FRONTEND_RUN_TYPE_LABEL, knownTags, subsetLabel } from "./frontend-build-form";
@@ -77,11 +79,22 @@ export function BackendBuildDialog({
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const set = (change: Partial<BackendForm>) => setForm((current) => ({ ...current, ...change }));
 
-  const submit = () => {
+  const [schedule, setSchedule] = useState<BuildTemplate | null>(null);
+
+  /** The payload when the dialog's rules accept it; else the fields at fault are outlined. */
+  const checked = () => {
     const payload = backendPayload(form, catalog);
     const { byField } = issuesOf(BackendBuildSchema.safeParse(payload));
     setInvalid(byField);
-    if (Object.keys(byField).length > 0) return;
+    return Object.keys(byField).length > 0 ? undefined : payload;
+  };
+  const saveAsSchedule = () => {
+    const payload = checked();
+    if (payload) setSchedule({ family: "backend", region: "US", payload: { ...payload } });
+  };
+  const submit = () => {
+    const payload = checked();
+    if (!payload) return;
     create.mutate(
       { path: buildsPath("backend", "US"), payload },
       { onSuccess: ({ build }) => onCreated(build) },
@@ -95,7 +108,9 @@ export function BackendBuildDialog({
       pending={create.isPending}
       onSubmit={submit}
       onClose={onClose}
+      onSaveAsSchedule={saveAsSchedule}
     >
+      {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
       <FormControl>
         <FormLabel id="backend-run-type">Run type</FormLabel>
         <RadioGroup

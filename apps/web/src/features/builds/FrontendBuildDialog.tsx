@@ -3,6 +3,7 @@ import {
   frontendBuildSchema,
   OTHER_OPTION_VALUE,
   type Build,
+  type BuildTemplate,
   type Catalog,
   type FrontendRunType,
 } from "@assay/core";
@@ -20,6 +21,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useMe } from "../../api/use-me";
 import { useTags } from "../tags/use-tags";
+import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
 import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
 import {
@@ -58,7 +60,10 @@ export function FrontendBuildDialog({
   const set = (change: Partial<FrontendForm>) => setForm((current) => ({ ...current, ...change }));
   const stage = isStageRun(form.runType);
 
-  const submit = () => {
+  const [schedule, setSchedule] = useState<BuildTemplate | null>(null);
+
+  /** The payload when the dialog's rules accept it; else its messages are shown. */
+  const checked = () => {
     const testsOf = (name: string) =>
       tags.data?.find((tag) => tag.name === name)?.tests.map((test) => test.id);
     const payload = frontendPayload(form, catalog, testsOf);
@@ -69,8 +74,16 @@ export function FrontendBuildDialog({
     });
     const found = issuesOf(schema.safeParse(payload));
     setIssues(found);
-    if (found.messages.length > 0) return;
-    const region = form.platform === "nextGen" ? form.region : "US";
+    return found.messages.length > 0 ? undefined : payload;
+  };
+  const region = form.platform === "nextGen" ? form.region : "US";
+  const saveAsSchedule = () => {
+    const payload = checked();
+    if (payload) setSchedule({ family: "frontend", region, payload: { ...payload } });
+  };
+  const submit = () => {
+    const payload = checked();
+    if (!payload) return;
     create.mutate(
       { path: buildsPath("frontend", region), payload },
       { onSuccess: ({ build }) => onCreated(build) },
@@ -86,7 +99,9 @@ export function FrontendBuildDialog({
       pending={create.isPending}
       onSubmit={submit}
       onClose={onClose}
+      onSaveAsSchedule={saveAsSchedule}
     >
+      {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
       <FormControl>
         <FormLabel id="frontend-run-type">Run type</FormLabel>
         <RadioGroup

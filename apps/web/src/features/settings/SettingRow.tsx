@@ -17,6 +17,12 @@ const OUTCOME_COLOR = {
   unavailable: "default",
 } as const;
 
+const NOTIFY_LABEL = {
+  pending: "sending",
+  delivered: "delivered",
+  failed: "not delivered",
+} as const;
+
 function LastBuild({ setting }: { setting: Setting }) {
   const slot = setting.recentSlots[0];
   if (!slot)
@@ -48,6 +54,23 @@ function LastBuild({ setting }: { setting: Setting }) {
       {slot.message && (
         <Typography variant="caption" color="text.secondary">
           {slot.message}
+        </Typography>
+      )}
+      {slot.rerunBuildId && (
+        <Typography variant="caption">Rerun of failures: build {slot.rerunBuildId}</Typography>
+      )}
+      {slot.rerunMessage && (
+        <Typography variant="caption" color="text.secondary">
+          {slot.rerunMessage}
+        </Typography>
+      )}
+      {slot.notifyState && (
+        <Typography
+          variant="caption"
+          color={slot.notifyState === "failed" ? "error.main" : "text.secondary"}
+        >
+          Webhook {NOTIFY_LABEL[slot.notifyState]}
+          {slot.notifyMessage ? `: ${slot.notifyMessage}` : ""}
         </Typography>
       )}
       {missed > 0 && slot.outcome !== "missed" && (
@@ -97,6 +120,16 @@ export function SettingRow(props: {
         {setting.nextRuns.length > 0 && (
           <Typography variant="caption" component="div" color="text.secondary">
             Next: {setting.nextRuns.map((run) => formatUtc(run)).join(" · ")}
+          </Typography>
+        )}
+        {setting.rerunFailures && (
+          <Typography variant="caption" component="div" color="text.secondary">
+            Reruns failures once
+          </Typography>
+        )}
+        {setting.webhook && (
+          <Typography variant="caption" component="div" color="text.secondary">
+            {setting.webhook.format === "slack" ? "Slack" : "JSON"} webhook {setting.webhook.url}
           </Typography>
         )}
       </TableCell>
