@@ -101,79 +101,82 @@ export function BackendBuildDialog({
     );
   };
 
+  // Beside the frame, not in its form: a submit inside a portal still bubbles up React's tree.
   return (
-    <BuildDialogFrame
-      title="Create Backend Build"
-      messages={create.isError ? [create.error.message] : []}
-      pending={create.isPending}
-      onSubmit={submit}
-      onClose={onClose}
-      onSaveAsSchedule={saveAsSchedule}
-    >
+    <>
       {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
-      <FormControl>
-        <FormLabel id="backend-run-type">Run type</FormLabel>
-        <RadioGroup
-          row
-          aria-labelledby="backend-run-type"
-          value={form.runType}
-          onChange={(event) => set({ runType: event.target.value as BackendRunType })}
-        >
-          {BACKEND_RUN_TYPES.map((type) => (
-            <FormControlLabel
-              key={type}
-              value={type}
-              control={<Radio />}
-              label={FRONTEND_RUN_TYPE_LABEL[type]}
-            />
-          ))}
-        </RadioGroup>
-      </FormControl>
-      <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr 1fr", gap: 2 }}>
-        <ParallelRunnersField
-          value={form.parallelRunners}
-          onChange={(parallelRunners) => set({ parallelRunners })}
-        />
-        <TextField
-          label="Env"
-          required
-          value={form.env}
-          onChange={(event) => set({ env: event.target.value })}
-          error={invalid.env !== undefined}
-          placeholder="dev1 or https://api.example.com"
-        />
-        <TextField
-          label="API branch"
-          required
-          value={form.branch}
-          onChange={(event) => set({ branch: event.target.value })}
-          error={invalid.branch !== undefined}
-        />
-      </Box>
-      {form.runType === "by_tags" && (
-        <TagPicker
-          known={knownTags(catalog, "api")}
-          value={form.tags}
-          onChange={(tags) => set({ tags })}
-          // Outlined only: the spec's backend dialog says nothing when it refuses.
-          error={invalid.tag !== undefined ? "" : undefined}
-        />
-      )}
-      {form.runType === "by_sub_set" && (
-        <TextField
-          select
-          label="Sub Set"
-          value={form.subSet}
-          onChange={(event) => set({ subSet: event.target.value })}
-          error={invalid.subSet !== undefined}
-        >
-          {catalog.testSubsets.api.map((subset) => (
-            <MenuItem key={subset.name} value={subset.name}>
-              {subsetLabel(subset)}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    </BuildDialogFrame>
+      <BuildDialogFrame
+        title="Create Backend Build"
+        messages={create.isError ? [create.error.message] : []}
+        pending={create.isPending}
+        onSubmit={submit}
+        onClose={onClose}
+        onSaveAsSchedule={saveAsSchedule}
+      >
+        <FormControl>
+          <FormLabel id="backend-run-type">Run type</FormLabel>
+          <RadioGroup
+            row
+            aria-labelledby="backend-run-type"
+            value={form.runType}
+            onChange={(event) => set({ runType: event.target.value as BackendRunType })}
+          >
+            {BACKEND_RUN_TYPES.map((type) => (
+              <FormControlLabel
+                key={type}
+                value={type}
+                control={<Radio />}
+                label={FRONTEND_RUN_TYPE_LABEL[type]}
+              />
+            ))}
+          </RadioGroup>
+        </FormControl>
+        <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr 1fr", gap: 2 }}>
+          <ParallelRunnersField
+            value={form.parallelRunners}
+            onChange={(parallelRunners) => set({ parallelRunners })}
+          />
+          <TextField
+            label="Env"
+            required
+            value={form.env}
+            onChange={(event) => set({ env: event.target.value })}
+            error={invalid.env !== undefined}
+            placeholder="dev1 or https://api.example.com"
+          />
+          <TextField
+            label="API branch"
+            required
+            value={form.branch}
+            onChange={(event) => set({ branch: event.target.value })}
+            error={invalid.branch !== undefined}
+          />
+        </Box>
+        {form.runType === "by_tags" && (
+          <TagPicker
+            known={knownTags(catalog, "api")}
+            value={form.tags}
+            onChange={(tags) => set({ tags })}
+            // Outlined only: the spec's backend dialog says nothing when it refuses.
+            error={invalid.tag !== undefined ? "" : undefined}
+          />
+        )}
+        {form.runType === "by_sub_set" && (
+          <TextField
+            select
+            label="Sub Set"
+            value={form.subSet}
+            onChange={(event) => set({ subSet: event.target.value })}
+            error={invalid.subSet !== undefined}
+          >
+            {catalog.testSubsets.api.map((subset) => (
+              <MenuItem key={subset.name} value={subset.name}>
+                {subsetLabel(subset)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </BuildDialogFrame>
+    </>
   );
 }

@@ -41,6 +41,8 @@ export function SaveAsScheduleDialog({
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    // Opened from a Create Build dialog: its submit must not reach that dialog's form too.
+    event.stopPropagation();
     setTouched(true);
     if (nameMissing) return;
     const [hours = "2", minutes = "0"] = time.split(":");
