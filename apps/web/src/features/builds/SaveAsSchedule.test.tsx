@@ -24,7 +24,7 @@ function savedSetting(body: SettingBodyInput): Setting {
     isActive: 1,
     cron: body.cron ?? null,
     timeZone: body.timeZone ?? "UTC",
-    template: body.template ?? null,
+    template: body.template ? { ...body.template, region: body.template.region ?? "US" } : null,
     rerunFailures: body.rerunFailures ?? false,
     webhook: null,
     scheduleText: `At 03:15 (${body.timeZone})`,
