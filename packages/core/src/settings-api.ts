@@ -101,6 +101,8 @@ export const ScheduleSlotSchema = z.object({
   message: z.string().nullable(),
   buildId: z.string().nullable(),
   testRunKey: z.string().nullable(),
+  /** The launched build's status (IN_PROGRESS, SUCCEEDED, FAILED, ...); null without a build. */
+  buildStatus: z.string().nullable(),
   /** The automatic rerun of the first build's failures, when one was launched. */
   rerunBuildId: z.string().nullable(),
   /** Why no rerun was launched (nothing failed, launch refused), when the schedule asks for one. */

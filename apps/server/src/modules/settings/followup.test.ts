@@ -114,7 +114,12 @@ describe("a scheduled run that ends with failures", () => {
         () => slotOf(id),
         (s) => s.notifyState !== "pending",
       );
-      expect(done).toMatchObject({ notifyState: "delivered", notifyMessage: null });
+      expect(done).toMatchObject({
+        notifyState: "delivered",
+        notifyMessage: null,
+        buildId: launched.buildId,
+        buildStatus: "SUCCEEDED",
+      });
       // One rerun and one summary: the rerun's end does not rerun again.
       const builds = (await inject("GET", `/v1/builds?test_run_key=${launched.testRunKey}`)).json();
       expect(builds.total).toBe(2);

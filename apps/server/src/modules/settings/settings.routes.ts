@@ -18,6 +18,7 @@ import {
   deleteSetting,
   listSettings,
   seesWebhooks,
+  toSlot,
   updateSetting,
   type SaveContext,
 } from "./settings.service.js";
@@ -115,18 +116,7 @@ export const settingsRoutes =
       async (request, reply) => {
         const slot = await runNow(scheduler, request.params.id, new Date());
         if (!slot) throw notFound(`No setting with id ${request.params.id}.`);
-        return reply.status(201).send({
-          slotAt: slot.slot_at.toISOString(),
-          kind: slot.kind,
-          outcome: slot.outcome,
-          message: slot.message,
-          buildId: slot.build_id,
-          testRunKey: slot.test_run_key,
-          rerunBuildId: slot.rerun_build_id,
-          rerunMessage: slot.rerun_message,
-          notifyState: slot.notify_state,
-          notifyMessage: slot.notify_message,
-        });
+        return reply.status(201).send(toSlot(slot));
       },
     );
   };

@@ -21,7 +21,7 @@ export function actorOf(principal: Principal | undefined): string {
   return principal.kind === "user" ? principal.email : `token:${principal.name}`;
 }
 
-function toSlot(row: repo.SlotRow): ScheduleSlot {
+export function toSlot(row: repo.SlotRow): ScheduleSlot {
   return {
     slotAt: row.slot_at.toISOString(),
     kind: row.kind,
@@ -29,6 +29,7 @@ function toSlot(row: repo.SlotRow): ScheduleSlot {
     message: row.message,
     buildId: row.build_id,
     testRunKey: row.test_run_key,
+    buildStatus: row.build_status ?? null,
     rerunBuildId: row.rerun_build_id,
     rerunMessage: row.rerun_message,
     notifyState: row.notify_state,

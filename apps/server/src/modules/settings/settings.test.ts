@@ -156,7 +156,11 @@ describe("GET, PUT and DELETE /v1/setting", () => {
       test_run_key: slot.testRunKey,
     });
     const shown = (await list()).find((s: { id: number }) => s.id === created.id);
-    expect(shown.recentSlots[0]).toMatchObject({ outcome: "launched", buildId: slot.buildId });
+    expect(shown.recentSlots[0]).toMatchObject({
+      outcome: "launched",
+      buildId: slot.buildId,
+      buildStatus: build.buildStatus,
+    });
   });
 
   it("refuses a template its dialog's rules refuse when saved, with the dialog's message", async () => {

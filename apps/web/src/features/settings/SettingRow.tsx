@@ -9,6 +9,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { SIGN_IN_HINT } from "../../api/use-signed-in";
+import { BUILD_TABS } from "../../components/builds-url";
 
 const OUTCOME_COLOR = {
   launched: "success",
@@ -16,6 +17,14 @@ const OUTCOME_COLOR = {
   missed: "warning",
   unavailable: "default",
 } as const;
+
+/** The Builds screen with the build's log open, on its list's tab (and region). */
+function buildHref(setting: Setting, buildId: string): string {
+  const family = setting.template?.family ?? "frontend";
+  const search = new URLSearchParams({ tab: String(BUILD_TABS.indexOf(family)), log: buildId });
+  if (family === "frontend" && setting.template?.region === "CHINA") search.set("region", "CHINA");
+  return `/builds?${search.toString()}`;
+}
 
 const NOTIFY_LABEL = {
   pending: "sending",
@@ -42,6 +51,12 @@ function LastBuild({ setting }: { setting: Setting }) {
       <Typography variant="caption">
         {slot.kind === "manual" ? "Run now" : "Slot"} {formatUtc(slot.slotAt)}
       </Typography>
+      {slot.buildId && /^\d+$/.test(slot.buildId) && (
+        <Link component={RouterLink} to={buildHref(setting, slot.buildId)} variant="caption">
+          Build {slot.buildId}
+          {slot.buildStatus ? `: ${slot.buildStatus}` : ""}
+        </Link>
+      )}
       {slot.testRunKey && (
         <Link
           component={RouterLink}
