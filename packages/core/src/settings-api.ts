@@ -86,7 +86,9 @@ export const SettingBodySchema = z.strictObject({
     .describe(
       "https URL that receives the run's summary when it ends; null: none; left out: unchanged (PUT) or none (POST)",
     ),
-  webhookFormat: WebhookFormatSchema.default("json"),
+  webhookFormat: WebhookFormatSchema.optional().describe(
+    "slack or json; left out: unchanged (PUT) or json",
+  ),
 });
 export type SettingBody = z.infer<typeof SettingBodySchema>;
 export type SettingBodyInput = z.input<typeof SettingBodySchema>;

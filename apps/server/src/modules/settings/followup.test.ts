@@ -1,5 +1,5 @@
 import { DEFAULT_RERUN_EXECUTOR } from "@assay/core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   buildBuildApp,
   insertBuildUser,
@@ -14,6 +14,9 @@ import { startReceiver } from "../../../test/webhook-receiver.js";
  * executor (TC9101 passes, TC9102 fails; a rerun passes), the automatic rerun goes through the
  * builds module's rerun, and the summary reaches a real HTTP receiver through pg-boss jobs.
  */
+
+// Two builds, a rerun and deliveries with a retry 5 s later: 10-25 s, more on a loaded machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 let database: TestDatabase;
 let app: BuildApp;

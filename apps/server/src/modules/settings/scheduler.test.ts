@@ -57,7 +57,6 @@ async function daily(name: string, from: Date, timeZone = "UTC", cron = "0 2 * *
       timeZone,
       template: TEMPLATE,
       rerunFailures: false,
-      webhookFormat: "json",
     },
     { by: "qa@example.com", fullWebhook: true, webhooks: { allowPrivate: false } },
   );

@@ -132,7 +132,8 @@ function webhookOf(body: SettingBody, ctx: SaveContext, before?: repo.SettingRow
     const problem = webhookUrlProblem(url, ctx.webhooks);
     if (problem) throw badRequest(problem);
   }
-  return { webhook_url: url, webhook_format: url === null ? null : body.webhookFormat };
+  const format = body.webhookFormat ?? before?.webhook_format ?? "json";
+  return { webhook_url: url, webhook_format: url === null ? null : format };
 }
 
 function valuesOf(

@@ -185,7 +185,7 @@ describe("webhook on /v1/setting", () => {
     const edited = await user.inject({
       method: "PUT",
       url: `/v1/setting/${id}`,
-      payload: { name: "slack me", description: "renamed only", webhookFormat: "slack" },
+      payload: { name: "slack me", description: "renamed only" },
     });
     expect(edited.statusCode).toBe(200);
     expect(await stored(id)).toEqual({ webhook_url: SECRET_URL, webhook_format: "slack" });
