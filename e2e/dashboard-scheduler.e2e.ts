@@ -133,6 +133,8 @@ describe("Daily Run Scheduler", () => {
     const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
     await row.getByRole("button", { name: "Run now" }).click();
     await row.getByText("launched").waitFor();
+    // The slot's build, with its status, links to its log on /builds.
+    await row.getByRole("link", { name: /^Build \d+: (IN_PROGRESS|SUCCEEDED|FAILED)/ }).waitFor();
     await screenshot(page, "scheduler-table");
     await page.goto(`${server.url}/builds?tab=0`);
     await page.getByText("daily robot executor").first().waitFor();
