@@ -33,7 +33,10 @@ beforeAll(async () => {
   });
   await waitForDemo(server.url);
   browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // Reduced motion: the charts skip their drawing animation (a clip mask whose width grows from
+  // 0, @mui/x-charts' AppearingMask), so a screenshot shows the finished chart. One taken
+  // mid-animation showed the lines of the first days only.
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   page.on("console", (message) => {
     // A signed-out visitor's GET /v1/me answers 401 by design.
@@ -56,6 +59,18 @@ describe("Dashboard", () => {
     await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
     await expect(uiPanel().getByText("Total")).toBeTruthy();
     await uiPanel().getByLabel("Latest pass rate").waitFor();
+    // Every day of the period is drawn: the Total line runs the whole width of the x axis.
+    const width = (selector: string) =>
+      uiPanel()
+        .locator(selector)
+        .first()
+        .evaluate((element) => (element as SVGGraphicsElement).getBBox().width);
+    const axis = await width(".MuiChartsAxis-directionX .MuiChartsAxis-line");
+    expect(await width("svg .MuiLineChart-line")).toBeGreaterThan(axis * 0.9);
+    // ...and nothing is still being revealed when the screenshot is taken.
+    await page.waitForFunction(() =>
+      document.getAnimations().every((animation) => animation.playState !== "running"),
+    );
     await screenshot(page, "dashboard-graph");
     const box = await uiPanel().locator("svg:has(.MuiLineChart-line)").first().boundingBox();
     if (!box) throw new Error("no chart");
@@ -118,6 +133,8 @@ describe("Daily Run Scheduler", () => {
     const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
     await row.getByRole("button", { name: "Run now" }).click();
     await row.getByText("launched").waitFor();
+    // The slot's build, with its status, links to its log on /builds.
+    await row.getByRole("link", { name: /^Build \d+: (IN_PROGRESS|SUCCEEDED|FAILED)/ }).waitFor();
     await screenshot(page, "scheduler-table");
     await page.goto(`${server.url}/builds?tab=0`);
     await page.getByText("daily robot executor").first().waitFor();
@@ -142,5 +159,22 @@ describe("Daily Run Scheduler", () => {
     await row.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByText("No schedules yet.").waitFor();
+  });
+
+  it("'Save as schedule' in the Create Frontend Build dialog makes a schedule", async () => {
+    await page.goto(`${server.url}/builds?tab=0&new=1`);
+    const dialog = page.getByRole("dialog", { name: "Create Frontend Build" });
+    await dialog.getByRole("button", { name: "Save as schedule" }).click();
+    const save = page.getByRole("dialog", { name: "Save as schedule" });
+    await save.getByLabel("Schedule name").fill("Nightly from the dialog");
+    await save.getByLabel("Time zone").fill("UTC");
+    await screenshot(page, "save-as-schedule");
+    await save.getByRole("button", { name: "Save schedule" }).click();
+    await save.getByText(/Saved as schedule “Nightly from the dialog”/).waitFor();
+    await save.getByRole("link", { name: "Open the Daily Run Scheduler" }).click();
+    await page.waitForURL(/\/settings$/);
+    const row = page.getByRole("row", { name: /Nightly from the dialog/ });
+    await row.getByText("At 02:00 (UTC)").waitFor();
+    await row.getByText("Reruns failures once").waitFor();
   });
 });

@@ -38,6 +38,7 @@ import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import type { BuildLauncher } from "./modules/settings/build-launcher.js";
 import { serverId, startScheduler } from "./modules/settings/scheduler.jobs.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
+import { BUILD_ENDED_QUEUE, startFollowUps, WEBHOOK_QUEUE } from "./modules/settings/followup.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
@@ -224,6 +225,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     profileKey: profileKey(secret),
     serverEnv: deps.serverEnv ?? process.env,
     executors: deps.buildExecutors,
+    // A schedule's build that ends may launch its rerun or send its summary (settings/followup).
+    onFinished: async (row) => {
+      await deps.jobs.send(BUILD_ENDED_QUEUE, { buildId: row.id, status: row.build_status });
+    },
   });
   const builds = {
     db: db.kysely,
@@ -244,8 +249,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     serverId: serverId(),
     log: deps.logger,
   };
-  await app.register(settingsRoutes(db, scheduler));
-  if (deps.startWorkers !== false) await startScheduler(deps.jobs, scheduler);
+  const webhooks = { allowPrivate: config.webhookAllowPrivate };
+  await app.register(settingsRoutes(db, scheduler, webhooks));
+  if (deps.startWorkers !== false) {
+    await startScheduler(deps.jobs, scheduler);
+    await startFollowUps(deps.jobs, {
+      db,
+      launcher: scheduler.launcher,
+      rerunExecutorName: config.catalog.dailyRuns.rerunExecutor,
+      publicUrl: config.publicUrl,
+      webhooks,
+      queueWebhook: async (job) => {
+        await deps.jobs.send(WEBHOOK_QUEUE, job);
+      },
+      log: deps.logger,
+    });
+  }
   const dh = config.dataHarmonization;
   const dhContext = dh && {
     secrets: dh.secrets,

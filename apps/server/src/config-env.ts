@@ -166,6 +166,10 @@ export const EnvSchema = z.object({
     .min(0, "expected a whole number of minutes from 0 to 10080")
     .max(10080, "expected a whole number of minutes from 0 to 10080")
     .default(60),
+  ASSAY_WEBHOOK_ALLOW_PRIVATE: z
+    .enum(["true", "false"], { error: "expected true or false" })
+    .default("false")
+    .transform((v) => v === "true"),
   ASSAY_SESSION_IDLE_MINUTES: z.coerce
     .number({ error: "expected a whole number of minutes from 5 to 10080" })
     .int("expected a whole number of minutes from 5 to 10080")

@@ -126,6 +126,11 @@ export interface Config {
    * this old (ASSAY_SCHEDULE_CATCH_UP_MINUTES); older ones are recorded as missed.
    */
   scheduleCatchUpMs: number;
+  /**
+   * Schedules' webhooks may reach loopback and private addresses, over http too
+   * (ASSAY_WEBHOOK_ALLOW_PRIVATE=true: a chat bridge on the LAN); by default https to public ones.
+   */
+  webhookAllowPrivate: boolean;
   catalog: Catalog;
   /** Executors, time limit and rate limit of builds (the file's `builds:` key). */
   builds: BuildsConfig;
@@ -310,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     scheduleCatchUpMs: e.ASSAY_SCHEDULE_CATCH_UP_MINUTES * 60_000,
+    webhookAllowPrivate: e.ASSAY_WEBHOOK_ALLOW_PRIVATE,
     catalog: file.catalog,
     builds: file.builds,
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),

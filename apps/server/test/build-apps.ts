@@ -62,6 +62,8 @@ export async function buildBuildApp(
     serverEnv?: NodeJS.ProcessEnv;
     dataDir?: string;
     startWorkers?: boolean;
+    /** More of the server's environment (e.g. ASSAY_WEBHOOK_ALLOW_PRIVATE). */
+    env?: Record<string, string>;
   },
 ): Promise<BuildApp> {
   const port = await freePort();
@@ -82,6 +84,7 @@ export async function buildBuildApp(
       ASSAY_CONFIG: configFile,
       ASSAY_PUBLIC_URL: `http://127.0.0.1:${port}`,
       ASSAY_DATA_DIR: dataDir,
+      ...options.env,
     },
     resolvePrincipal: async (request) =>
       request.headers.authorization

@@ -58,6 +58,13 @@ const cron = z
   .nullable()
   .describe("When it runs: 5-field cron, e.g. '0 2 * * *' for every day at 02:00; null: never");
 
+/** How a schedule's webhook is sent: Slack's incoming-webhook JSON ({text}) or Assay's own JSON. */
+export const WebhookFormatSchema = z
+  .enum(["slack", "json"], { error: "webhookFormat must be slack or json" })
+  .describe("slack: Slack-compatible {text}; json: the run's summary as a JSON object");
+export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
+export const WEBHOOK_URL_MAX_LENGTH = 2000;
+
 export const SettingBodySchema = z.strictObject({
   name,
   description: z.string().trim().max(SETTING_DESCRIPTION_MAX_LENGTH).default(""),
@@ -69,6 +76,19 @@ export const SettingBodySchema = z.strictObject({
     .boolean()
     .default(false)
     .describe("Rerun the failures once with the rerun-failed executor name"),
+  webhookUrl: z
+    .string()
+    .trim()
+    .min(1, "webhookUrl must not be empty; send null for no webhook")
+    .max(WEBHOOK_URL_MAX_LENGTH, `webhookUrl must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`)
+    .nullable()
+    .optional()
+    .describe(
+      "https URL that receives the run's summary when it ends; null: none; left out: unchanged (PUT) or none (POST)",
+    ),
+  webhookFormat: WebhookFormatSchema.optional().describe(
+    "slack or json; left out: unchanged (PUT) or json",
+  ),
 });
 export type SettingBody = z.infer<typeof SettingBodySchema>;
 export type SettingBodyInput = z.input<typeof SettingBodySchema>;
@@ -83,6 +103,15 @@ export const ScheduleSlotSchema = z.object({
   message: z.string().nullable(),
   buildId: z.string().nullable(),
   testRunKey: z.string().nullable(),
+  /** The launched build's status (IN_PROGRESS, SUCCEEDED, FAILED, ...); null without a build. */
+  buildStatus: z.string().nullable(),
+  /** The automatic rerun of the first build's failures, when one was launched. */
+  rerunBuildId: z.string().nullable(),
+  /** Why no rerun was launched (nothing failed, launch refused), when the schedule asks for one. */
+  rerunMessage: z.string().nullable(),
+  /** The webhook delivery of the run's summary; null: not sent (no webhook, or the run goes on). */
+  notifyState: z.enum(["pending", "delivered", "failed"]).nullable(),
+  notifyMessage: z.string().nullable(),
 });
 export type ScheduleSlot = z.infer<typeof ScheduleSlotSchema>;
 
@@ -95,6 +124,10 @@ export const SettingSchema = z.object({
   timeZone: z.string(),
   template: BuildTemplateSchema.nullable(),
   rerunFailures: z.boolean(),
+  /** The webhook; its URL in full only for administrators, else its origin and "/…". */
+  webhook: z
+    .object({ url: z.string(), format: WebhookFormatSchema, masked: z.boolean() })
+    .nullable(),
   /** The schedule in words, e.g. "At 02:00 AM (Europe/Berlin)"; null without a cron. */
   scheduleText: z.string().nullable(),
   /** The next three run times (UTC ISO) while active. */

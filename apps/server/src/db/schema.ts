@@ -27,6 +27,8 @@ export interface SettingsTable {
   created_by: string | null;
   updated_by: string | null;
   schedule_from: DefaultTimestamp;
+  webhook_url: string | null;
+  webhook_format: "slack" | "json" | null;
 }
 
 export interface ScheduleSlotsTable {
@@ -40,6 +42,13 @@ export interface ScheduleSlotsTable {
   test_run_key: string | null;
   claimed_by: string;
   claimed_at: DefaultTimestamp;
+  rerun_build_id: string | null;
+  rerun_message: string | null;
+  notify_state: "pending" | "delivered" | "failed" | null;
+  notify_attempts: Defaulted<number>;
+  notify_message: string | null;
+  /** Set once the run's end was handled (rerun launched or summary sent): exactly once. */
+  followed_up: Defaulted<boolean>;
 }
 
 export interface TestsTable {

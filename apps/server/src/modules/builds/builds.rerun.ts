@@ -1,22 +1,27 @@
 import type { Build, BuildList } from "@assay/core";
 import { AppError, notFound } from "../../errors.js";
 import * as repo from "./builds.repo.js";
-import { recordBuild, usableHost, validatePayload, type BuildsDeps } from "./builds.service.js";
-import type { Principal } from "../auth/access.js";
-
-type User = Extract<Principal, { kind: "user" }>;
+import {
+  recordBuild,
+  usableHost,
+  validatePayload,
+  type BuildsDeps,
+  type Starter,
+} from "./builds.service.js";
 
 /**
  * A rerun: a build of only the run's failed (or unstable) tests, reporting into the same run as
  * new attempts (ASSAY_ATTEMPT), so the last attempt decides and a pass marks the test flaky. The
- * other values are the run's last build's, else the run's own, checked by the same rules.
+ * other values are the run's last build's, else the run's own, checked by the same rules. The
+ * Daily Run Scheduler's automatic rerun passes its starter and the rerun-failed executor name.
  */
 export async function rerun(
   deps: BuildsDeps,
   family: "frontend" | "backend",
   key: string,
   tests: "failed" | "unstable",
-  user: User,
+  user: Starter,
+  executor?: string,
 ): Promise<Build> {
   const run = await repo.findRun(deps.db, key);
   if (!run || run.family !== family) {
@@ -36,6 +41,7 @@ export async function rerun(
     )
   ).rows[0];
   const before = previous?.payload ?? {};
+  const named = executor === undefined ? {} : { executor };
   const list: BuildList =
     family === "backend" ? "backend" : run.is_china_region ? "china" : "frontend";
   const body =
@@ -46,6 +52,7 @@ export async function rerun(
           env: before.env ?? run.env ?? usableHost(run.baseurl),
           branch: before.branch ?? run.branch ?? "master",
           parallel_runners: before.parallel_runners ?? 1,
+          ...named,
         }
       : {
           mode: "by_tags",
@@ -55,6 +62,7 @@ export async function rerun(
           parallel_runners: before.parallel_runners ?? 1,
           isNextGen: before.isNextGen ?? run.is_next_gen,
           ...(before.database_host === undefined ? {} : { database_host: before.database_host }),
+          ...named,
         };
   let payload: Record<string, unknown>;
   try {

@@ -54,6 +54,11 @@ export interface RunnerDeps {
   serverEnv: NodeJS.ProcessEnv;
   /** Tests replace executors (e.g. a CodeBuild client pointed at a fake). */
   executors?: Partial<Record<BuildList, Executor>>;
+  /**
+   * Told once per build when its end is recorded (the Daily Run Scheduler reruns failures and
+   * sends summaries). A failure here is logged; the build's end stays recorded.
+   */
+  onFinished?: (row: BuildRow) => Promise<void>;
 }
 
 function executorFor(
@@ -176,13 +181,21 @@ export class BuildRunner {
 
   /** Records a build's end; the token dies with it (it is valid only while IN_PROGRESS). */
   async finish(row: BuildRow, state: ExecutorState): Promise<void> {
-    await repo.updateActiveBuild(this.deps.db, row.id, {
+    const ended = await repo.updateActiveBuild(this.deps.db, row.id, {
       current_phase: "COMPLETED",
       build_status: state.status,
       end_time: state.endTime ?? new Date(),
       status_message: state.message ?? row.status_message,
     });
     if (row.executor_kind === "local") await keepLocalLog(this.logs(), row.id);
+    // Only the call that recorded the end tells (the conditional update decides).
+    if (ended && this.deps.onFinished) {
+      await this.deps
+        .onFinished(ended)
+        .catch((error: unknown) =>
+          this.deps.log.error({ err: error, buildId: row.id }, "builds: end follow-up failed"),
+        );
+    }
   }
 
   private async finishLocal(buildId: number, state: ExecutorState): Promise<void> {

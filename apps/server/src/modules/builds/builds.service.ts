@@ -9,6 +9,7 @@ import {
   type BuildPage,
   type BuildPhase,
   type BuildStatus,
+  type BuildTemplate,
 } from "@assay/core";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
@@ -21,6 +22,7 @@ import type { BuildLauncher } from "../settings/build-launcher.js";
 import type { BuildsConfig } from "./builds.config.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow, NewBuild } from "./builds.repo.js";
+import { rerun } from "./builds.rerun.js";
 
 /** What the build service needs; the runner starts, polls and stops what it records. */
 export interface BuildsDeps {
@@ -35,10 +37,10 @@ export interface BuildsDeps {
 type User = Extract<Principal, { kind: "user" }>;
 
 /** Who a build is recorded as started by: a signed-in user, or the Daily Run Scheduler. */
-type Starter = Pick<User, "email" | "name"> & { id: number | null };
+export type Starter = Pick<User, "email" | "name"> & { id: number | null };
 
 /** Scheduled builds are recorded as started by the scheduler, not by a person. */
-const SCHEDULER: Starter = { id: null, email: "scheduler", name: "Daily Run Scheduler" };
+export const SCHEDULER: Starter = { id: null, email: "scheduler", name: "Daily Run Scheduler" };
 
 const FAMILY_OF: Record<BuildList, { family: NewBuild["family"]; region: NewBuild["region"] }> = {
   frontend: { family: "frontend", region: "US" },
@@ -105,7 +107,7 @@ function invalidBuild(error: z.ZodError): AppError {
 export async function validatePayload(
   deps: BuildsDeps,
   list: BuildList,
-  user: User,
+  user: Starter,
   body: unknown,
 ): Promise<Record<string, unknown>> {
   // Only an OQ run needs the profile's credentials: other builds skip the lookup.
@@ -118,7 +120,8 @@ export async function validatePayload(
         ? LoadBuildSchema
         : frontendBuildSchema({
             ...deps.catalog,
-            hasSpiraCredentials: oq && (await hasTestManagementCredentials(deps.db, user.id)),
+            hasSpiraCredentials:
+              oq && user.id !== null && (await hasTestManagementCredentials(deps.db, user.id)),
           });
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw invalidBuild(parsed.error);
@@ -227,25 +230,36 @@ export async function createBuild(
  * the daily robot's executor name.
  */
 export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
+  /** The template's list and payload, by its dialog's rules; a 400 naming each field if not. */
+  const checked = (template: BuildTemplate, executorName?: string) => {
+    const list: BuildList =
+      template.family === "frontend"
+        ? template.region === "CHINA"
+          ? "china"
+          : "frontend"
+        : template.family;
+    const body = executorName ? { ...template.payload, executor: executorName } : template.payload;
+    const schema =
+      list === "backend"
+        ? BackendBuildSchema
+        : list === "load"
+          ? LoadBuildSchema
+          : frontendBuildSchema({ ...deps.catalog, hasSpiraCredentials: false });
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw invalidBuild(parsed.error);
+    return { list, payload: parsed.data as Record<string, unknown> };
+  };
   return {
+    check(template) {
+      checked(template);
+    },
     async launch(template, executorName) {
-      const list: BuildList =
-        template.family === "frontend"
-          ? template.region === "CHINA"
-            ? "china"
-            : "frontend"
-          : template.family;
-      const body = { ...template.payload, executor: executorName };
-      const schema =
-        list === "backend"
-          ? BackendBuildSchema
-          : list === "load"
-            ? LoadBuildSchema
-            : frontendBuildSchema({ ...deps.catalog, hasSpiraCredentials: false });
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) throw invalidBuild(parsed.error);
-      const payload = parsed.data as Record<string, unknown>;
+      const { list, payload } = checked(template, executorName);
       const build = await recordBuild(deps, SCHEDULER, { list, payload });
+      return { buildId: String(build.id), testRunKey: build.test_run_key };
+    },
+    async rerunFailures(family, testRunKey, executorName) {
+      const build = await rerun(deps, family, testRunKey, "failed", SCHEDULER, executorName);
       return { buildId: String(build.id), testRunKey: build.test_run_key };
     },
   };

@@ -55,3 +55,46 @@ export async function listDailyRuns(db: Db, filter: DailyRunsFilter): Promise<Da
   const rows = await dailyRunsQuery(db, filter).execute();
   return rows.map((row) => ({ ...row, executor: row.executor ?? filter.executor }));
 }
+
+/**
+ * The runs the rerun-failed executor worked on: its own runs (a rerun reported as a run of its
+ * own) and the runs it reran in place (the Daily Run Scheduler's automatic rerun: a build of
+ * the builds table under that executor name, reporting into the scheduled run). Newest first.
+ */
+export async function listRerunRuns(db: Db, filter: DailyRunsFilter): Promise<DailyRunRow[]> {
+  if (filter.targets.length === 0) return [];
+  const targetColumn = filter.family === "frontend" ? "nora_site" : "env";
+  const rows = await db.kysely
+    .selectFrom("runs")
+    .select([
+      "test_run_key as key",
+      "test_run_name as name",
+      "baseurl as url",
+      "created_at as createdAt",
+      "total",
+      "passed",
+      "failed",
+      "pending as skipped",
+    ])
+    .where("family", "=", filter.family)
+    .where("created_at", ">=", filter.since)
+    .where(targetColumn, "in", [...filter.targets])
+    .where((eb) =>
+      eb.or([
+        eb("executor", "=", filter.executor),
+        eb(
+          "test_run_key",
+          "in",
+          eb
+            .selectFrom("builds")
+            .select("builds.test_run_key")
+            .where("builds.executor", "=", filter.executor)
+            .where("builds.rerun_of", "is not", null)
+            .where("builds.start_time", ">=", filter.since),
+        ),
+      ]),
+    )
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((row) => ({ ...row, executor: filter.executor }));
+}

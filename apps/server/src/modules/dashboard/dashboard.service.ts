@@ -7,12 +7,13 @@ import {
   type RerunList,
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
-import { listDailyRuns, type DailyRunRow } from "./dashboard.repo.js";
+import { listDailyRuns, listRerunRuns, type DailyRunRow } from "./dashboard.repo.js";
 
 /**
  * The Dashboard's data (spec section 2 "Dashboard", section 9): only runs by the daily robot's
  * executor name make the chart, summed per UTC day with every day of the period present (a day
- * without runs is zeros); the table lists runs of the rerun-failed executor. Which sites are DEV
+ * without runs is zeros); the table lists runs of the rerun-failed executor, its own and those
+ * it reran in place. Which sites are DEV
  * or STAGE is the catalogue's `environment` of each site; backend runs go by their env.
  */
 
@@ -83,6 +84,6 @@ export async function rerunList(
   const executor = catalog.dailyRuns.rerunExecutor;
   const targets = dailyTargets(catalog, query);
   const since = periodStart(now, query.days);
-  const rows = await listDailyRuns(db, { family: query.family, executor, since, targets });
-  return { executor, targets, runs: rows.reverse().map(toRun) };
+  const rows = await listRerunRuns(db, { family: query.family, executor, since, targets });
+  return { executor, targets, runs: rows.map(toRun) };
 }

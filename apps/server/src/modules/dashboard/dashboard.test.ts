@@ -221,3 +221,26 @@ describe("GET /v1/dashboard/rerun-runs", () => {
     ]);
   });
 });
+
+describe("the TABLE with the Daily Run Scheduler's automatic rerun", () => {
+  it("lists a daily run its rerun-failed build reran in place, under the rerun executor", async () => {
+    // The scheduler's rerun of d3's failures: a build under the rerun executor into run d3.
+    await database.db.pool.query(
+      `INSERT INTO builds (family, region, executor_kind, test_run_key, rerun_of, attempt, mode,
+         test_run_name, executor, source_version, payload, started_by_email, started_by_name,
+         start_time, deadline)
+       VALUES ('frontend', 'US', 'local', 'd3', 'failed', 1, 'by_tags', 'rerun', $1, 'master',
+         '{}', 'scheduler', 'Daily Run Scheduler', $2, $2)`,
+      [RERUN, daysAgo(3, 4)],
+    );
+    const { body } = await get("/v1/dashboard/rerun-runs?family=frontend&platform=legacy&env=dev");
+    expect(body.runs.map((run: { key: string }) => run.key)).toEqual(["r1", "d3"]);
+    expect(body.runs[1]).toMatchObject({ executor: RERUN, failed: 2 });
+    // A person's rerun (another executor name) does not make the TABLE.
+    await database.db.pool.query(
+      "UPDATE builds SET executor = 'QA Engineer' WHERE test_run_key = 'd3'",
+    );
+    const after = await get("/v1/dashboard/rerun-runs?family=frontend&platform=legacy&env=dev");
+    expect(after.body.runs.map((run: { key: string }) => run.key)).toEqual(["r1"]);
+  });
+});

@@ -8,6 +8,18 @@ import type { BuildTemplate } from "@assay/core";
 export interface BuildLauncher {
   /** Starts a build from `template` run under `executorName`; rejects when it cannot. */
   launch(template: BuildTemplate, executorName: string): Promise<LaunchedBuild>;
+  /** Throws a 400 naming what its Create Build dialog's rules refuse in `template`. */
+  check?(template: BuildTemplate): void;
+  /**
+   * Launches one rerun of the run's failed tests into the same run (its next attempt), under
+   * `executorName`; rejects when there is nothing to rerun or the run cannot be rerun. Absent
+   * on launchers that cannot rerun.
+   */
+  rerunFailures?(
+    family: "frontend" | "backend",
+    testRunKey: string,
+    executorName: string,
+  ): Promise<LaunchedBuild>;
 }
 
 export interface LaunchedBuild {

@@ -58,7 +58,7 @@ async function daily(name: string, from: Date, timeZone = "UTC", cron = "0 2 * *
       template: TEMPLATE,
       rerunFailures: false,
     },
-    "qa@example.com",
+    { by: "qa@example.com", fullWebhook: true, webhooks: { allowPrivate: false } },
   );
   await database.db.pool.query("UPDATE settings SET schedule_from = $1 WHERE id = $2", [
     from,

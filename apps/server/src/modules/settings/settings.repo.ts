@@ -5,7 +5,10 @@ import type { ScheduleSlotsTable, SettingsTable } from "../../db/schema.js";
 /** Settings (schedules) and their slots: the settings and schedule_slots tables (0001, 0030). */
 
 export type SettingRow = Selectable<SettingsTable>;
-export type SlotRow = Selectable<ScheduleSlotsTable>;
+export type SlotRow = Selectable<ScheduleSlotsTable> & {
+  /** The launched build's status, read from builds (recentSlots, findSlot). */
+  build_status?: string | null;
+};
 
 export interface SettingValues {
   name: string;
@@ -15,6 +18,8 @@ export interface SettingValues {
   time_zone: string;
   template: string | null;
   rerun_failures: boolean;
+  webhook_url: string | null;
+  webhook_format: "slack" | "json" | null;
 }
 
 /** Every setting by name (byte order, so the order does not depend on the server's locale). */
@@ -145,10 +150,17 @@ export async function recordOutcome(
     .execute();
 }
 
-/** The latest `perSetting` slots of each setting, newest first. */
+/*
+ * A slot's build status is read from builds (owned by the builds module) by the build's id;
+ * build_id is text, and only a number names a build there.
+ */
+const BUILD_STATUS = sql`(SELECT b.build_status FROM builds b
+  WHERE b.id = CASE WHEN s.build_id ~ '^[0-9]{1,18}$' THEN s.build_id::bigint END)`;
+
+/** The latest `perSetting` slots of each setting, newest first, with their build's status. */
 export async function recentSlots(db: Db, perSetting: number): Promise<SlotRow[]> {
   const { rows } = await sql<SlotRow>`
-    SELECT s.* FROM settings st
+    SELECT s.*, ${BUILD_STATUS} AS build_status FROM settings st
     CROSS JOIN LATERAL (
       SELECT * FROM schedule_slots WHERE setting_id = st.id ORDER BY slot_at DESC LIMIT ${perSetting}
     ) s`.execute(db.kysely);
@@ -156,5 +168,9 @@ export async function recentSlots(db: Db, perSetting: number): Promise<SlotRow[]
 }
 
 export async function findSlot(db: Db, id: number): Promise<SlotRow | undefined> {
-  return db.kysely.selectFrom("schedule_slots").selectAll().where("id", "=", id).executeTakeFirst();
+  const { rows } = await sql<SlotRow>`
+    SELECT s.*, ${BUILD_STATUS} AS build_status FROM schedule_slots s WHERE s.id = ${id}`.execute(
+    db.kysely,
+  );
+  return rows[0];
 }

@@ -11,25 +11,36 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import { runNow, type SchedulerDeps } from "./scheduler.js";
+import type { Principal } from "../auth/access.js";
 import {
   actorOf,
   createSetting,
   deleteSetting,
   listSettings,
+  seesWebhooks,
+  toSlot,
   updateSetting,
+  type SaveContext,
 } from "./settings.service.js";
+import type { WebhookPolicy } from "./webhook-url.js";
 
 const tags = ["settings"];
 // Changes need a signed-in user (spec section 6); a service token is refused with 403.
 const user = { access: "user" } as const;
 const mutationErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
 const BODY_DESCRIPTION =
-  "name is required and non-empty; isActive 0 or 1. A cron (5 fields, in timeZone) needs a template: the build it launches.";
+  "name is required and non-empty; isActive 0 or 1. A cron (5 fields, in timeZone) needs a template: the build it launches. webhookUrl: https to a public address (ASSAY_WEBHOOK_ALLOW_PRIVATE allows private ones); left out on PUT keeps the stored one.";
 
 /** The Daily Run Scheduler (spec section 7, /v1/setting) and 'Run now'. */
 export const settingsRoutes =
-  (db: Db, scheduler: SchedulerDeps): FastifyPluginAsyncZod =>
+  (db: Db, scheduler: SchedulerDeps, webhooks: WebhookPolicy): FastifyPluginAsyncZod =>
   async (app) => {
+    const saver = (principal: Principal | undefined): SaveContext => ({
+      by: actorOf(principal),
+      fullWebhook: seesWebhooks(principal),
+      webhooks,
+      checkTemplate: scheduler.launcher.check?.bind(scheduler.launcher),
+    });
     app.get(
       "/v1/setting",
       {
@@ -39,7 +50,7 @@ export const settingsRoutes =
           response: { 200: SettingListSchema },
         },
       },
-      async () => listSettings(db),
+      async (request) => listSettings(db, seesWebhooks(request.principal)),
     );
 
     app.post(
@@ -55,7 +66,7 @@ export const settingsRoutes =
         },
       },
       async (request, reply) =>
-        reply.status(201).send(await createSetting(db, request.body, actorOf(request.principal))),
+        reply.status(201).send(await createSetting(db, request.body, saver(request.principal))),
     );
 
     app.put(
@@ -72,7 +83,7 @@ export const settingsRoutes =
         },
       },
       async (request) =>
-        updateSetting(db, request.params.id, request.body, actorOf(request.principal)),
+        updateSetting(db, request.params.id, request.body, saver(request.principal)),
     );
 
     app.delete(
@@ -105,14 +116,7 @@ export const settingsRoutes =
       async (request, reply) => {
         const slot = await runNow(scheduler, request.params.id, new Date());
         if (!slot) throw notFound(`No setting with id ${request.params.id}.`);
-        return reply.status(201).send({
-          slotAt: slot.slot_at.toISOString(),
-          kind: slot.kind,
-          outcome: slot.outcome,
-          message: slot.message,
-          buildId: slot.build_id,
-          testRunKey: slot.test_run_key,
-        });
+        return reply.status(201).send(toSlot(slot));
       },
     );
   };

@@ -1,8 +1,9 @@
-import type { ScheduleSlot, Setting, SettingBody } from "@assay/core";
+import type { BuildTemplate, ScheduleSlot, Setting, SettingBody } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 import { badRequest, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
 import * as repo from "./settings.repo.js";
+import { maskWebhookUrl, webhookUrlProblem, type WebhookPolicy } from "./webhook-url.js";
 import { describeSchedule, nextSlots, scheduleProblem, timeZoneProblem } from "./schedule-times.js";
 
 /**
@@ -20,7 +21,7 @@ export function actorOf(principal: Principal | undefined): string {
   return principal.kind === "user" ? principal.email : `token:${principal.name}`;
 }
 
-function toSlot(row: repo.SlotRow): ScheduleSlot {
+export function toSlot(row: repo.SlotRow): ScheduleSlot {
   return {
     slotAt: row.slot_at.toISOString(),
     kind: row.kind,
@@ -28,15 +29,28 @@ function toSlot(row: repo.SlotRow): ScheduleSlot {
     message: row.message,
     buildId: row.build_id,
     testRunKey: row.test_run_key,
+    buildStatus: row.build_status ?? null,
+    rerunBuildId: row.rerun_build_id,
+    rerunMessage: row.rerun_message,
+    notifyState: row.notify_state,
+    notifyMessage: row.notify_message,
   };
+}
+
+/** Whether the caller sees webhook URLs in full: administrators only (issue 21). */
+export function seesWebhooks(principal: Principal | undefined): boolean {
+  if (!principal) return false;
+  return principal.kind === "user" ? principal.admin : principal.scopes.includes("admin");
 }
 
 export function toSetting(
   row: repo.SettingRow,
   slots: readonly repo.SlotRow[],
   now: Date,
+  fullWebhook = false,
 ): Setting {
   const cron = row.cron;
+  const url = row.webhook_url;
   return {
     id: Number(row.id),
     name: row.name,
@@ -46,6 +60,13 @@ export function toSetting(
     timeZone: row.time_zone,
     template: (row.template as Setting["template"]) ?? null,
     rerunFailures: row.rerun_failures,
+    webhook: url
+      ? {
+          url: fullWebhook ? url : maskWebhookUrl(url),
+          format: row.webhook_format ?? "json",
+          masked: !fullWebhook,
+        }
+      : null,
     scheduleText: cron ? describeSchedule(cron, row.time_zone) : null,
     nextRuns:
       cron && row.is_active
@@ -58,7 +79,11 @@ export function toSetting(
   };
 }
 
-export async function listSettings(db: Db, now = new Date()): Promise<Setting[]> {
+export async function listSettings(
+  db: Db,
+  fullWebhooks: boolean,
+  now = new Date(),
+): Promise<Setting[]> {
   const [rows, slots] = await Promise.all([
     repo.listSettings(db),
     repo.recentSlots(db, RECENT_SLOTS),
@@ -69,31 +94,63 @@ export async function listSettings(db: Db, now = new Date()): Promise<Setting[]>
     list.push(slot);
     bySetting.set(Number(slot.setting_id), list);
   }
-  return rows.map((row) => toSetting(row, bySetting.get(Number(row.id)) ?? [], now));
+  return rows.map((row) => toSetting(row, bySetting.get(Number(row.id)) ?? [], now, fullWebhooks));
 }
 
-export async function getSetting(db: Db, id: number, now = new Date()): Promise<Setting> {
+export async function getSetting(
+  db: Db,
+  id: number,
+  fullWebhook: boolean,
+  now = new Date(),
+): Promise<Setting> {
   const row = await repo.findSetting(db, id);
   if (!row) throw noSuchSetting(id);
   const slots = (await repo.recentSlots(db, RECENT_SLOTS)).filter(
     (slot) => Number(slot.setting_id) === id,
   );
-  return toSetting(row, slots, now);
+  return toSetting(row, slots, now, fullWebhook);
 }
 
-function valuesOf(body: SettingBody): repo.SettingValues {
-  if (body.cron !== null) {
-    const problem = scheduleProblem(body.cron, body.timeZone);
-    if (problem) throw badRequest(problem);
-    if (body.template === null) {
-      throw badRequest(
-        "A schedule with a cron needs a build template (what it launches): give template, or send cron null.",
-      );
-    }
-  } else {
-    const problem = timeZoneProblem(body.timeZone);
+/** Who saves a setting, and the server's webhook rules. */
+export interface SaveContext {
+  by: string;
+  /** The saver sees webhook URLs in full (an administrator). */
+  fullWebhook: boolean;
+  webhooks: WebhookPolicy;
+  /** The launcher's check of a template by its dialog's rules (throws a 400). */
+  checkTemplate?: (template: BuildTemplate) => void;
+}
+
+/**
+ * The webhook columns of a body: left out keeps the stored URL (PUT) — the masked URL a
+ * non-administrator was shown is never saved — null removes it, a URL is checked first.
+ */
+function webhookOf(body: SettingBody, ctx: SaveContext, before?: repo.SettingRow) {
+  let url = body.webhookUrl;
+  if (url === undefined) url = before?.webhook_url ?? null;
+  else if (url !== null) {
+    const problem = webhookUrlProblem(url, ctx.webhooks);
     if (problem) throw badRequest(problem);
   }
+  const format = body.webhookFormat ?? before?.webhook_format ?? "json";
+  return { webhook_url: url, webhook_format: url === null ? null : format };
+}
+
+function valuesOf(
+  body: SettingBody,
+  ctx: SaveContext,
+  before?: repo.SettingRow,
+): repo.SettingValues {
+  const problem =
+    body.cron === null ? timeZoneProblem(body.timeZone) : scheduleProblem(body.cron, body.timeZone);
+  if (problem) throw badRequest(problem);
+  if (body.cron !== null && body.template === null) {
+    throw badRequest(
+      "A schedule with a cron needs a build template (what it launches): give template, or send cron null.",
+    );
+  }
+  // The template is checked by its Create Build dialog's rules when saved, not only at launch.
+  if (body.template !== null) ctx.checkTemplate?.(body.template);
   return {
     name: body.name,
     description: body.description,
@@ -102,12 +159,13 @@ function valuesOf(body: SettingBody): repo.SettingValues {
     time_zone: body.timeZone,
     template: body.template === null ? null : JSON.stringify(body.template),
     rerun_failures: body.rerunFailures,
+    ...webhookOf(body, ctx, before),
   };
 }
 
-export async function createSetting(db: Db, body: SettingBody, by: string): Promise<Setting> {
-  const id = await repo.insertSetting(db, valuesOf(body), by);
-  return getSetting(db, id);
+export async function createSetting(db: Db, body: SettingBody, ctx: SaveContext): Promise<Setting> {
+  const id = await repo.insertSetting(db, valuesOf(body, ctx), ctx.by);
+  return getSetting(db, id, ctx.fullWebhook);
 }
 
 /**
@@ -118,17 +176,17 @@ export async function updateSetting(
   db: Db,
   id: number,
   body: SettingBody,
-  by: string,
+  ctx: SaveContext,
 ): Promise<Setting> {
-  const values = valuesOf(body);
   const before = await repo.findSetting(db, id);
   if (!before) throw noSuchSetting(id);
+  const values = valuesOf(body, ctx, before);
   const rescheduled =
     before.cron !== values.cron ||
     before.time_zone !== values.time_zone ||
     (!before.is_active && values.is_active);
-  if (!(await repo.updateSetting(db, id, values, by, rescheduled))) throw noSuchSetting(id);
-  return getSetting(db, id);
+  if (!(await repo.updateSetting(db, id, values, ctx.by, rescheduled))) throw noSuchSetting(id);
+  return getSetting(db, id, ctx.fullWebhook);
 }
 
 export async function deleteSetting(db: Db, id: number): Promise<{ id: number; deleted: true }> {

@@ -156,14 +156,76 @@ describe("GET, PUT and DELETE /v1/setting", () => {
       test_run_key: slot.testRunKey,
     });
     const shown = (await list()).find((s: { id: number }) => s.id === created.id);
-    expect(shown.recentSlots[0]).toMatchObject({ outcome: "launched", buildId: slot.buildId });
+    expect(shown.recentSlots[0]).toMatchObject({
+      outcome: "launched",
+      buildId: slot.buildId,
+      buildStatus: build.buildStatus,
+    });
   });
 
-  it("records a template its dialog's rules refuse as a failed launch, and starts nothing", async () => {
+  it("refuses a template its dialog's rules refuse when saved, with the dialog's message", async () => {
     const bad = { family: "backend", region: "US", payload: { env: "stage", branch: "a..b" } };
+    const before = await count();
+    const res = await send("POST", "/v1/setting", {
+      name: "bad template",
+      cron: "0 3 * * *",
+      template: bad,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: "invalid_build" });
+    expect(res.json().error.message).toContain("branch");
+    expect(await count()).toBe(before);
+  });
+
+  it("saves the Frontend dialog's choices as a schedule, and Run now launches that build", async () => {
+    // What 'Save as schedule' in the Create Frontend Build dialog sends (By Test Tags, Legacy).
+    const template = {
+      family: "frontend",
+      region: "US",
+      payload: {
+        mode: "by_tags",
+        parallel_runners: 2,
+        branch: "release/5.1",
+        tag: "@smoke",
+        nora_site: "stage.legacy.example.com",
+        isNextGen: false,
+      },
+    };
+    const res = await send("POST", "/v1/setting", {
+      name: "from the dialog",
+      cron: "30 1 * * *",
+      timeZone: "Europe/Berlin",
+      template,
+      rerunFailures: true,
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json()).toMatchObject({
+      template,
+      rerunFailures: true,
+      scheduleText: "At 01:30 (Europe/Berlin)",
+    });
+    const slot = (await send("POST", `/v1/setting/${res.json().id}/run`)).json();
+    const builds = (await send("GET", "/v1/builds")).json();
+    const build = builds.items.find((b: { id: number }) => String(b.id) === slot.buildId);
+    expect(build).toMatchObject({
+      NORA_SITE: "stage.legacy.example.com",
+      TEST_TAG: "@smoke",
+      sourceVersion: "release/5.1",
+      EXECUTOR: "daily robot executor",
+      startedBy: { name: "Daily Run Scheduler" },
+    });
+  });
+
+  it("records a template the rules refuse by launch time as a failed launch, and starts nothing", async () => {
     const created = (
-      await send("POST", "/v1/setting", { name: "bad template", cron: "0 3 * * *", template: bad })
+      await send("POST", "/v1/setting", { name: "went bad", cron: "0 3 * * *", template: TEMPLATE })
     ).json();
+    // Saved when it was valid; a template stored before the rules changed is refused at launch.
+    const bad = { family: "backend", region: "US", payload: { env: "stage", branch: "a..b" } };
+    await database.db.pool.query("UPDATE settings SET template = $1 WHERE id = $2", [
+      JSON.stringify(bad),
+      created.id,
+    ]);
     const before = (await send("GET", "/v1/api/builds")).json().total;
     const slot = (await send("POST", `/v1/setting/${created.id}/run`)).json();
     expect(slot.outcome).toBe("failed");

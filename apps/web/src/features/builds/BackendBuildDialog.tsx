@@ -7,6 +7,7 @@ import {
   type BackendBuildInput,
   type BackendRunType,
   type Build,
+  type BuildTemplate,
   type Catalog,
 } from "@assay/core";
 import Box from "@mui/material/Box";
@@ -18,6 +19,7 @@ import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
+import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
 import { issuesOf } from "./build-issues";
 import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
 import { FRONTEND_RUN_TYPE_LABEL, knownTags, subsetLabel } from "./frontend-build-form";
@@ -77,88 +79,104 @@ export function BackendBuildDialog({
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const set = (change: Partial<BackendForm>) => setForm((current) => ({ ...current, ...change }));
 
-  const submit = () => {
+  const [schedule, setSchedule] = useState<BuildTemplate | null>(null);
+
+  /** The payload when the dialog's rules accept it; else the fields at fault are outlined. */
+  const checked = () => {
     const payload = backendPayload(form, catalog);
     const { byField } = issuesOf(BackendBuildSchema.safeParse(payload));
     setInvalid(byField);
-    if (Object.keys(byField).length > 0) return;
+    return Object.keys(byField).length > 0 ? undefined : payload;
+  };
+  const saveAsSchedule = () => {
+    const payload = checked();
+    if (payload) setSchedule({ family: "backend", region: "US", payload: { ...payload } });
+  };
+  const submit = () => {
+    const payload = checked();
+    if (!payload) return;
     create.mutate(
       { path: buildsPath("backend", "US"), payload },
       { onSuccess: ({ build }) => onCreated(build) },
     );
   };
 
+  // Beside the frame, not in its form: a submit inside a portal still bubbles up React's tree.
   return (
-    <BuildDialogFrame
-      title="Create Backend Build"
-      messages={create.isError ? [create.error.message] : []}
-      pending={create.isPending}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <FormControl>
-        <FormLabel id="backend-run-type">Run type</FormLabel>
-        <RadioGroup
-          row
-          aria-labelledby="backend-run-type"
-          value={form.runType}
-          onChange={(event) => set({ runType: event.target.value as BackendRunType })}
-        >
-          {BACKEND_RUN_TYPES.map((type) => (
-            <FormControlLabel
-              key={type}
-              value={type}
-              control={<Radio />}
-              label={FRONTEND_RUN_TYPE_LABEL[type]}
-            />
-          ))}
-        </RadioGroup>
-      </FormControl>
-      <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr 1fr", gap: 2 }}>
-        <ParallelRunnersField
-          value={form.parallelRunners}
-          onChange={(parallelRunners) => set({ parallelRunners })}
-        />
-        <TextField
-          label="Env"
-          required
-          value={form.env}
-          onChange={(event) => set({ env: event.target.value })}
-          error={invalid.env !== undefined}
-          placeholder="dev1 or https://api.example.com"
-        />
-        <TextField
-          label="API branch"
-          required
-          value={form.branch}
-          onChange={(event) => set({ branch: event.target.value })}
-          error={invalid.branch !== undefined}
-        />
-      </Box>
-      {form.runType === "by_tags" && (
-        <TagPicker
-          known={knownTags(catalog, "api")}
-          value={form.tags}
-          onChange={(tags) => set({ tags })}
-          // Outlined only: the spec's backend dialog says nothing when it refuses.
-          error={invalid.tag !== undefined ? "" : undefined}
-        />
-      )}
-      {form.runType === "by_sub_set" && (
-        <TextField
-          select
-          label="Sub Set"
-          value={form.subSet}
-          onChange={(event) => set({ subSet: event.target.value })}
-          error={invalid.subSet !== undefined}
-        >
-          {catalog.testSubsets.api.map((subset) => (
-            <MenuItem key={subset.name} value={subset.name}>
-              {subsetLabel(subset)}
-            </MenuItem>
-          ))}
-        </TextField>
-      )}
-    </BuildDialogFrame>
+    <>
+      {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
+      <BuildDialogFrame
+        title="Create Backend Build"
+        messages={create.isError ? [create.error.message] : []}
+        pending={create.isPending}
+        onSubmit={submit}
+        onClose={onClose}
+        onSaveAsSchedule={saveAsSchedule}
+      >
+        <FormControl>
+          <FormLabel id="backend-run-type">Run type</FormLabel>
+          <RadioGroup
+            row
+            aria-labelledby="backend-run-type"
+            value={form.runType}
+            onChange={(event) => set({ runType: event.target.value as BackendRunType })}
+          >
+            {BACKEND_RUN_TYPES.map((type) => (
+              <FormControlLabel
+                key={type}
+                value={type}
+                control={<Radio />}
+                label={FRONTEND_RUN_TYPE_LABEL[type]}
+              />
+            ))}
+          </RadioGroup>
+        </FormControl>
+        <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr 1fr", gap: 2 }}>
+          <ParallelRunnersField
+            value={form.parallelRunners}
+            onChange={(parallelRunners) => set({ parallelRunners })}
+          />
+          <TextField
+            label="Env"
+            required
+            value={form.env}
+            onChange={(event) => set({ env: event.target.value })}
+            error={invalid.env !== undefined}
+            placeholder="dev1 or https://api.example.com"
+          />
+          <TextField
+            label="API branch"
+            required
+            value={form.branch}
+            onChange={(event) => set({ branch: event.target.value })}
+            error={invalid.branch !== undefined}
+          />
+        </Box>
+        {form.runType === "by_tags" && (
+          <TagPicker
+            known={knownTags(catalog, "api")}
+            value={form.tags}
+            onChange={(tags) => set({ tags })}
+            // Outlined only: the spec's backend dialog says nothing when it refuses.
+            error={invalid.tag !== undefined ? "" : undefined}
+          />
+        )}
+        {form.runType === "by_sub_set" && (
+          <TextField
+            select
+            label="Sub Set"
+            value={form.subSet}
+            onChange={(event) => set({ subSet: event.target.value })}
+            error={invalid.subSet !== undefined}
+          >
+            {catalog.testSubsets.api.map((subset) => (
+              <MenuItem key={subset.name} value={subset.name}>
+                {subsetLabel(subset)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </BuildDialogFrame>
+    </>
   );
 }

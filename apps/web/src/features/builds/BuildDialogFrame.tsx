@@ -20,6 +20,7 @@ export function BuildDialogFrame({
   pending,
   onSubmit,
   onClose,
+  onSaveAsSchedule,
   children,
 }: {
   title: string;
@@ -28,6 +29,8 @@ export function BuildDialogFrame({
   pending: boolean;
   onSubmit: () => void;
   onClose: () => void;
+  /** 'Save as schedule': the same checks as Create Builds, then the choices become a schedule. */
+  onSaveAsSchedule?: () => void;
   children: ReactNode;
 }) {
   const titleId = "create-build-title";
@@ -61,6 +64,11 @@ export function BuildDialogFrame({
         </DialogContent>
         <DialogActions>
           <Button onClick={onClose}>Cancel</Button>
+          {onSaveAsSchedule && (
+            <Button onClick={onSaveAsSchedule} disabled={pending}>
+              Save as schedule
+            </Button>
+          )}
           <Button type="submit" variant="contained" disabled={pending}>
             Create Builds
           </Button>

@@ -3,6 +3,7 @@ import {
   frontendBuildSchema,
   OTHER_OPTION_VALUE,
   type Build,
+  type BuildTemplate,
   type Catalog,
   type FrontendRunType,
 } from "@assay/core";
@@ -20,6 +21,7 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useMe } from "../../api/use-me";
 import { useTags } from "../tags/use-tags";
+import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
 import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
 import {
@@ -58,7 +60,10 @@ export function FrontendBuildDialog({
   const set = (change: Partial<FrontendForm>) => setForm((current) => ({ ...current, ...change }));
   const stage = isStageRun(form.runType);
 
-  const submit = () => {
+  const [schedule, setSchedule] = useState<BuildTemplate | null>(null);
+
+  /** The payload when the dialog's rules accept it; else its messages are shown. */
+  const checked = () => {
     const testsOf = (name: string) =>
       tags.data?.find((tag) => tag.name === name)?.tests.map((test) => test.id);
     const payload = frontendPayload(form, catalog, testsOf);
@@ -69,8 +74,16 @@ export function FrontendBuildDialog({
     });
     const found = issuesOf(schema.safeParse(payload));
     setIssues(found);
-    if (found.messages.length > 0) return;
-    const region = form.platform === "nextGen" ? form.region : "US";
+    return found.messages.length > 0 ? undefined : payload;
+  };
+  const region = form.platform === "nextGen" ? form.region : "US";
+  const saveAsSchedule = () => {
+    const payload = checked();
+    if (payload) setSchedule({ family: "frontend", region, payload: { ...payload } });
+  };
+  const submit = () => {
+    const payload = checked();
+    if (!payload) return;
     create.mutate(
       { path: buildsPath("frontend", region), payload },
       { onSuccess: ({ build }) => onCreated(build) },
@@ -79,130 +92,135 @@ export function FrontendBuildDialog({
 
   const messages = create.isError ? [...issues.messages, create.error.message] : issues.messages;
   const { byField } = issues;
+  // Beside the frame, not in its form: a submit inside a portal still bubbles up React's tree.
   return (
-    <BuildDialogFrame
-      title="Create Frontend Build"
-      messages={messages}
-      pending={create.isPending}
-      onSubmit={submit}
-      onClose={onClose}
-    >
-      <FormControl>
-        <FormLabel id="frontend-run-type">Run type</FormLabel>
-        <RadioGroup
-          row
-          aria-labelledby="frontend-run-type"
-          value={form.runType}
-          onChange={(event) => {
-            setIssues(NO_ISSUES);
-            setForm(withRunType(form, catalog, event.target.value as FrontendRunType));
-          }}
-        >
-          {FRONTEND_RUN_TYPES.map((type) => (
-            <FormControlLabel
-              key={type}
-              value={type}
-              control={<Radio />}
-              label={FRONTEND_RUN_TYPE_LABEL[type]}
-            />
-          ))}
-        </RadioGroup>
-      </FormControl>
-      <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr", gap: 2 }}>
-        <ParallelRunnersField
-          value={form.parallelRunners}
-          disabled={stage}
-          onChange={(parallelRunners) => set({ parallelRunners })}
+    <>
+      {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
+      <BuildDialogFrame
+        title="Create Frontend Build"
+        messages={messages}
+        pending={create.isPending}
+        onSubmit={submit}
+        onClose={onClose}
+        onSaveAsSchedule={saveAsSchedule}
+      >
+        <FormControl>
+          <FormLabel id="frontend-run-type">Run type</FormLabel>
+          <RadioGroup
+            row
+            aria-labelledby="frontend-run-type"
+            value={form.runType}
+            onChange={(event) => {
+              setIssues(NO_ISSUES);
+              setForm(withRunType(form, catalog, event.target.value as FrontendRunType));
+            }}
+          >
+            {FRONTEND_RUN_TYPES.map((type) => (
+              <FormControlLabel
+                key={type}
+                value={type}
+                control={<Radio />}
+                label={FRONTEND_RUN_TYPE_LABEL[type]}
+              />
+            ))}
+          </RadioGroup>
+        </FormControl>
+        <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr", gap: 2 }}>
+          <ParallelRunnersField
+            value={form.parallelRunners}
+            disabled={stage}
+            onChange={(parallelRunners) => set({ parallelRunners })}
+          />
+          <TextField
+            label="Branch"
+            value={form.branch}
+            disabled={stage}
+            onChange={(event) => set({ branch: event.target.value })}
+            error={byField.branch !== undefined}
+            helperText={byField.branch}
+          />
+        </Box>
+        <FrontendRunTypeFields
+          form={form}
+          set={set}
+          catalog={catalog}
+          dynamicTags={tags.data}
+          issues={issues}
         />
-        <TextField
-          label="Branch"
-          value={form.branch}
-          disabled={stage}
-          onChange={(event) => set({ branch: event.target.value })}
-          error={byField.branch !== undefined}
-          helperText={byField.branch}
-        />
-      </Box>
-      <FrontendRunTypeFields
-        form={form}
-        set={set}
-        catalog={catalog}
-        dynamicTags={tags.data}
-        issues={issues}
-      />
-      <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
-        <Typography component="span">Legacy</Typography>
-        <Switch
-          checked={form.platform === "nextGen"}
-          onChange={(event) =>
-            setForm(withPlatform(form, catalog, event.target.checked ? "nextGen" : "legacy"))
-          }
-          slotProps={{ input: { "aria-label": "NextGen platform" } }}
-        />
-        <Typography component="span">NextGen</Typography>
-        {form.platform === "nextGen" && (
+        <Stack direction="row" spacing={2} sx={{ alignItems: "center" }}>
+          <Typography component="span">Legacy</Typography>
+          <Switch
+            checked={form.platform === "nextGen"}
+            onChange={(event) =>
+              setForm(withPlatform(form, catalog, event.target.checked ? "nextGen" : "legacy"))
+            }
+            slotProps={{ input: { "aria-label": "NextGen platform" } }}
+          />
+          <Typography component="span">NextGen</Typography>
+          {form.platform === "nextGen" && (
+            <TextField
+              select
+              label="Build Region"
+              value={form.region}
+              onChange={(event) => set({ region: event.target.value === "CHINA" ? "CHINA" : "US" })}
+              sx={{ minWidth: 160 }}
+            >
+              {catalog.buildRegions.options.map((region) => (
+                <MenuItem key={region} value={region}>
+                  {region}
+                </MenuItem>
+              ))}
+            </TextField>
+          )}
+        </Stack>
+        <Box sx={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 2 }}>
           <TextField
             select
-            label="Build Region"
-            value={form.region}
-            onChange={(event) => set({ region: event.target.value === "CHINA" ? "CHINA" : "US" })}
-            sx={{ minWidth: 160 }}
+            label="Site"
+            value={form.site}
+            disabled={stage}
+            onChange={(event) => set({ site: event.target.value })}
+            error={byField.nora_site !== undefined && form.site !== OTHER_OPTION_VALUE}
+            helperText={form.site !== OTHER_OPTION_VALUE ? byField.nora_site : undefined}
           >
-            {catalog.buildRegions.options.map((region) => (
-              <MenuItem key={region} value={region}>
-                {region}
+            {sitesOf(catalog, form.platform).map((site) => (
+              <MenuItem key={site.value} value={site.value}>
+                {site.label}
               </MenuItem>
             ))}
           </TextField>
-        )}
-      </Stack>
-      <Box sx={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 2 }}>
-        <TextField
-          select
-          label="Site"
-          value={form.site}
-          disabled={stage}
-          onChange={(event) => set({ site: event.target.value })}
-          error={byField.nora_site !== undefined && form.site !== OTHER_OPTION_VALUE}
-          helperText={form.site !== OTHER_OPTION_VALUE ? byField.nora_site : undefined}
-        >
-          {sitesOf(catalog, form.platform).map((site) => (
-            <MenuItem key={site.value} value={site.value}>
-              {site.label}
-            </MenuItem>
-          ))}
-        </TextField>
-        {form.site === OTHER_OPTION_VALUE ? (
+          {form.site === OTHER_OPTION_VALUE ? (
+            <TextField
+              label="Custom site"
+              value={form.customSite}
+              onChange={(event) => set({ customSite: event.target.value })}
+              error={byField.nora_site !== undefined}
+              helperText={byField.nora_site ?? "A host name or an https URL"}
+            />
+          ) : (
+            <span />
+          )}
           <TextField
-            label="Custom site"
-            value={form.customSite}
-            onChange={(event) => set({ customSite: event.target.value })}
-            error={byField.nora_site !== undefined}
-            helperText={byField.nora_site ?? "A host name or an https URL"}
-          />
-        ) : (
-          <span />
-        )}
-        <TextField
-          select
-          label="Database host"
-          value={form.databaseHost}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-          onChange={(event) => set({ databaseHost: event.target.value })}
-        >
-          <MenuItem value="">The site&apos;s own database</MenuItem>
-          <MenuItem value={OTHER_OPTION_VALUE}>Other</MenuItem>
-        </TextField>
-        {form.databaseHost === OTHER_OPTION_VALUE && (
-          <TextField
-            label="Custom database host"
-            value={form.customDatabaseHost}
-            onChange={(event) => set({ customDatabaseHost: event.target.value })}
-            error={byField.database_host !== undefined}
-            helperText={byField.database_host ?? "A host name or an https URL"}
-          />
-        )}
-      </Box>
-    </BuildDialogFrame>
+            select
+            label="Database host"
+            value={form.databaseHost}
+            slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            onChange={(event) => set({ databaseHost: event.target.value })}
+          >
+            <MenuItem value="">The site&apos;s own database</MenuItem>
+            <MenuItem value={OTHER_OPTION_VALUE}>Other</MenuItem>
+          </TextField>
+          {form.databaseHost === OTHER_OPTION_VALUE && (
+            <TextField
+              label="Custom database host"
+              value={form.customDatabaseHost}
+              onChange={(event) => set({ customDatabaseHost: event.target.value })}
+              error={byField.database_host !== undefined}
+              helperText={byField.database_host ?? "A host name or an https URL"}
+            />
+          )}
+        </Box>
+      </BuildDialogFrame>
+    </>
   );
 }

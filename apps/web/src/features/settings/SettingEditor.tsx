@@ -7,6 +7,7 @@ import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
+import { initialWebhook, WebhookFields, webhookBody, type WebhookState } from "./WebhookFields";
 
 type Mode = "none" | "daily" | "cron";
 const DAILY = /^(\d{1,2}) (\d{1,2}) \* \* \*$/;
@@ -45,6 +46,7 @@ export function SettingEditor(props: {
   const [region, setRegion] = useState<BuildTemplate["region"]>(s?.template?.region ?? "US");
   const [payload, setPayload] = useState(JSON.stringify(s?.template?.payload ?? {}, null, 2));
   const [rerunFailures, setRerunFailures] = useState(s?.rerunFailures ?? false);
+  const [webhook, setWebhook] = useState<WebhookState>(() => initialWebhook(s));
   const [localError, setLocalError] = useState<string | null>(null);
   const nameMissing = name.trim() === "";
 
@@ -79,6 +81,7 @@ export function SettingEditor(props: {
       timeZone,
       template,
       rerunFailures,
+      ...webhookBody(webhook, s),
     });
   };
 
@@ -216,6 +219,7 @@ export function SettingEditor(props: {
           />
         </Stack>
       )}
+      <WebhookFields setting={s} value={webhook} onChange={setWebhook} />
       {(localError ?? props.error) && <Alert severity="error">{localError ?? props.error}</Alert>}
       <Stack direction="row" sx={{ gap: 1 }}>
         <Button type="submit" variant="contained" disabled={props.saving}>

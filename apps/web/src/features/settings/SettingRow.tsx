@@ -9,12 +9,27 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { SIGN_IN_HINT } from "../../api/use-signed-in";
+import { BUILD_TABS } from "../../components/builds-url";
 
 const OUTCOME_COLOR = {
   launched: "success",
   failed: "error",
   missed: "warning",
   unavailable: "default",
+} as const;
+
+/** The Builds screen with the build's log open, on its list's tab (and region). */
+function buildHref(setting: Setting, buildId: string): string {
+  const family = setting.template?.family ?? "frontend";
+  const search = new URLSearchParams({ tab: String(BUILD_TABS.indexOf(family)), log: buildId });
+  if (family === "frontend" && setting.template?.region === "CHINA") search.set("region", "CHINA");
+  return `/builds?${search.toString()}`;
+}
+
+const NOTIFY_LABEL = {
+  pending: "sending",
+  delivered: "delivered",
+  failed: "not delivered",
 } as const;
 
 function LastBuild({ setting }: { setting: Setting }) {
@@ -36,6 +51,12 @@ function LastBuild({ setting }: { setting: Setting }) {
       <Typography variant="caption">
         {slot.kind === "manual" ? "Run now" : "Slot"} {formatUtc(slot.slotAt)}
       </Typography>
+      {slot.buildId && /^\d+$/.test(slot.buildId) && (
+        <Link component={RouterLink} to={buildHref(setting, slot.buildId)} variant="caption">
+          Build {slot.buildId}
+          {slot.buildStatus ? `: ${slot.buildStatus}` : ""}
+        </Link>
+      )}
       {slot.testRunKey && (
         <Link
           component={RouterLink}
@@ -48,6 +69,23 @@ function LastBuild({ setting }: { setting: Setting }) {
       {slot.message && (
         <Typography variant="caption" color="text.secondary">
           {slot.message}
+        </Typography>
+      )}
+      {slot.rerunBuildId && (
+        <Typography variant="caption">Rerun of failures: build {slot.rerunBuildId}</Typography>
+      )}
+      {slot.rerunMessage && (
+        <Typography variant="caption" color="text.secondary">
+          {slot.rerunMessage}
+        </Typography>
+      )}
+      {slot.notifyState && (
+        <Typography
+          variant="caption"
+          color={slot.notifyState === "failed" ? "error.main" : "text.secondary"}
+        >
+          Webhook {NOTIFY_LABEL[slot.notifyState]}
+          {slot.notifyMessage ? `: ${slot.notifyMessage}` : ""}
         </Typography>
       )}
       {missed > 0 && slot.outcome !== "missed" && (
@@ -97,6 +135,16 @@ export function SettingRow(props: {
         {setting.nextRuns.length > 0 && (
           <Typography variant="caption" component="div" color="text.secondary">
             Next: {setting.nextRuns.map((run) => formatUtc(run)).join(" · ")}
+          </Typography>
+        )}
+        {setting.rerunFailures && (
+          <Typography variant="caption" component="div" color="text.secondary">
+            Reruns failures once
+          </Typography>
+        )}
+        {setting.webhook && (
+          <Typography variant="caption" component="div" color="text.secondary">
+            {setting.webhook.format === "slack" ? "Slack" : "JSON"} webhook {setting.webhook.url}
           </Typography>
         )}
       </TableCell>

@@ -1,0 +1,78 @@
+import { lookup } from "node:dns/promises";
+import ipaddr from "ipaddr.js";
+
+/**
+ * Where a schedule's webhook may point. By default only https to public addresses: a webhook is
+ * a request the server makes on a user's behalf, so loopback, private, link-local (cloud
+ * metadata) and other special ranges are refused, both when the URL is saved (a literal
+ * address, localhost) and before each delivery (what the name resolves to then).
+ * ASSAY_WEBHOOK_ALLOW_PRIVATE=true allows those addresses, and http to them.
+ */
+
+export interface WebhookPolicy {
+  allowPrivate: boolean;
+}
+
+/** Whether an IP address is a public one ("unicast" in ipaddr.js' range names). */
+function isPublicAddress(address: string): boolean {
+  return ipaddr.process(address).range() === "unicast";
+}
+
+function literalAddress(hostname: string): string | undefined {
+  const bare = hostname.replace(/^\[|\]$/g, "");
+  return ipaddr.isValid(bare) ? bare : undefined;
+}
+
+function isLocalName(hostname: string): boolean {
+  const name = hostname.toLowerCase().replace(/\.$/, "");
+  return name === "localhost" || name.endsWith(".localhost");
+}
+
+const NOT_PUBLIC = (host: string) =>
+  `The webhook's host ${host} is a loopback or private address. Use a public https URL, or set ASSAY_WEBHOOK_ALLOW_PRIVATE=true on the server to allow addresses on your network.`;
+
+/** Why a webhook URL is refused when saved, or undefined when it may be used. */
+export function webhookUrlProblem(value: string, policy: WebhookPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `The webhook URL "${value}" is not a URL: give one such as https://hooks.slack.com/services/…`;
+  }
+  if (url.username || url.password) {
+    return "The webhook URL must not carry a user name or password: put a token in its path or query, as Slack does.";
+  }
+  const address = literalAddress(url.hostname);
+  const local = isLocalName(url.hostname) || (address !== undefined && !isPublicAddress(address));
+  if (local && !policy.allowPrivate) return NOT_PUBLIC(url.hostname);
+  if (url.protocol === "https:") return undefined;
+  if (url.protocol === "http:" && local && policy.allowPrivate) return undefined;
+  return `The webhook URL must use https (it was ${url.protocol.replace(":", "")}).`;
+}
+
+/**
+ * Checked again before each delivery, against what the name resolves to now: a public name may
+ * later point inside the network. Throws with the reason when the URL may not be used.
+ */
+export async function assertDeliverable(value: string, policy: WebhookPolicy): Promise<void> {
+  const problem = webhookUrlProblem(value, policy);
+  if (problem) throw new Error(problem);
+  if (policy.allowPrivate) return;
+  const { hostname } = new URL(value);
+  if (literalAddress(hostname)) return;
+  const addresses = await lookup(hostname, { all: true });
+  const inside = addresses.find((entry) => !isPublicAddress(entry.address));
+  if (inside) throw new Error(NOT_PUBLIC(`${hostname} (${inside.address})`));
+}
+
+/**
+ * What a non-administrator sees of a webhook URL: its origin only. The path and query of a
+ * webhook are its secret (Slack's token is in the path).
+ */
+export function maskWebhookUrl(value: string): string {
+  try {
+    return `${new URL(value).origin}/…`;
+  } catch {
+    return "…";
+  }
+}
