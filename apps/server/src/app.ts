@@ -223,6 +223,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logDir: path.join(config.dataDir, "build-logs"),
     profileKey: profileKey(secret),
     serverEnv: deps.serverEnv ?? process.env,
+    connection: db.pool.options,
     executors: deps.buildExecutors,
   });
   const builds = {
