@@ -96,13 +96,13 @@ export const DEFAULT_EXECUTORS = {
     kind: "local",
     command: ["node", "examples/frontend/run.mjs"],
     requires: [CHROMIUM],
-    passEnv: ["CHROMIUM_PATH"],
+    passEnv: ["CHROMIUM_PATH", "ASSAY_EXAMPLE_BUDGET_MS"],
   },
   china: {
     kind: "local",
     command: ["node", "examples/frontend/run.mjs"],
     requires: [CHROMIUM],
-    passEnv: ["CHROMIUM_PATH"],
+    passEnv: ["CHROMIUM_PATH", "ASSAY_EXAMPLE_BUDGET_MS"],
   },
   backend: {
     kind: "local",
