@@ -108,4 +108,23 @@ describe("Stop of a local build on a server that does not run it", () => {
     });
     await expectGone(childPid);
   });
+
+  it("of a build whose server went down is honoured by the next server: it ends STOPPED, not started again", async () => {
+    const { id, owner, other, childPid } = await sleepingBuild();
+    // The server going down ends its build's process and leaves the build active (to restart).
+    servers = servers.filter((s) => s !== owner);
+    await owner.close();
+    await expectGone(childPid);
+    const res = await other.app.inject({ method: "POST", url: `/v1/builds/${id}/stop` });
+    expect(res.json().build).toMatchObject({ buildStatus: "IN_PROGRESS" });
+    const next = await buildBuildApp(database, { user: owner.user });
+    servers.push(next);
+    const ended = await waitForEnd(next.app, id);
+    expect(ended).toMatchObject({
+      buildStatus: "STOPPED",
+      statusMessage: "Stopped by QA Engineer.",
+    });
+    // Not started again: the new server ran no runner for it.
+    expect(ended.log.text).not.toContain("RUNNER ");
+  });
 });
