@@ -49,12 +49,12 @@ export interface BuildsTable {
   remote_log: JSONColumnType<RemoteLog> | null;
 }
 
-/** A remote build's log at its executor: CodeBuild writes to CloudWatch Logs. */
-export interface RemoteLog {
-  kind: "cloudwatch";
-  group: string;
-  stream: string;
-}
+/**
+ * A remote build's log at its executor: CodeBuild writes to CloudWatch Logs; a GitHub Actions
+ * run keeps one log per job.
+ */
+export type RemoteLog =
+  { kind: "cloudwatch"; group: string; stream: string } | { kind: "github"; run: string };
 
 /** Data harmonization runs (migration 0050); rows hold the spec's fields as JSON. */
 export interface DhRunsTable {

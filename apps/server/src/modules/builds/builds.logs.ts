@@ -21,7 +21,7 @@ import { logPathOf } from "./executors/local.js";
  * Build logs: a local build writes its output to a file in the data folder while it runs; when it
  * ends the file moves to object storage (builds.log_key). A CodeBuild build's log is read from
  * CloudWatch Logs, where CodeBuild keeps it (builds.remote_log names the stream), for the tail
- * and the download alike. A GitHub run's log stays at GitHub, linked from the build.
+ * and the download alike; a GitHub Actions run's from its jobs' logs.
  */
 
 export interface LogDeps {
@@ -47,10 +47,11 @@ async function remoteTail(deps: LogDeps, row: BuildRow, maxBytes: number): Promi
     return await reader.tail(row.remote_log, maxBytes);
   } catch (error) {
     const name = (error as { name?: string }).name ?? "Error";
+    const store = row.remote_log.kind === "cloudwatch" ? "CloudWatch Logs" : "GitHub";
     const why =
       name === "ResourceNotFoundException"
-        ? "CloudWatch Logs has no events for it yet"
-        : `reading it from CloudWatch Logs failed (${name}: ${(error as Error).message})`;
+        ? `${store} has no events for it yet`
+        : `reading it from ${store} failed (${name}: ${(error as Error).message})`;
     return {
       text: `The log of this build could not be shown: ${why}.${where}`,
       truncated: false,

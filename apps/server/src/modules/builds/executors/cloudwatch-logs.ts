@@ -34,6 +34,7 @@ export class CloudWatchLogReader implements RemoteLogReader {
   constructor(private readonly client: () => CloudWatchLogsClient) {}
 
   async tail(log: RemoteLog, maxBytes: number): Promise<LogText> {
+    if (log.kind !== "cloudwatch") throw new Error(`not a CloudWatch log: ${log.kind}`);
     const answer = await this.client().send(
       new GetLogEventsCommand({
         logGroupName: log.group,
@@ -55,6 +56,7 @@ export class CloudWatchLogReader implements RemoteLogReader {
 
   /** Every event from the stream's start, page by page (the end is the token coming back). */
   async *all(log: RemoteLog): AsyncGenerator<string> {
+    if (log.kind !== "cloudwatch") throw new Error(`not a CloudWatch log: ${log.kind}`);
     let token: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const answer = await this.client().send(
