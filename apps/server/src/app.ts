@@ -224,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logDir: path.join(config.dataDir, "build-logs"),
     profileKey: profileKey(secret),
     serverEnv: deps.serverEnv ?? process.env,
+    connection: db.pool.options,
     executors: deps.buildExecutors,
     // A schedule's build that ends may launch its rerun or send its summary (settings/followup).
     onFinished: async (row) => {

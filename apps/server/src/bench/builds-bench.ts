@@ -122,6 +122,7 @@ async function main(): Promise<void> {
         buildStatus: "IN_PROGRESS",
         startTime: Date.now() / 1000,
         outcome: "SUCCEEDED",
+        events: [],
       });
     }
     await db.pool.query(

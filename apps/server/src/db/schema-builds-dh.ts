@@ -42,7 +42,19 @@ export interface BuildsTable {
   runner_boot: string | null;
   log_key: string | null;
   log_bytes: Defaulted<number>;
+  /** Migration 0021: a Stop that may reach another server than the one running the build. */
+  stop_requested_at: Timestamp | null;
+  stop_requested_by: string | null;
+  /** Where a remote build's log is (CodeBuild: its CloudWatch Logs group and stream). */
+  remote_log: JSONColumnType<RemoteLog> | null;
 }
+
+/**
+ * A remote build's log at its executor: CodeBuild writes to CloudWatch Logs; a GitHub Actions
+ * run keeps one log per job.
+ */
+export type RemoteLog =
+  { kind: "cloudwatch"; group: string; stream: string } | { kind: "github"; run: string };
 
 /** Data harmonization runs (migration 0050); rows hold the spec's fields as JSON. */
 export interface DhRunsTable {

@@ -1,8 +1,8 @@
 import type { ColumnType, Generated, JSONColumnType } from "kysely";
 import type { DefaultTimestamp, Defaulted, Family, Timestamp } from "./column-types.js";
-import type { BuildsTable, DhRunRowsTable, DhRunsTable } from "./schema-builds-dh.js";
+import type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog } from "./schema-builds-dh.js";
 
-export type { BuildsTable, DhRunRowsTable, DhRunsTable };
+export type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog };
 
 /** Table types for Kysely, one interface per table created by ../../migrations. */
 

@@ -47,6 +47,10 @@ export const CodeBuildExecutorSchema = z.strictObject({
     .string()
     .regex(/^[a-z]{2}(-[a-z]+)+-\d$/, "expected an AWS region such as us-west-2 or cn-north-1"),
   endpoint: z.url().optional().describe("CodeBuild endpoint override (a VPC endpoint)"),
+  logsEndpoint: z
+    .url()
+    .optional()
+    .describe("CloudWatch Logs endpoint override (a VPC endpoint), where the build logs are read"),
   credentialsEnvPrefix: z
     .string()
     .regex(/^[A-Z][A-Z0-9_]*$/)
@@ -92,13 +96,13 @@ export const DEFAULT_EXECUTORS = {
     kind: "local",
     command: ["node", "examples/frontend/run.mjs"],
     requires: [CHROMIUM],
-    passEnv: ["CHROMIUM_PATH"],
+    passEnv: ["CHROMIUM_PATH", "ASSAY_EXAMPLE_BUDGET_MS"],
   },
   china: {
     kind: "local",
     command: ["node", "examples/frontend/run.mjs"],
     requires: [CHROMIUM],
-    passEnv: ["CHROMIUM_PATH"],
+    passEnv: ["CHROMIUM_PATH", "ASSAY_EXAMPLE_BUDGET_MS"],
   },
   backend: {
     kind: "local",

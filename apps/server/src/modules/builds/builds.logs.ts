@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
 import {
   closeSync,
   createReadStream,
@@ -13,18 +14,50 @@ import type { Database } from "../../db/schema.js";
 import type { ObjectStore } from "../../storage/index.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
+import type { LogText, RemoteLogReader } from "./executors/cloudwatch-logs.js";
 import { logPathOf } from "./executors/local.js";
 
 /**
  * Build logs: a local build writes its output to a file in the data folder while it runs; when it
- * ends the file moves to object storage (builds.log_key). Remote builds keep their logs at their
- * executor (CodeBuild, GitHub), linked from the build.
+ * ends the file moves to object storage (builds.log_key). A CodeBuild build's log is read from
+ * CloudWatch Logs, where CodeBuild keeps it (builds.remote_log names the stream), for the tail
+ * and the download alike; a GitHub Actions run's from its jobs' logs.
  */
 
 export interface LogDeps {
   db: Kysely<Database>;
   objects: ObjectStore;
   logDir: string;
+  /** The reader of a remote build's log, when its executor has one. */
+  remote: (row: BuildRow) => RemoteLogReader | undefined;
+}
+
+/** The tail of a remote build's log; a log that cannot be read says why, and where it is. */
+async function remoteTail(deps: LogDeps, row: BuildRow, maxBytes: number): Promise<LogText> {
+  const reader = deps.remote(row);
+  const where = row.external_url ? ` Its log is at ${row.external_url}.` : "";
+  if (!row.remote_log || !reader) {
+    return {
+      text: `This build runs on ${row.executor_kind}; it has not named its log yet.${where}`,
+      truncated: false,
+      bytes: 0,
+    };
+  }
+  try {
+    return await reader.tail(row.remote_log, maxBytes);
+  } catch (error) {
+    const name = (error as { name?: string }).name ?? "Error";
+    const store = row.remote_log.kind === "cloudwatch" ? "CloudWatch Logs" : "GitHub";
+    const why =
+      name === "ResourceNotFoundException"
+        ? `${store} has no events for it yet`
+        : `reading it from ${store} failed (${name}: ${(error as Error).message})`;
+    return {
+      text: `The log of this build could not be shown: ${why}.${where}`,
+      truncated: false,
+      bytes: 0,
+    };
+  }
 }
 
 /** Moves a finished local build's log into object storage. */
@@ -70,12 +103,8 @@ export async function logTail(
       return { text: tail.toString("utf8"), truncated: object.size > maxBytes, bytes: object.size };
     }
   }
-  const where = row.external_url ? ` Its log is at ${row.external_url}.` : "";
-  return {
-    text: row.executor_kind === "local" ? "" : `This build runs on ${row.executor_kind}.${where}`,
-    truncated: false,
-    bytes: 0,
-  };
+  if (row.executor_kind !== "local") return remoteTail(deps, row, maxBytes);
+  return { text: "", truncated: false, bytes: 0 };
 }
 
 /** The whole log as a stream, or undefined when there is none (yet). */
@@ -84,6 +113,8 @@ export async function logStream(
   row: BuildRow,
 ): Promise<NodeJS.ReadableStream | undefined> {
   if (row.log_key !== null) return (await deps.objects.get(row.log_key))?.body;
+  const reader = deps.remote(row);
+  if (row.remote_log && reader) return Readable.from(reader.all(row.remote_log));
   const file = logPathOf(deps.logDir, row.id);
   return existsSync(file) ? createReadStream(file) : undefined;
 }

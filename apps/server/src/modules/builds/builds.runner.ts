@@ -4,6 +4,7 @@ import path from "node:path";
 import type { BuildList } from "@assay/core";
 import type { Kysely } from "kysely";
 import type { FastifyBaseLogger } from "fastify";
+import type pg from "pg";
 import type { Database } from "../../db/schema.js";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import type { ObjectStore } from "../../storage/index.js";
@@ -18,6 +19,8 @@ import { BuildRefused, MISSING, type Executor, type ExecutorState } from "./exec
 import { GitHubExecutor } from "./executors/github.js";
 import { LocalExecutor } from "./executors/local.js";
 import { keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
+import { LocalStops } from "./builds.stops.js";
+import { requestStop } from "./stop-requests.repo.js";
 
 export const START_QUEUE = jobQueue<{ buildId: number }>("builds-start", {
   retryLimit: 3,
@@ -52,6 +55,8 @@ export interface RunnerDeps {
   /** Key of the profile's sealed test-management secret. */
   profileKey: Buffer;
   serverEnv: NodeJS.ProcessEnv;
+  /** How this server connects to the database: its stop listener opens a connection of its own. */
+  connection: pg.ClientConfig;
   /** Tests replace executors (e.g. a CodeBuild client pointed at a fake). */
   executors?: Partial<Record<BuildList, Executor>>;
   /**
@@ -86,6 +91,7 @@ export class BuildRunner {
   /** This server process: local builds it runs carry it, so a restart can tell its orphans. */
   readonly boot = randomUUID();
   private readonly executors: Record<BuildList, Executor>;
+  private readonly stops: LocalStops;
 
   constructor(private readonly deps: RunnerDeps) {
     const onExit = (buildId: number, state: ExecutorState) => {
@@ -100,6 +106,18 @@ export class BuildRunner {
         deps.executors?.[list] ?? executorFor(deps.builds.executors[list], deps, onExit),
       ]),
     ) as Record<BuildList, Executor>;
+    this.stops = new LocalStops({
+      db: deps.db,
+      connection: deps.connection,
+      log: deps.log,
+      executors: () => this.localExecutors(),
+    });
+  }
+
+  private localExecutors(): LocalExecutor[] {
+    return [...new Set(Object.values(this.executors))].filter(
+      (executor): executor is LocalExecutor => executor instanceof LocalExecutor,
+    );
   }
 
   executorOf(row: Pick<BuildRow, "family" | "region">): Executor {
@@ -118,6 +136,7 @@ export class BuildRunner {
     await this.deps.jobs.work(POLL_QUEUE, (data) => this.pollCycle(data.cycle), {
       pollingIntervalSeconds: 1,
     });
+    this.stops.start();
     await this.recoverLocal();
     await this.deps.jobs.send(POLL_QUEUE, { cycle: 0 });
   }
@@ -154,6 +173,7 @@ export class BuildRunner {
         external_id: launched.externalId,
         external_url: launched.externalUrl,
         current_phase: launched.state.phase,
+        ...logChange(row, launched.state),
       });
       // Stopped while it was being started: stop it at the executor too.
       if (!updated) await this.executorOf(row).stop(launched.externalId);
@@ -186,6 +206,7 @@ export class BuildRunner {
       build_status: state.status,
       end_time: state.endTime ?? new Date(),
       status_message: state.message ?? row.status_message,
+      ...logChange(row, state),
     });
     if (row.executor_kind === "local") await keepLocalLog(this.logs(), row.id);
     // Only the call that recorded the end tells (the conditional update decides).
@@ -203,9 +224,20 @@ export class BuildRunner {
     if (row) await this.finish(row, state);
   }
 
-  /** Asks the executor to stop an active build; one not started yet is stopped at once. */
+  /**
+   * Asks the executor to stop an active build; one not started yet is stopped at once. A local
+   * build is stopped through a stop request, so it ends whichever server runs it.
+   */
   async stop(row: BuildRow, by: string): Promise<void> {
     const message = `Stopped by ${by}.`;
+    if (row.executor_kind === "local") {
+      if (!(await requestStop(this.deps.db, row.id, by, message))) return;
+      // Not started yet: it ends now; a start in flight on any server then ends its process.
+      if (row.external_id === null)
+        await this.finish(row, { phase: "COMPLETED", status: "STOPPED", message });
+      else this.stops.endHere([row.id]);
+      return;
+    }
     if (row.external_id === null) {
       await this.finish(row, { phase: "COMPLETED", status: "STOPPED", message });
       return;
@@ -213,8 +245,7 @@ export class BuildRunner {
     await repo.updateActiveBuild(this.deps.db, row.id, { status_message: message });
     const executor = this.executorOf(row);
     await executor.stop(row.external_id);
-    if (row.executor_kind !== "local")
-      await this.apply([row], await executor.poll([row.external_id]));
+    await this.apply([row], await executor.poll([row.external_id]));
   }
 
   /** One poll of every active remote build, in calls of at most the executor's batch size. */
@@ -268,8 +299,11 @@ export class BuildRunner {
         });
       } else if (state.status !== "IN_PROGRESS") {
         await this.finish(row, state);
-      } else if (state.phase !== row.current_phase) {
-        await repo.updateActiveBuild(this.deps.db, row.id, { current_phase: state.phase });
+      } else if (state.phase !== row.current_phase || logChange(row, state).remote_log) {
+        await repo.updateActiveBuild(this.deps.db, row.id, {
+          current_phase: state.phase,
+          ...logChange(row, state),
+        });
       }
     }
   }
@@ -286,12 +320,16 @@ export class BuildRunner {
   /**
    * Local builds a previous server process was running: their process is ended if it is still
    * there (identified by its ASSAY_BUILD_ID, so a reused pid is never killed), and they are
-   * started again, appending to their log.
+   * started again, appending to their log; one somebody asked to stop ends STOPPED instead.
    */
   private async recoverLocal(): Promise<void> {
     for (const row of await repo.activeBuilds(this.deps.db, ["local"])) {
       if (row.runner_boot === this.boot || row.external_id === null) continue;
       killOrphan(Number(row.external_id), row.id);
+      if (row.stop_requested_at !== null) {
+        await this.finish(row, { phase: "COMPLETED", status: "STOPPED" });
+        continue;
+      }
       await repo.updateActiveBuild(this.deps.db, row.id, {
         external_id: null,
         current_phase: "QUEUED",
@@ -302,7 +340,12 @@ export class BuildRunner {
   }
 
   private logs(): LogDeps {
-    return { db: this.deps.db, objects: this.deps.objects, logDir: this.deps.logDir };
+    return {
+      db: this.deps.db,
+      objects: this.deps.objects,
+      logDir: this.deps.logDir,
+      remote: (row) => this.executorOf(row).logs,
+    };
   }
 
   /** Tail of a build's log (live file while it runs, else the stored object). */
@@ -316,11 +359,15 @@ export class BuildRunner {
   }
 
   /** Server shutdown: local builds are ended and stay active, to be started again on restart. */
-  close(): void {
-    for (const executor of Object.values(this.executors)) {
-      if (executor instanceof LocalExecutor) executor.stopAll();
-    }
+  async close(): Promise<void> {
+    for (const executor of this.localExecutors()) executor.stopAll();
+    await this.stops.close();
   }
+}
+
+/** The log's place, the first time the executor names it. */
+function logChange(row: BuildRow, state: ExecutorState): { remote_log?: string } {
+  return state.log && row.remote_log === null ? { remote_log: JSON.stringify(state.log) } : {};
 }
 
 /** Ends a previous server's build process, if the pid still belongs to that build. */

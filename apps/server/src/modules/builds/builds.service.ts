@@ -87,7 +87,9 @@ export function toBuild(row: BuildRow): Build {
     startedBy: { email: row.started_by_email, name: row.started_by_name },
     payload: row.payload,
     logUrl:
-      row.log_key !== null || row.executor_kind === "local" ? `/v1/builds/${row.id}/log` : null,
+      row.log_key !== null || row.remote_log !== null || row.executor_kind === "local"
+        ? `/v1/builds/${row.id}/log`
+        : null,
   };
 }
 

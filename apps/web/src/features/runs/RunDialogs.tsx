@@ -40,7 +40,12 @@ export function RunDialogs({
     <FiltersContext value={filters}>
       <FrontendResultsDialog runKey={dialog.key} onOpenTest={openTest} onClose={close} />
       {dialog.testKey && (
-        <TestDetailDialog runKey={dialog.key} testKey={dialog.testKey} onClose={closeTest} />
+        <TestDetailDialog
+          runKey={dialog.key}
+          testKey={dialog.testKey}
+          onClose={closeTest}
+          onOpenAttempt={openTest}
+        />
       )}
     </FiltersContext>
   );

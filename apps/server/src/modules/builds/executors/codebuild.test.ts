@@ -14,7 +14,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   fake = new CodeBuildFake();
   await fake.start();
-  const us = `{ kind: codebuild, projectName: assay-ui, region: us-west-2, endpoint: "${fake.url}", credentialsEnvPrefix: FAKE_AWS }`;
+  const us = `{ kind: codebuild, projectName: assay-ui, region: us-west-2, endpoint: "${fake.url}", logsEndpoint: "${fake.url}", credentialsEnvPrefix: FAKE_AWS }`;
   const cn = `{ kind: codebuild, projectName: assay-ui-cn, region: cn-north-1, endpoint: "${fake.url}", credentialsEnvPrefix: FAKE_CN }`;
   app = await buildBuildApp(database, {
     user: await insertBuildUser(database),
@@ -96,6 +96,58 @@ describe("CodeBuild executor (against a JSON 1.1 fake)", () => {
     expect(ended.endTime).not.toBeNull();
   });
 
+  it("shows the log tail from CloudWatch Logs while the build runs, and downloads the whole log", async () => {
+    const build = await started();
+    const before = await get(build.id);
+    // No container yet: CodeBuild has not named the log.
+    expect(before.log.text).toContain("has not named its log yet");
+    expect(before.logUrl).toBeNull();
+    for (let i = 0; i < 6; i++) await app.app.buildRunner.pollCycle(0);
+    const running = await get(build.id);
+    expect(running).toMatchObject({ currentPhase: "BUILD", logUrl: `/v1/builds/${build.id}/log` });
+    const stream = build.externalId.slice(build.externalId.indexOf(":") + 1);
+    const reads = fake.calls.filter((c) => c.target === "GetLogEvents");
+    expect(reads.at(-1)).toMatchObject({
+      accessKey: "AKIAUSEXAMPLE",
+      region: "us-west-2",
+      body: {
+        logGroupName: "/aws/codebuild/assay-ui",
+        logStreamName: stream,
+        startFromHead: false,
+      },
+    });
+    expect(
+      running.log.text
+        .trim()
+        .split("\n")
+        .map((line: string) => line.split(" ").at(-1)),
+    ).toEqual(["PROVISIONING", "DOWNLOAD_SOURCE", "INSTALL", "PRE_BUILD", "BUILD"]);
+    // More lines than one page of the tail: the tail is the last ones, marked truncated.
+    const fakeBuild = fake.builds.get(build.externalId)!;
+    for (let i = 0; i < 1_500; i++) fake.writeLog(fakeBuild, `test line ${i}`);
+    const long = await get(build.id);
+    expect(long.log.truncated).toBe(true);
+    expect(long.log.text.trim().split("\n").at(-1)).toBe("test line 1499");
+    // The download pages through the whole stream from its head.
+    const download = await app.app.inject({ method: "GET", url: `/v1/builds/${build.id}/log` });
+    expect(download.statusCode).toBe(200);
+    const lines = download.body.trim().split("\n");
+    expect(lines).toHaveLength(1_505);
+    expect(lines[0]).toMatch(/Entering phase PROVISIONING$/);
+    expect(lines.at(-1)).toBe("test line 1499");
+  });
+
+  it("says why a log cannot be shown when CloudWatch Logs refuses", async () => {
+    const build = await started();
+    for (let i = 0; i < 3; i++) await app.app.buildRunner.pollCycle(0);
+    fake.throttleNext = 100;
+    const refused = await get(build.id);
+    fake.throttleNext = 0;
+    expect(refused.log.text).toMatch(
+      /^The log of this build could not be shown: reading it from CloudWatch Logs failed \(ThrottlingException: Rate exceeded\)\. Its log is at https:\/\//,
+    );
+  });
+
   it("rides out throttling: retried calls succeed, and a cycle that still fails changes nothing", async () => {
     const build = await started();
     fake.throttleNext = 2;
@@ -161,6 +213,7 @@ describe("CodeBuild executor (against a JSON 1.1 fake)", () => {
         buildStatus: "IN_PROGRESS",
         startTime: Date.now() / 1000,
         outcome: "SUCCEEDED",
+        events: [],
       });
       await database.db.pool.query(
         `INSERT INTO builds (family, region, executor_kind, external_id, test_run_key, mode, test_run_name, executor,

@@ -5,8 +5,11 @@ import {
   StopBuildCommand,
   type Build as CodeBuildBuild,
 } from "@aws-sdk/client-codebuild";
+import { CloudWatchLogsClient } from "@aws-sdk/client-cloudwatch-logs";
 import { BUILD_PHASES, BUILD_STATUSES, type BuildPhase, type BuildStatus } from "@assay/core";
+import type { RemoteLog } from "../../../db/schema.js";
 import type { CodeBuildExecutorSettings } from "../builds.config.js";
+import { CloudWatchLogReader } from "./cloudwatch-logs.js";
 import {
   BuildRefused,
   MISSING,
@@ -46,16 +49,26 @@ function phaseOf(build: CodeBuildBuild): BuildPhase {
   return phase && (BUILD_PHASES as readonly string[]).includes(phase) ? phase : "SUBMITTED";
 }
 
+/** CodeBuild names the build's CloudWatch Logs group and stream once the build has a container. */
+function logOf(build: CodeBuildBuild): RemoteLog | undefined {
+  const { groupName, streamName } = build.logs ?? {};
+  return groupName && streamName
+    ? { kind: "cloudwatch", group: groupName, stream: streamName }
+    : undefined;
+}
+
 function stateOf(build: CodeBuildBuild): ExecutorState {
   const status = (BUILD_STATUSES as readonly string[]).includes(build.buildStatus ?? "")
     ? (build.buildStatus as BuildStatus)
     : "IN_PROGRESS";
-  if (status === "IN_PROGRESS") return { phase: phaseOf(build), status };
+  const log = logOf(build);
+  if (status === "IN_PROGRESS") return { phase: phaseOf(build), status, log };
   const failedPhase = build.phases?.find((p) => p.phaseStatus && p.phaseStatus !== "SUCCEEDED");
   const context = failedPhase?.contexts?.find((c) => c.message)?.message;
   return {
     phase: "COMPLETED",
     status,
+    log,
     endTime: build.endTime ?? new Date(),
     message:
       status === "SUCCEEDED"
@@ -70,6 +83,17 @@ export class CodeBuildExecutor implements Executor {
   readonly kind = "codebuild" as const;
   readonly pollBatchSize = CODEBUILD_BATCH;
   private client: CodeBuildClient | undefined;
+  private logsClient: CloudWatchLogsClient | undefined;
+  /** The build logs CodeBuild writes to CloudWatch Logs, read with the same region and keys. */
+  readonly logs = new CloudWatchLogReader(() => {
+    this.logsClient ??= new CloudWatchLogsClient({
+      region: this.settings.region,
+      endpoint: this.settings.logsEndpoint,
+      credentials: credentialsFrom(this.settings, this.serverEnv),
+      maxAttempts: 4,
+    });
+    return this.logsClient;
+  });
 
   constructor(
     private readonly settings: CodeBuildExecutorSettings,

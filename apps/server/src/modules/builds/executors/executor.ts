@@ -1,4 +1,6 @@
 import type { BuildPhase, BuildStatus, ExecutorKind } from "@assay/core";
+import type { RemoteLog } from "../../../db/schema.js";
+import type { RemoteLogReader } from "./cloudwatch-logs.js";
 
 /**
  * One interface for every place a build can run (local process, AWS CodeBuild, GitHub Actions).
@@ -29,6 +31,8 @@ export interface ExecutorState {
   endTime?: Date;
   /** Why it failed or stopped, for a person. */
   message?: string;
+  /** Where the executor keeps the build's log, once it says (CodeBuild: CloudWatch Logs). */
+  log?: RemoteLog;
 }
 
 /** The executor no longer knows the build (deleted, expired, or its process is gone). */
@@ -50,6 +54,8 @@ export interface Executor {
   poll(externalIds: readonly string[]): Promise<PollResult>;
   /** Asks the executor to stop the build; its final state comes through poll (or onChange). */
   stop(externalId: string): Promise<void>;
+  /** Reads the logs a remote executor keeps, when Assay can (CodeBuild's CloudWatch Logs). */
+  readonly logs?: RemoteLogReader;
 }
 
 /** A build that cannot run, with a message naming what to install or configure. */

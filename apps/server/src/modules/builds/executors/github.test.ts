@@ -73,6 +73,7 @@ describe("GitHub Actions executor (against a REST fake)", () => {
     expect((await executor.poll([externalId])).get(externalId)).toEqual({
       phase: "BUILD",
       status: "IN_PROGRESS",
+      log: { kind: "github", run: externalId },
     });
     const outcomes: [string, string][] = [
       ["success", "SUCCEEDED"],
@@ -122,6 +123,43 @@ describe("GitHub Actions executor (against a REST fake)", () => {
     );
     await expect(noToken.start(request(7))).rejects.toThrow("set GH_TOKEN for the server");
   });
+
+  it("reads the run's log job by job: finished jobs' logs through GitHub's redirect, running ones named", async () => {
+    const launched = await executor.start(request(40));
+    const run = fake.runs.get(Number(launched.externalId))!;
+    expect((await executor.poll([launched.externalId])).get(launched.externalId)).toMatchObject({
+      phase: "QUEUED",
+      log: undefined,
+    });
+    run.status = "in_progress";
+    run.jobs = [
+      {
+        id: 71,
+        name: "install",
+        status: "completed",
+        conclusion: "success",
+        log: "npm ci\nadded 420 packages\n",
+      },
+      { id: 72, name: "suite", status: "in_progress", conclusion: null, log: "" },
+    ];
+    const state = (await executor.poll([launched.externalId])).get(launched.externalId);
+    expect(state).toMatchObject({ phase: "BUILD", log: { kind: "github", run: String(run.id) } });
+    const log = { kind: "github" as const, run: String(run.id) };
+    const tail = await executor.logs.tail(log, 64 * 1024);
+    expect(tail.text).toBe(
+      "==== install ====\nnpm ci\nadded 420 packages\n==== suite ====\n(in_progress: GitHub gives a job's log once it ends)\n",
+    );
+    // The signed URL gets no token.
+    expect(fake.blobAuthorizations).toEqual([undefined]);
+    run.jobs[1] = { ...run.jobs[1]!, status: "completed", log: "2 passing\n" };
+    const short = await executor.logs.tail(log, 20);
+    expect(short).toMatchObject({ text: "uite ====\n2 passing\n", truncated: true });
+    let whole = "";
+    for await (const part of executor.logs.all(log)) whole += part;
+    expect(whole).toBe(
+      "==== install ====\nnpm ci\nadded 420 packages\n==== suite ====\n2 passing\n",
+    );
+  });
 });
 
 describe("GitHub Actions as a list's executor (assay.config.yaml)", () => {
@@ -158,6 +196,15 @@ describe("GitHub Actions as a list's executor (assay.config.yaml)", () => {
       expect(
         (await app.app.inject({ method: "GET", url: `/v1/builds/${id}` })).json().currentPhase,
       ).toBe("BUILD");
+      run.jobs = [
+        {
+          id: 91,
+          name: "api-tests",
+          status: "completed",
+          conclusion: "failure",
+          log: "1 failing\n",
+        },
+      ];
       Object.assign(run, { status: "completed", conclusion: "failure" });
       await app.app.buildRunner.pollCycle(0);
       const ended = (await app.app.inject({ method: "GET", url: `/v1/builds/${id}` })).json();
@@ -166,7 +213,12 @@ describe("GitHub Actions as a list's executor (assay.config.yaml)", () => {
         currentPhase: "COMPLETED",
         statusMessage: "GitHub Actions concluded failure.",
       });
-      expect(ended.log.text).toContain(`https://github.com/acme/ui-tests/actions/runs/${run.id}`);
+      expect(ended).toMatchObject({
+        externalUrl: `https://github.com/acme/ui-tests/actions/runs/${run.id}`,
+      });
+      expect(ended.log.text).toBe("==== api-tests ====\n1 failing\n");
+      const download = await app.app.inject({ method: "GET", url: `/v1/builds/${id}/log` });
+      expect(download.body).toBe("==== api-tests ====\n1 failing\n");
     } finally {
       await app.close();
       await database.drop();

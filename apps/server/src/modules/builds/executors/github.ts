@@ -1,5 +1,6 @@
 import type { BuildPhase, BuildStatus } from "@assay/core";
 import type { GitHubExecutorSettings } from "../builds.config.js";
+import { GitHubLogReader } from "./github-logs.js";
 import {
   BuildRefused,
   MISSING,
@@ -26,9 +27,12 @@ interface WorkflowRun {
 
 /** GitHub's workflow run status and conclusion in CodeBuild's phases and statuses. */
 export function stateOfRun(run: WorkflowRun): ExecutorState {
+  // Its jobs (and their logs) exist once the run has left the queue.
+  const log =
+    run.status === "queued" ? undefined : { kind: "github" as const, run: String(run.id) };
   if (run.status !== "completed") {
     const phase: BuildPhase = run.status === "in_progress" ? "BUILD" : "QUEUED";
-    return { phase, status: "IN_PROGRESS" };
+    return { phase, status: "IN_PROGRESS", log };
   }
   const statuses: Record<string, BuildStatus> = {
     success: "SUCCEEDED",
@@ -45,6 +49,7 @@ export function stateOfRun(run: WorkflowRun): ExecutorState {
   return {
     phase: "COMPLETED",
     status,
+    log,
     endTime: run.updated_at ? new Date(run.updated_at) : new Date(),
     message:
       status === "SUCCEEDED"
@@ -66,6 +71,11 @@ export function runTitleOf(buildId: number): string {
 export class GitHubExecutor implements Executor {
   readonly kind = "github" as const;
   readonly pollBatchSize = 100;
+  /** Each job's log of the run, read through GitHub's REST API with the executor's token. */
+  readonly logs = new GitHubLogReader(
+    (method, path, options) => this.call(method, path, undefined, options?.redirect),
+    () => this.repoPath(),
+  );
 
   constructor(
     private readonly settings: GitHubExecutorSettings,
@@ -73,7 +83,12 @@ export class GitHubExecutor implements Executor {
     private readonly sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms)),
   ) {}
 
-  private async call(method: string, path: string, body?: unknown): Promise<Response> {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    redirect: "follow" | "manual" = "follow",
+  ): Promise<Response> {
     const token = this.serverEnv[this.settings.tokenEnv];
     if (!token)
       throw new BuildRefused(
@@ -89,6 +104,7 @@ export class GitHubExecutor implements Executor {
         ...(body === undefined ? {} : { "content-type": "application/json" }),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
+      redirect,
       signal: AbortSignal.timeout(30_000),
     });
   }

@@ -164,6 +164,19 @@ export class LocalExecutor implements Executor {
     this.end(externalId, "STOPPED");
   }
 
+  /**
+   * Stops the build if this server runs it. By build id, not process id: another server's build
+   * may have the same pid on its own host.
+   */
+  stopBuild(buildId: number): boolean {
+    for (const [externalId, entry] of this.running) {
+      if (entry.buildId !== buildId) continue;
+      this.end(externalId, "STOPPED");
+      return true;
+    }
+    return false;
+  }
+
   /** Ends a build's whole process group: SIGTERM, then SIGKILL after a grace period. */
   private end(externalId: string, why: "STOPPED" | "TIMED_OUT"): void {
     const entry = this.running.get(externalId);

@@ -9,6 +9,7 @@ import { useState, type ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
 import { TicketText } from "../../../components/TicketText";
 import { ConsoleLog } from "./ConsoleLog";
+import { EarlierAttempts } from "./EarlierAttempts";
 import { ResultApiRequests } from "./ResultApiRequests";
 import { SCRIPT_MISSING } from "./messages";
 
@@ -73,6 +74,7 @@ export function BackendResultDetails({
 
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2, px: 2, pb: 2, pt: 1 }}>
+      <EarlierAttempts result={result} />
       {error && (
         <Section title="Error">
           <Typography sx={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>

@@ -12,6 +12,7 @@ import { useParams, useSearchParams } from "react-router";
 import { useCatalog } from "../../../api/use-catalog";
 import { ApiRequestsDialog } from "./ApiRequestsDialog";
 import { BackendResultList } from "./BackendResultList";
+import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
 import { BackendSummary } from "./BackendSummary";
 import { useBackendRun } from "./use-backend-run";
@@ -156,6 +157,7 @@ function RunResults({
 
   return (
     <>
+      <RunBuilds family="backend" runKey={detail.run.test_run_key} china={false} />
       <RunWarnings warnings={detail.warnings} />
       <BackendSummary
         run={detail.run}

@@ -1,8 +1,13 @@
-import { screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { buildCatalog } from "../../../test/catalog-factory";
 import { errorResponse, jsonResponse, mockApi } from "../../../test/mock-api";
 import { renderUi } from "../../../test/render-ui";
+import {
+  buildFailedResult,
+  buildFrontendResult,
+  buildRunDetail,
+} from "../../../test/frontend-run-fixtures";
 import { buildTestDetail } from "../../../test/run-fixtures";
 import { TestDetailDialog } from "./TestDetailDialog";
 
@@ -57,12 +62,24 @@ const failedDetail = buildTestDetail({
   body: "Feature: Login\n  Scenario: Site user logs in",
 });
 
-function renderDialog(answer: () => Response | Promise<Response>) {
+function renderDialog(
+  answer: () => Response | Promise<Response>,
+  run = buildRunDetail([]),
+  onOpenAttempt: (testKey: string) => void = () => {},
+) {
   mockApi({
     "/v1/catalog": () => jsonResponse(buildCatalog()),
     "/v1/test-detail/ui-run-1/login%230": answer,
+    "/v1/test-runs/ui-run-1": () => jsonResponse(run),
   });
-  return renderUi(<TestDetailDialog runKey="ui-run-1" testKey="login#0" onClose={() => {}} />);
+  return renderUi(
+    <TestDetailDialog
+      runKey="ui-run-1"
+      testKey="login#0"
+      onClose={() => {}}
+      onOpenAttempt={onOpenAttempt}
+    />,
+  );
 }
 
 const section = (name: string) => within(screen.getByRole("region", { name }));
@@ -131,5 +148,48 @@ describe("Frontend test detail dialog", () => {
     expect(
       await screen.findByText("Error occurred fetching test details...", {}, { timeout: 5000 }),
     ).toBeInTheDocument();
+  });
+
+  it("lists the test's attempts in the run (a rerun's), the shown one marked, each openable", async () => {
+    const run = buildRunDetail([
+      buildFailedResult({
+        test_run_test_id: "login#0",
+        test_id: 321,
+        attempt: 0,
+        is_final: false,
+        error_message: "Timed out waiting for the dashboard",
+      }),
+      buildFrontendResult({ test_run_test_id: "login#1", test_id: 321, attempt: 1, flaky: true }),
+      buildFrontendResult({ test_run_test_id: "other#0", test_id: 999 }),
+    ]);
+    const opened: string[] = [];
+    renderDialog(
+      () => jsonResponse(failedDetail),
+      run,
+      (key) => opened.push(key),
+    );
+    const table = await screen.findByRole(
+      "table",
+      { name: "Attempts of TC321" },
+      { timeout: 5000 },
+    );
+    const rows = within(table).getAllByRole("row").slice(1);
+    expect(rows.map((row) => row.textContent)).toEqual([
+      expect.stringMatching(/^First try · shown.*Failed.*Timed out waiting for the dashboard$/),
+      expect.stringMatching(/^Retry 1 \(counts\).*Passed.*flaky.*–$/),
+    ]);
+    expect(rows[0]).toHaveAttribute("aria-current", "true");
+    fireEvent.click(within(rows[1]!).getByRole("button", { name: "Retry 1 (counts)" }));
+    expect(opened).toEqual(["login#1"]);
+  });
+
+  it("shows no attempts for a test run once", async () => {
+    renderDialog(
+      () => jsonResponse(failedDetail),
+      buildRunDetail([buildFailedResult({ test_run_test_id: "login#0", test_id: 321 })]),
+    );
+    await screen.findByRole("dialog", { name: /TC321/ }, { timeout: 5000 });
+    await screen.findByText("Opens the site and signs in.");
+    expect(screen.queryByRole("region", { name: "Attempts" })).toBeNull();
   });
 });

@@ -10,20 +10,27 @@ import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
 import { Link as RouterLink } from "react-router";
 import { useTestDetail } from "../../../api/use-test-detail";
+import { AttemptList } from "./AttemptList";
 import { TestDetailBody } from "./TestDetailBody";
 
 export const DETAIL_ERROR = "Error occurred fetching test details...";
 const TITLE_ID = "test-detail-title";
 
-/** The Frontend test detail dialog of one result (/test_runs/{key}/{test_key}). */
+/**
+ * The Frontend test detail dialog of one result (/test_runs/{key}/{test_key}), with the test's
+ * other attempts in the run (a rerun's) when it has any.
+ */
 export function TestDetailDialog({
   runKey,
   testKey,
   onClose,
+  onOpenAttempt,
 }: {
   runKey: string;
   testKey: string;
   onClose: () => void;
+  /** Opens another attempt of the same test. */
+  onOpenAttempt: (testKey: string) => void;
 }) {
   const detail = useTestDetail(runKey, testKey);
   const title = detail.data
@@ -59,7 +66,15 @@ export function TestDetailDialog({
         {detail.isError ? (
           <Alert severity="error">{DETAIL_ERROR}</Alert>
         ) : detail.data ? (
-          <TestDetailBody detail={detail.data} />
+          <Box sx={{ display: "grid", gap: 2 }}>
+            <AttemptList
+              runKey={runKey}
+              testId={detail.data.test_id}
+              shownKey={testKey}
+              onOpen={onOpenAttempt}
+            />
+            <TestDetailBody detail={detail.data} />
+          </Box>
         ) : (
           <Box aria-busy="true" aria-label="Loading test details" sx={{ display: "grid", gap: 1 }}>
             <Skeleton variant="text" width="40%" />

@@ -11,6 +11,7 @@ import Dialog from "@mui/material/Dialog";
 import Skeleton from "@mui/material/Skeleton";
 import { memo, useMemo } from "react";
 import { useCatalog } from "../../../api/use-catalog";
+import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
 import { useDynamicTags, useFrontendRun, useRunHistory } from "../use-runs";
 import { useStableCallback } from "../use-stable-callback";
@@ -130,6 +131,11 @@ function ResultsBody({
 
   return (
     <>
+      <RunBuilds
+        family="frontend"
+        runKey={detail.run.test_run_key}
+        china={detail.run.is_china_region}
+      />
       <RunWarnings warnings={detail.warnings} />
       <ResultsSummary
         runKey={detail.run.test_run_key}
