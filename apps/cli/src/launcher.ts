@@ -87,6 +87,9 @@ export interface LauncherEvents {
  * seen from outside is that the shell woke: it sleeps in wait() otherwise, and only a SIGINT or a
  * stop and continue of Assay (SIGCHLD) wakes it. A wake that follows no SIGCONT of this process,
  * checked again a second later (the two signals arrive together), is taken as `interrupted`.
+ * Known limit: SIGTSTP sent to a process group without a terminal stops nothing but wakes the
+ * shell too, and is taken for SIGINT (a terminal's Ctrl-Z stops the group: then fg's SIGCONT
+ * tells them apart; so does SIGSTOP then SIGCONT).
  */
 export function watchLauncher(chain: Link[], events: LauncherEvents): () => void {
   if (chain.length === 0) return () => {};
