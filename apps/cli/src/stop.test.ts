@@ -3,26 +3,26 @@ import { rm } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, it, type TestContext } from "vitest";
 import { makeDataDir } from "../../../e2e/support/server.js";
 
 // Every documented way to start Assay must stop the server and its embedded PostgreSQL when only
 // the top process is signalled (what systemd, a container runtime or a process manager does), and
-// when that process is killed outright. `npm start` builds first, so its cases take minutes.
+// when that process is killed outright (SIGKILL: its parent dies). `npm start` builds first, and
+// a build rewrites the web app's files, so its cases run one at a time, before the others, which
+// run side by side.
 const repoRoot = fileURLToPath(new URL("../../..", import.meta.url));
 
-const WAYS: Record<string, [string, string[]]> = {
+const WAYS = {
   "npm start": ["npm", ["start"]],
   "npx assay start": ["npx", ["assay", "start"]],
   "node apps/cli/dist/main.js start": [process.execPath, ["apps/cli/dist/main.js", "start"]],
-};
+} as const satisfies Record<string, readonly [string, readonly string[]]>;
+type Way = keyof typeof WAYS;
 const SIGNALS = ["SIGTERM", "SIGINT", "SIGKILL"] as const;
-// Not `npx assay start` with SIGINT to npm alone: npm exec runs the command through `sh -c`, and
-// a shell given SIGINT waits for its command to end, so the signal reaches nothing Assay runs
-// (README, "Stopping"). Ctrl-C in a terminal signals every process of the group, server included.
-const CASES = Object.keys(WAYS)
-  .flatMap((way) => SIGNALS.map((signal) => [way, signal] as const))
-  .filter(([way, signal]) => !(way === "npx assay start" && signal === "SIGINT"));
+type Signal = (typeof SIGNALS)[number];
+const casesOf = (ways: Way[]) =>
+  ways.flatMap((way) => SIGNALS.map((signal) => [way, signal] as [Way, Signal]));
 
 interface Started {
   top: ChildProcess;
@@ -30,7 +30,6 @@ interface Started {
   dataDir: string;
   output: () => string;
 }
-let started: Started | undefined;
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, "127.0.0.1");
@@ -67,8 +66,9 @@ function postgresOf(dataDir: string): string[] {
   return lines.filter((line) => line.includes("postgres") && line.includes(`-D ${dataDir}/`));
 }
 
-async function start(way: string): Promise<Started> {
-  const [command, args] = WAYS[way]!;
+/** Starts Assay one way, until /readyz answers; whatever is left is removed when the test ends. */
+async function start(way: Way, { onTestFinished }: TestContext): Promise<Started> {
+  const [command, args] = WAYS[way];
   const dataDir = await makeDataDir();
   const port = await freePort();
   let log = "";
@@ -89,62 +89,89 @@ async function start(way: string): Promise<Started> {
   });
   top.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
   top.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-  started = { top, port, dataDir, output: () => log };
-  const until = Date.now() + 300_000;
+  onTestFinished(async () => {
+    // Whatever a failed case left behind: the tree's group, then its data folder.
+    if (top.pid !== undefined && group(top).length > 0) process.kill(-top.pid, "SIGKILL");
+    for (const line of postgresOf(dataDir))
+      process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
+    await rm(dataDir, { recursive: true, force: true });
+    // Removing a cluster's folder takes long on a busy machine.
+  }, 120_000);
+  const until = Date.now() + 600_000;
   while (Date.now() < until) {
     if (top.exitCode !== null) throw new Error(`${way} exited early:\n${log}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ready) return started;
+    // Up, and done starting: /readyz answers while the first admin is still being made, before
+    // start installs its signal handlers (a signal then ends Node at once; its watcher stops
+    // PostgreSQL). The last start-up line says it is running.
+    const ready =
+      log.includes("Press Ctrl-C to stop.") &&
+      (await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (res) => res.ok,
+        () => false,
+      ));
+    if (ready) return { top, port, dataDir, output: () => log };
     await new Promise((r) => setTimeout(r, 500));
   }
-  throw new Error(`${way} was not ready in 300 s:\n${log}`);
+  throw new Error(`${way} was not ready in 600 s:\n${log}`);
 }
 
-afterEach(async () => {
-  if (!started) return;
-  const { top, dataDir } = started;
-  started = undefined;
-  // Whatever a failed case left behind: the tree's group, then its data folder.
-  if (top.pid !== undefined && group(top).length > 0) process.kill(-top.pid, "SIGKILL");
-  for (const line of postgresOf(dataDir))
-    process.kill(Number(line.trim().split(/\s+/)[0]), "SIGKILL");
-  await rm(dataDir, { recursive: true, force: true });
-});
+/**
+ * Starts Assay, checks that the test sees its server and PostgreSQL, sends `signal` to the top
+ * process (or to its whole group, as a terminal's Ctrl-C does), and expects nothing left.
+ */
+async function stopsOn(way: Way, signal: Signal, context: TestContext, whole = false) {
+  const { expect } = context;
+  const { top, port, dataDir, output } = await start(way, context);
+  expect(await listening(port)).toBe(true);
+  expect(postgresOf(dataDir)).toHaveLength(1);
+  const before = group(top);
+  expect(before.some((line) => line.includes(path.join("node_modules", ".bin", "assay"))))
+    // npx runs the bin; npm start and the built CLI run dist/main.js.
+    .toBe(way === "npx assay start");
+
+  process.kill(whole ? -top.pid! : top.pid!, signal);
+  const until = Date.now() + 30_000;
+  while (Date.now() < until) {
+    if (group(top).length === 0 && postgresOf(dataDir).length === 0) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  const report = `before:\n${before.join("\n")}\noutput:\n${output()}`;
+  expect(group(top), report).toEqual([]);
+  expect(postgresOf(dataDir), report).toEqual([]);
+  expect(await listening(port)).toBe(false);
+  return output();
+}
+
+const STOP_TIMEOUT = 660_000;
 
 describe("stopping Assay by signalling the process that started it", () => {
-  it.each(CASES)(
-    "%s: %s to the top process alone stops Node and PostgreSQL",
-    async (way, signal) => {
-      const { top, port, dataDir, output } = await start(way);
-      expect(postgresOf(dataDir)).not.toEqual([]);
-      const before = group(top);
-
-      top.kill(signal);
-      const until = Date.now() + 30_000;
-      while (Date.now() < until) {
-        if (group(top).length === 0 && postgresOf(dataDir).length === 0) break;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-
-      const context = `before:\n${before.join("\n")}\noutput:\n${output()}`;
-      expect(group(top), context).toEqual([]);
-      expect(postgresOf(dataDir), context).toEqual([]);
-      expect(await listening(port)).toBe(false);
-    },
-    360_000,
-  );
-});
-
-describe("the test's own check", () => {
-  it("sees the server and PostgreSQL of a data folder while they run", async () => {
-    const { top, port, dataDir } = await start("node apps/cli/dist/main.js start");
-    expect(await listening(port)).toBe(true);
-    expect(group(top).some((line) => line.includes(path.join("cli", "dist", "main.js")))).toBe(
-      true,
+  // One at a time: each `npm start` rebuilds the web app the other cases serve.
+  describe.sequential("npm start", () => {
+    it.for(casesOf(["npm start"]))(
+      "%s: %s to the top process alone stops Node and PostgreSQL",
+      { timeout: STOP_TIMEOUT },
+      async ([way, signal], context) => void (await stopsOn(way, signal, context)),
     );
-    expect(postgresOf(dataDir)).toHaveLength(1);
-  }, 120_000);
+  });
+
+  describe.concurrent("npx assay start and the built CLI", () => {
+    it.for(casesOf(["npx assay start", "node apps/cli/dist/main.js start"]))(
+      "%s: %s to the top process alone stops Node and PostgreSQL",
+      { timeout: STOP_TIMEOUT },
+      async ([way, signal], context) => void (await stopsOn(way, signal, context)),
+    );
+
+    // npm passes Ctrl-C on to its shell as well, which Assay sees as a second SIGINT: it must not
+    // cut the stop short (exiting at once would leave PostgreSQL to its watcher).
+    it(
+      "npx assay start: SIGINT to the whole group (a terminal's Ctrl-C) stops once, in order",
+      { timeout: STOP_TIMEOUT },
+      async (context) => {
+        const output = await stopsOn("npx assay start", "SIGINT", context, true);
+        context.expect(output).toContain("Received SIGINT: finishing open requests");
+        context.expect(output).not.toContain("exiting without waiting");
+      },
+    );
+  });
 });

@@ -28,8 +28,8 @@ function printFirstAdmin(admin: FirstAdmin): void {
 }
 
 /**
- * Runs until SIGINT or SIGTERM (or until the npm that launched it exits), then shuts down in
- * order: HTTP, pool, PostgreSQL.
+ * Runs until SIGINT or SIGTERM (or until the npm that launched it exits, or passes a SIGINT on to
+ * the shell it runs Assay in: see watchLauncher), then shuts down in order: HTTP, pool, PostgreSQL.
  */
 export async function start(): Promise<void> {
   const launcher = launcherChain();
@@ -52,6 +52,7 @@ export async function start(): Promise<void> {
 
   const running = server;
   let stopping = false;
+  let unwatch = () => {};
   let stoppingSince = 0;
   const stop = (reason: string) => {
     if (stopping) {
@@ -63,6 +64,8 @@ export async function start(): Promise<void> {
     }
     stopping = true;
     stoppingSince = Date.now();
+    // npm may end or pass a signal on while the server stops: that is this stop, not another.
+    unwatch();
     console.log(`${reason}: finishing open requests, then stopping.`);
     running.close().then(
       () => process.exit(0),
@@ -74,5 +77,8 @@ export async function start(): Promise<void> {
   };
   process.on("SIGINT", () => stop("Received SIGINT"));
   process.on("SIGTERM", () => stop("Received SIGTERM"));
-  watchLauncher(launcher, () => stop("npm, which started Assay, has exited"));
+  unwatch = watchLauncher(launcher, {
+    gone: () => stop("npm, which started Assay, has exited"),
+    interrupted: () => stop("Received SIGINT (passed on by npm to the shell it runs Assay in)"),
+  });
 }

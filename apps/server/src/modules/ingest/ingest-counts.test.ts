@@ -94,6 +94,59 @@ describe("tests that share a name", () => {
   });
 });
 
+describe("retried tests that share a name", () => {
+  /** Each stored test's results (test_run_test_id), in attempt order. */
+  async function attemptsByTest(key: string): Promise<string[][]> {
+    const { rows } = await database.db.pool.query<{ ids: string[] }>(
+      `SELECT array_agg(r.test_run_test_id ORDER BY r.attempt) AS ids
+       FROM results r JOIN runs ON runs.id = r.run_id
+       WHERE runs.test_run_key = $1 GROUP BY r.test_id ORDER BY min(r.id)`,
+      [key],
+    );
+    return rows.map((row) => row.ids);
+  }
+
+  it("keeps Allure's attempts with their own historyId when they interleave in time", async () => {
+    // allure-mocha, mocha --parallel: firefox's first try, chrome's first try, firefox's retry,
+    // chrome's retry, in that order of start; one title and suite, a browser parameter apart.
+    const [firefoxRetry, firefoxFirst, chromeFirst, chromeRetry] = [
+      "7719c228-a297-4b89-9c02-75f07e73578c",
+      "7b9dc9e4-98f3-4f04-b6dd-1b8f9aad68d9",
+      "88b1f221-6b6b-45b8-91a6-f12760f5faa1",
+      "e0f836fb-7993-432d-b3f5-90841d8e5d77",
+    ];
+    const parts = [firefoxRetry, firefoxFirst, chromeFirst, chromeRetry].map((uuid) =>
+      fixturePart("allure", `interleaved/${uuid}-result.json`, `${uuid}-result.json`),
+    );
+    const res = await upload(app, parts, { run_key: "allure-interleaved" });
+    expect(res.statusCode).toBe(201);
+    // Both failed once and passed on the retry.
+    expect(res.json().counts).toEqual({ total: 2, passed: 2, failed: 0, pending: 0, flaky: 2 });
+    expect(await attemptsByTest("allure-interleaved")).toEqual([
+      [firefoxFirst, firefoxRetry],
+      [chromeFirst, chromeRetry],
+    ]);
+    const again = await upload(app, parts, { run_key: "allure-interleaved" });
+    expect(again.json()).toMatchObject({ inserted: 0, duplicates: 4, counts: res.json().counts });
+  });
+
+  it("stores each retried Mocha test of one full title as a test of its own", async () => {
+    // Mocha lists each once, with its final attempt: currentRetry 1, 2 and 0.
+    const res = await upload(app, [fixturePart("mocha", "mocha-namesake-retries.json")], {
+      run_key: "mocha-namesake-retries",
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json().counts).toEqual({ total: 3, passed: 3, failed: 0, pending: 0, flaky: 0 });
+    expect(res.json().warnings).toEqual([]);
+    const tests = await attemptsByTest("mocha-namesake-retries");
+    expect(tests.map((ids) => ids.length)).toEqual([1, 1, 1]);
+    const again = await upload(app, [fixturePart("mocha", "mocha-namesake-retries.json")], {
+      run_key: "mocha-namesake-retries",
+    });
+    expect(again.json()).toMatchObject({ inserted: 0, duplicates: 3, counts: res.json().counts });
+  });
+});
+
 describe("a test case without a name (jest-junit)", () => {
   it("is stored under a name from its file, with the others, and the answer says so", async () => {
     const res = await upload(app, [fixturePart("junit", "jest-junit-nameless.xml")], {

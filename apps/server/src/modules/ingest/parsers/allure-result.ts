@@ -2,7 +2,7 @@ import type { ResultInput } from "@assay/core";
 import type { ContainerIndex, Fixture } from "./allure-containers.js";
 import { durationMs, isoTime, type AllureResult } from "./allure-model.js";
 import { isFailure, StepCollector, type SourceResolver } from "./allure-steps.js";
-import { ReportError } from "./types.js";
+import { ReportError, type ParsedResult } from "./types.js";
 
 const SUITE_LABELS = ["parentSuite", "suite", "subSuite"] as const;
 const BEHAVIOR_LABELS = ["epic", "feature", "story"] as const;
@@ -25,7 +25,7 @@ export interface AttemptContext {
  * fixtures become before steps (a failed one fails the test: a setup failure), steps are
  * flattened in order, and only attachments found in the upload are kept.
  */
-export function toResultInput(result: AllureResult, ctx: AttemptContext): ResultInput {
+export function toResultInput(result: AllureResult, ctx: AttemptContext): ParsedResult {
   const labels = labelValues(result);
   const { befores, afters } = ctx.containers.fixturesOf(result.uuid);
   const collector = new StepCollector(ctx.fileName);
@@ -45,6 +45,8 @@ export function toResultInput(result: AllureResult, ctx: AttemptContext): Result
     ...(result.description ? { description: result.description } : {}),
     ...outcomeOf(result, befores),
     attempt: ctx.attempt,
+    // Allure's own rule for retries: results of one historyId (see planAttempts).
+    testKey: result.historyId ? `history:${result.historyId}` : `file:${ctx.fileName}`,
     tags: [...new Set(labels.get("tag") ?? [])],
     ...(start ? { start_time: start } : {}),
     ...(end ? { end_time: end } : {}),

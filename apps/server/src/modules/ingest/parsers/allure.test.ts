@@ -64,6 +64,8 @@ describe("parseAllureFiles on real allure-mocha 3.12.2 results (7 results, 6 tes
       suite_path: ["Checkout", "Cart"],
       status: "passed",
       attempt: 0,
+      // Results of one historyId are attempts of one test (Allure's rule).
+      testKey: "history:311fe661fa96931090d019703ef6c0e5:38c30e90a0651a4216650e47869a0118",
       tags: ["smoke", "UI"],
       start_time: "2026-11-22T13:29:50.414Z",
       end_time: "2026-11-22T13:29:50.418Z",

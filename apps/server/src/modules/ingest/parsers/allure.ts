@@ -1,10 +1,15 @@
-import type { ResultInput } from "@assay/core";
 import { ContainerIndex } from "./allure-containers.js";
 import { planAttempts, plannedResults } from "./allure-plan.js";
 import { toResultInput } from "./allure-result.js";
 import { sourceResolver } from "./allure-steps.js";
 import { openZip, ZIP_MAGIC, type ZipLimits } from "./allure-zip.js";
-import { readHead, ReportError, type ReportFile, type UploadFiles } from "./types.js";
+import {
+  readHead,
+  ReportError,
+  type ParsedResult,
+  type ReportFile,
+  type UploadFiles,
+} from "./types.js";
 
 export { openZip, ZIP_LIMITS, type ZipLimits } from "./allure-zip.js";
 
@@ -38,7 +43,7 @@ export function detectAllure(head: string, fileName: string): boolean {
 export async function* parseAllure(
   file: ReportFile,
   files: UploadFiles,
-): AsyncGenerator<ResultInput> {
+): AsyncGenerator<ParsedResult> {
   if (await isZip(file)) yield* parseAllureFiles(await openZip(file), file.name);
   else yield* parseAllureFiles(files);
 }
@@ -50,7 +55,7 @@ export async function* parseAllure(
 export async function parseAllureZip(
   file: ReportFile,
   limits: Partial<ZipLimits> = {},
-): Promise<{ files: UploadFiles; results: AsyncIterable<ResultInput> }> {
+): Promise<{ files: UploadFiles; results: AsyncIterable<ParsedResult> }> {
   const files = await openZip(file, limits);
   return { files, results: parseAllureFiles(files, file.name) };
 }
@@ -67,7 +72,7 @@ export async function parseAllureZip(
 export async function* parseAllureFiles(
   files: UploadFiles,
   uploadName?: string,
-): AsyncGenerator<ResultInput> {
+): AsyncGenerator<ParsedResult> {
   const all = files.all();
   const resultFiles = all.filter((f) => RESULT_FILE.test(f.name));
   if (resultFiles.length === 0) {

@@ -1,4 +1,4 @@
-import { REPORT_FORMATS, type ReportFormat, type ResultInput } from "@assay/core";
+import { REPORT_FORMATS, type ReportFormat } from "@assay/core";
 import { AppError } from "../../../errors.js";
 import { detectAllure, parseAllureFiles, parseAllureZip } from "./allure.js";
 import { detectCtrf, parseCtrf } from "./ctrf.js";
@@ -13,6 +13,7 @@ import {
   READ_AHEAD,
   type LoadReport,
   type ParseOptions,
+  type ParsedResult,
   type ReportFile,
   type ResultParser,
   type UploadFiles,
@@ -36,7 +37,7 @@ const HEADS_AHEAD = { ...READ_AHEAD, bytes: Number.POSITIVE_INFINITY };
 
 /** One report's results, and the files its attachment references resolve against. */
 export interface ReportStream {
-  results: AsyncIterable<ResultInput>;
+  results: AsyncIterable<ParsedResult>;
   files: UploadFiles;
 }
 

@@ -1,15 +1,16 @@
-import type { RawStatus, ResultInput } from "@assay/core";
+import type { RawStatus } from "@assay/core";
 import { z } from "zod";
 import { nonNegative, stripAnsi, stripBom, validateReport } from "./json-report.js";
 import { StreamedJson } from "./json-stream.js";
 import { countOf, totalsWarning, type Totals } from "./report-totals.js";
-import { ReportError, type ReportFile, type ResultParser } from "./types.js";
+import { ReportError, type ParsedResult, type ReportFile, type ResultParser } from "./types.js";
 
 /*
  * Mocha's JSON reporter (`--reporter json`): `tests` lists every test that ran, and `passes`,
  * `failures` and `pending` say how each ended. A failing hook is listed only in `failures`.
  * Mocha reports only the final attempt of a retried test (`currentRetry` tells which it was):
- * the earlier attempts are not in the report and are not made up here.
+ * the earlier attempts are not in the report and are not made up here. So every entry is a test
+ * of its own, also one whose full title another has (each result's testKey is its own).
  */
 
 const ErrSchema = z.object({
@@ -64,6 +65,7 @@ export const parseMocha: ResultParser = async function* (file, _files, options =
   const { counts, hooks, declared, inLists } = await countLists(file);
   const warning = totalsWarning(file.name, declared, inLists, "tests");
   if (warning) options.warn?.(warning);
+  let entries = 0;
   for await (const test of listed(file, "tests")) {
     const count = counts.get(key(test))!;
     const status: RawStatus = take(count, "failures")
@@ -73,12 +75,12 @@ export const parseMocha: ResultParser = async function* (file, _files, options =
         : take(count, "passes")
           ? "passed"
           : guessStatus(test);
-    yield toResult(test, status);
+    yield toResult(test, status, entries++);
   }
   if (hooks === 0) return;
   // A failure no test took never was a test: a failing hook ('"before each" hook for "x"').
   for await (const failure of listed(file, "failures")) {
-    if (take(counts.get(key(failure))!, "hooks")) yield toResult(failure, "failed");
+    if (take(counts.get(key(failure))!, "hooks")) yield toResult(failure, "failed", entries++);
   }
 };
 
@@ -165,7 +167,7 @@ function guessStatus(test: Test): RawStatus {
   return test.duration === undefined ? "skipped" : "passed";
 }
 
-function toResult(test: Test, status: RawStatus): ResultInput {
+function toResult(test: Test, status: RawStatus, entry: number): ParsedResult {
   const title = test.title || test.fullTitle || "(untitled test)";
   const suite = test.fullTitle.endsWith(test.title)
     ? test.fullTitle.slice(0, test.fullTitle.length - test.title.length).trim()
@@ -177,6 +179,7 @@ function toResult(test: Test, status: RawStatus): ResultInput {
     file: test.file,
     status,
     attempt: test.currentRetry ?? 0,
+    testKey: `entry ${entry}`,
     duration_ms: nonNegative(test.duration),
     error_message: failed ? stripAnsi(test.err?.message) : undefined,
     error_name: failed ? test.err?.name : undefined,

@@ -110,12 +110,24 @@ export interface ParseOptions {
   warn?: Warn;
 }
 
+/**
+ * A parsed result, with what its format says about which entries are attempts of one test when
+ * several share a file, suite path and name. Entries with one `testKey` are attempts of one test,
+ * entries with different keys are different tests, whatever their attempt numbers and order:
+ * Allure's historyId (attempts of parametrised tests of one name interleave in time), and each
+ * Mocha entry its own (Mocha lists a retried test once, with its final attempt's number). Without
+ * a key, an attempt after the first belongs to the last same-named test before it.
+ */
+export interface ParsedResult extends ResultInput {
+  testKey?: string;
+}
+
 /** What a test-result parser yields: results one by one, so memory stays flat. */
 export type ResultParser = (
   file: ReportFile,
   files: UploadFiles,
   options?: ParseOptions,
-) => AsyncIterable<ResultInput>;
+) => AsyncIterable<ParsedResult>;
 
 /** What the load-test parser returns: per-endpoint rows, plus the HTML report if uploaded. */
 export interface LoadReport {

@@ -1,13 +1,13 @@
 import type { ResultInput } from "@assay/core";
 import { describe, expect, it } from "vitest";
-import type { UploadFiles } from "../parsers/types.js";
+import type { ParsedResult, UploadFiles } from "../parsers/types.js";
 import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
 import { derivedTestRunTestId } from "./result-rows.js";
 import { identityOf, namesakeIdentity } from "../test-ids/test-identity.js";
 
 const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
 
-const result = (name: string, extra: Partial<ResultInput> = {}): ResultInput =>
+const result = (name: string, extra: Partial<ParsedResult> = {}): ResultInput =>
   ({ name, status: "passed", suite_path: ["suite"], ...extra }) as ResultInput;
 
 /** The id derived for attempt 0 of the test `name` in "suite". */
@@ -70,6 +70,38 @@ describe("ResultPreparer: test_run_test_ids", () => {
     // Only b and the third a have retries: the three a's are three tests.
     expect([...summary.retried].sort()).toEqual([1, 4, 5, 6]);
     expect(summary.tally.total).toBe(7);
+  });
+
+  it("keeps an attempt with the test of its testKey, whatever the order (Allure's historyId)", () => {
+    const a = identityOf("frontend", undefined, ["suite"], "a");
+    const { ids, summary } = prepare([
+      result("a", { testKey: "h1" }),
+      result("a", { testKey: "h2" }),
+      result("a", { testKey: "h1", attempt: 1 }),
+      result("a", { testKey: "h2", attempt: 1 }),
+    ]);
+    expect(ids).toEqual([
+      derived("a"),
+      namesake("a", 2),
+      derivedTestRunTestId(a, 1),
+      derivedTestRunTestId(namesakeIdentity(a, 2), 1),
+    ]);
+    expect([...summary.retried].sort()).toEqual([0, 1, 2, 3]);
+  });
+
+  it("counts results of different testKeys as different tests, retries or not (Mocha)", () => {
+    const a = identityOf("frontend", undefined, ["suite"], "a");
+    const { ids, summary } = prepare([
+      result("a", { testKey: "entry 0", attempt: 1 }),
+      result("a", { testKey: "entry 1", attempt: 2 }),
+      result("a", { testKey: "entry 2" }),
+    ]);
+    expect(ids).toEqual([
+      derivedTestRunTestId(a, 1),
+      derivedTestRunTestId(namesakeIdentity(a, 2), 2),
+      namesake("a", 3),
+    ]);
+    expect(summary.retried).toEqual([]);
   });
 
   it("gives a namesake the same id on a re-upload, so the run holds each test once", () => {

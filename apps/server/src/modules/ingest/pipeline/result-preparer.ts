@@ -1,7 +1,7 @@
 import type { ResultInput } from "@assay/core";
 import { RunTally } from "./run-tally.js";
 import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
-import type { UploadFiles } from "../parsers/types.js";
+import type { ParsedResult, UploadFiles } from "../parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
@@ -26,7 +26,7 @@ export interface PreparerOptions {
 
 /** A result and the files its attachment paths refer to (its report's, or the upload's). */
 export interface QueuedResult {
-  result: ResultInput;
+  result: ResultInput | ParsedResult;
   files: UploadFiles;
 }
 
@@ -91,6 +91,8 @@ export class ResultPreparer {
    * there are two (see namesakeOf), or 1 for a name whose first result was a duplicate.
    */
   private readonly namesakes = new FingerprintTable();
+  /** Identity and a parser's testKey -> which of the identity's namesakes has that key (1, 2...). */
+  private readonly testKeys = new FingerprintTable();
   /**
    * Whether testRunTestIds holds no id the run had and no explicit one: then the id derived for
    * attempt 0 of a test not seen before cannot be in it (see testRunTestId).
@@ -120,9 +122,12 @@ export class ResultPreparer {
     // A name seen before (kept, or only a duplicate: see below), so this may be a namesake.
     const seen =
       first !== undefined || (this.duplicates > 0 && this.namesakes.get(named) !== undefined);
+    const testKey = "testKey" in result ? result.testKey : undefined;
     if (seen) {
-      identity = this.namesakeOf(named, result.attempt ?? 0);
+      identity = this.namesakeOf(named, result.attempt ?? 0, testKey);
       if (identity !== named) first = this.testsInUpload.get(identity);
+    } else if (testKey !== undefined) {
+      this.testKeys.set(digestOf(`${named}\u0000${testKey}`), 1);
     }
     const derivedFirst =
       first === undefined &&
@@ -198,20 +203,35 @@ export class ResultPreparer {
     this.testRunTestIds.release();
     this.testsInUpload.release();
     this.namesakes.release();
+    this.testKeys.release();
   }
 
   /**
    * The identity of a result whose file, suite path and name (`identity`) an earlier result of
-   * this upload had. A first attempt (0) is a distinct test: the report listed two tests of one
-   * name, and each is counted (the n-th takes namesakeIdentity(identity, n)). A later attempt
-   * belongs to the last of them: parsers number attempts only where the format says an entry is
-   * a retry (Playwright's results, Allure's and CTRF's retries, Surefire's reruns, same-named
-   * JUnit test cases when the upload asks for it).
+   * this upload had. Where the parser gives a testKey (what its format says ties attempts
+   * together: Allure's historyId; a Mocha entry's own position), results with one key are one
+   * test and another key is another test, whatever their attempt numbers and order. Otherwise a
+   * first attempt (0) is a distinct test: the report listed two tests of one name, and each is
+   * counted (the n-th takes namesakeIdentity(identity, n)). A later attempt belongs to the last
+   * of them: parsers number attempts only where the format says an entry is a retry, and these
+   * formats list a test's attempts together (Playwright's results, CTRF's retries, Surefire's
+   * reruns, same-named JUnit test cases when the upload asks for it).
    */
-  private namesakeOf(identity: string, attempt: number): string {
+  private namesakeOf(identity: string, attempt: number, testKey: string | undefined): string {
     // Tests seen with this name: testsInUpload's entry stands for 1 until there is a second.
     let tests = this.namesakes.get(identity) ?? 1;
-    if (attempt === 0) this.namesakes.set(identity, ++tests);
+    if (testKey !== undefined) {
+      const key = digestOf(`${identity}\u0000${testKey}`);
+      const known = this.testKeys.get(key);
+      if (known !== undefined) {
+        tests = known;
+      } else {
+        this.namesakes.set(identity, ++tests);
+        this.testKeys.set(key, tests);
+      }
+    } else if (attempt === 0) {
+      this.namesakes.set(identity, ++tests);
+    }
     return tests === 1 ? identity : namesakeIdentity(identity, tests);
   }
 
