@@ -34,11 +34,19 @@ export interface KeptView {
 /**
  * Run views kept while current: building one reads every final result of the run (about a
  * second for 100,000), cutting a page from a kept one takes milliseconds. A view is current
- * while its version is, like the run details (run-detail-cache.ts); at most a few runs are
- * kept, each of them about a tenth of its run detail's size.
+ * while its version is, like the run details (run-detail-cache.ts). The cache is bounded by
+ * results kept (a kept result is a few hundred bytes: its card's fields, the error cut): by
+ * default 400,000, four runs of 100,000 or many small ones.
  */
 export class RunViewCache {
-  private readonly views = new LRUCache<string, KeptView>({ max: 8 });
+  private readonly views: LRUCache<string, KeptView>;
+
+  constructor(maxResults = 400_000) {
+    this.views = new LRUCache({
+      maxSize: maxResults,
+      sizeCalculation: (view) => Math.max(1, view.results.length),
+    });
+  }
 
   get(family: string, key: string, version: string): KeptView | undefined {
     const view = this.views.get(`${family}\u0000${key}`);
