@@ -67,7 +67,7 @@ export const FrontendRunList = memo(function FrontendRunList(props: RunListProps
       columns={frontendColumns(href)}
       rowHref={href}
       // A big run takes a moment to fetch: start when the pointer or focus reaches its row.
-      onRowIntent={(run) => prefetchFrontendView(queryClient, run.test_run_key)}
+      onRowIntent={(run) => prefetchFrontendView(queryClient, run.test_run_key, DEFAULT_FILTERS)}
       {...table}
     />
   );

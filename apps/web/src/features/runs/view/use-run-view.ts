@@ -116,8 +116,14 @@ export function useRunView<F extends keyof Families>(
   return { query, first, rows, history, onRowsShown };
 }
 
-/** Starts fetching a frontend run's first page before its dialog opens (row hover or focus). */
-export function prefetchFrontendView(queryClient: QueryClient, key: string): void {
-  const noFilters = { hidden: new Set<DisplayStatus>(), tags: [], failure: null, search: "" };
-  void queryClient.prefetchInfiniteQuery(viewQuery("frontend", key, noFilters));
+/**
+ * Starts fetching a frontend run's first page before its dialog opens (row hover or focus),
+ * under the filters the dialog will open with (the same query key, or the prefetch is lost).
+ */
+export function prefetchFrontendView(
+  queryClient: QueryClient,
+  key: string,
+  filters: Omit<ViewFilters, "search">,
+): void {
+  void queryClient.prefetchInfiniteQuery(viewQuery("frontend", key, { ...filters, search: "" }));
 }
