@@ -42,6 +42,8 @@ import { BUILD_ENDED_QUEUE, startFollowUps, WEBHOOK_QUEUE } from "./modules/sett
 import { historyRoutes } from "./modules/runs/history.routes.js";
 import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
+import { RunViewCache } from "./modules/runs/view/view-cache.js";
+import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
@@ -209,6 +211,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(liveRoutes(ingest));
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
+  await app.register(
+    runViewRoutes({
+      db,
+      cache: new RunViewCache(),
+      ticketPattern: config.catalog.ticketPattern,
+      majorTags: config.catalog.majorTags,
+      testIdPattern: config.catalog.testIdPattern,
+    }),
+  );
   await app.register(tagsRoutes(db));
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));

@@ -7,6 +7,7 @@ export * from "./duration.js";
 export * from "./failed-summary.js";
 export * from "./failure-filters.js";
 export * from "./run-history-api.js";
+export * from "./run-view-api.js";
 export * from "./instance.js";
 export * from "./results.js";
 export * from "./print-groups.js";

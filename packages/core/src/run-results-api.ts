@@ -98,6 +98,9 @@ export const FrontendResultDetailSchema = FrontendResultSchema.extend({
   json_before_steps: z.array(StepSchema).describe("Before steps (hooks, background)"),
   screenshots: z.array(ScreenshotSchema).describe("Image attachments in the order taken"),
   error_screenshot: nullableText("Object key of the last screenshot of a failed result"),
+  attempts: z
+    .array(FrontendResultSchema)
+    .describe("Every attempt of this test in the run, first try first (one when it ran once)"),
 });
 export type FrontendResultDetail = z.infer<typeof FrontendResultDetailSchema>;
 
@@ -129,5 +132,8 @@ export type BackendResult = z.infer<typeof BackendResultSchema>;
 
 export const BackendResultDetailSchema = BackendResultSchema.extend({
   apiRequests: z.array(ApiRequestSchema).describe("Requests the test made, in order"),
+  attempts: z
+    .array(BackendResultSchema)
+    .describe("Every attempt of this test in the run, first try first (one when it ran once)"),
 });
 export type BackendResultDetail = z.infer<typeof BackendResultDetailSchema>;

@@ -201,7 +201,7 @@ export const LoadRunDetailSchema = z.object({
 export type LoadRunDetail = z.infer<typeof LoadRunDetailSchema>;
 
 /** What a run's reports said that Assay stored otherwise than written, as their uploads told. */
-const RunWarningsSchema = z
+export const RunWarningsSchema = z
   .array(z.string())
   .describe(
     "What the run's reports said that was stored otherwise than written (a test case without a name, totals that disagree with the tests listed), as each upload's answer gave it",

@@ -14,9 +14,11 @@ export const queryKeys = {
   traceabilityTestHistory: (testId: number) => ["traceability-test-history", testId] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,
-  frontendRun: (key: string) => ["frontend-run", key] as const,
-  runHistory: (key: string) => ["run-history", key] as const,
-  backendRun: (key: string) => ["backend-run", key] as const,
+  /** Pages of a run view (GET .../view) under one filter set. */
+  runView: (family: string, key: string, filters: string) =>
+    ["run-view", family, key, filters] as const,
+  /** Every filter set's pages of one run's view: what to read again when the run changes. */
+  runViews: (family: string, key: string) => ["run-view", family, key] as const,
   backendResult: (key: string, id: string) => ["backend-result", key, id] as const,
   apiLog: (key: string, page: number, pageSize: number) =>
     ["api-log", key, page, pageSize] as const,

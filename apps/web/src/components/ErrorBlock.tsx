@@ -44,8 +44,11 @@ export function ErrorBlock({
   tickets,
   pattern,
   trackerUrl,
+  cut = false,
 }: {
   message: string;
+  /** The message is the start of a longer one (the run view's card text): said when open. */
+  cut?: boolean;
   tickets: readonly string[];
   pattern: string;
   trackerUrl: string | undefined;
@@ -70,6 +73,7 @@ export function ErrorBlock({
       <pre className={folded ? "eb-message eb-folded" : "eb-message"}>
         <TicketText text={message} pattern={pattern} trackerUrl={trackerUrl} />
       </pre>
+      {cut && open && <div>The rest of the message is in Details.</div>}
       {long && (
         <button type="button" className="eb-toggle" onClick={() => setOpen(!open)}>
           {open ? "Show less" : "Show all"}

@@ -172,6 +172,7 @@ export function buildTestDetail(
     json_before_steps: [],
     screenshots: [],
     error_screenshot: null,
+    attempts: [],
     ...overrides,
   };
 }

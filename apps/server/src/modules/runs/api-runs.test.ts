@@ -171,6 +171,9 @@ describe("GET /v1/api-test-detail/{key}/{id}", () => {
     expect(body.apiRequests[0].id).toBeLessThan(body.apiRequests[1].id);
     const none = (await get(`/v1/api-test-detail/api-1/${passing.test_run_test_id}`)).json();
     expect(none.apiRequests).toEqual([]);
+    // Each test ran once: its attempts are itself alone, not the other tests of the run.
+    expect(body.attempts.map((a: { id: number }) => a.id)).toEqual([failing.id]);
+    expect(none.attempts.map((a: { id: number }) => a.id)).toEqual([passing.id]);
   });
 
   it("answers 404 for an unknown result", async () => {

@@ -29,9 +29,10 @@ export async function getFrontendResult(
 ): Promise<FrontendResultDetail> {
   const run = await requireRun(ctx.db, "frontend", key);
   const row = await requireResult(ctx.db, run, testRunTestId);
-  const [screenshotRows, unstableIds] = await Promise.all([
+  const [screenshotRows, unstableIds, attemptRows] = await Promise.all([
     repo.listScreenshots(ctx.db, row.id),
     unstableTestIds(ctx.db),
+    repo.listFrontendResults(ctx.db, run.id, row.test_id),
   ]);
   const screenshots = screenshotRows.map(toScreenshot);
   const last = screenshots.at(-1)?.screenshotpath ?? null;
@@ -47,6 +48,9 @@ export async function getFrontendResult(
     json_before_steps: row.json_before_steps.map(toStep),
     screenshots,
     error_screenshot: row.status === "failed" ? last : null,
+    attempts: attemptRows.map((attempt) =>
+      toFrontendResult(attempt, key, rules, attempt.screenshot),
+    ),
   };
 }
 
@@ -58,9 +62,13 @@ export async function getBackendResult(
 ): Promise<BackendResultDetail> {
   const run = await requireRun(ctx.db, "backend", key);
   const row = await requireResult(ctx.db, run, testRunTestId);
-  const requests = await repo.listResultApiRequests(ctx.db, row.id);
+  const [requests, attemptRows] = await Promise.all([
+    repo.listResultApiRequests(ctx.db, row.id),
+    repo.listBackendResults(ctx.db, run.id, row.test_id),
+  ]);
   return {
     ...toBackendResult(row, key, ctx.ticketPattern),
     apiRequests: requests.map(toApiRequest),
+    attempts: attemptRows.map((attempt) => toBackendResult(attempt, key, ctx.ticketPattern)),
   };
 }

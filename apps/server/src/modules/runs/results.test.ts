@@ -235,6 +235,24 @@ describe("GET /v1/test-detail/{key}/{id}", () => {
     ]);
   });
 
+  it("lists the test's attempts in the run with either attempt's detail, and only its own", async () => {
+    for (const shown of ["login#0", "login works#1"]) {
+      const body = (await get(detailUrl(encodeURIComponent(shown)))).json();
+      expect(
+        body.attempts.map((a: { test_run_test_id: string; attempt: number; is_final: boolean }) => [
+          a.test_run_test_id,
+          a.attempt,
+          a.is_final,
+        ]),
+      ).toEqual([
+        ["login#0", 0, false],
+        ["login works#1", 1, true],
+      ]);
+    }
+    const once = (await get(detailUrl(passed.test_run_test_id))).json();
+    expect(once.attempts.map((a: { id: number }) => a.id)).toEqual([passed.id]);
+  });
+
   it("has no error screenshot for a passed result", async () => {
     const body = (await get(detailUrl(passed.test_run_test_id))).json();
     expect(body.screenshots).toHaveLength(1);

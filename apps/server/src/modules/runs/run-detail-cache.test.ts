@@ -101,3 +101,30 @@ describe("kept run details", () => {
     expect((await detail()).body).toBe(fresh.body);
   });
 });
+
+describe("kept backend run details", () => {
+  it("answer 304 to their ETag like the frontend's, a new one after results are appended", async () => {
+    const opened = await post("/v1/ingest/runs", { family: "backend", run_key: "kept-api" });
+    expect(opened.statusCode).toBe(201);
+    const appendApi = async (results: object[]) =>
+      expect((await post("/v1/ingest/runs/kept-api/results", results)).statusCode).toBe(200);
+    await appendApi([{ test_run_test_id: "x", name: "x", status: "failed", error_stack: "at x" }]);
+    const apiDetail = (headers: Record<string, string> = {}) =>
+      app.inject({ method: "GET", url: "/v1/api-test-run/kept-api", headers });
+
+    const first = await apiDetail({ "accept-encoding": "br" });
+    expect(first.statusCode).toBe(200);
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(first.headers["cache-control"]).toBe("no-cache");
+    expect((await apiDetail({ "if-none-match": etag })).statusCode).toBe(304);
+    // A frontend run's kept answer is never taken for a backend one's, nor the other way.
+    expect((await apiDetail()).json().results[0].error_message.stack).toBe("at x");
+
+    await appendApi([{ test_run_test_id: "y", name: "y", status: "passed" }]);
+    const grown = await apiDetail({ "if-none-match": etag });
+    expect(grown.statusCode).toBe(200);
+    expect(grown.headers.etag).not.toBe(etag);
+    expect(grown.json().results.map((r: { name: string }) => r.name)).toEqual(["x", "y"]);
+  });
+});

@@ -5,7 +5,7 @@ import * as repo from "./run-history.repo.js";
 import { iso } from "./runs.mappers.js";
 import { requireRun } from "./runs.service.js";
 
-interface EntryRow extends StatusInput {
+export interface EntryRow extends StatusInput {
   test_run_test_id: string;
   start_time: Date | null;
 }
@@ -47,16 +47,34 @@ export async function getRunHistory(
 ): Promise<RunHistory> {
   const run = await requireRun(db, "frontend", key);
   const own = await repo.listRunFinalResults(db, run.id);
-  const anchors = anchorsOf(own, run.started_at ?? run.created_at);
-  const earlier = await repo.listEarlierHistory(db, run.id, anchors, query.limit);
+  return historyOf(
+    db,
+    { id: run.id, key, start: run.started_at ?? run.created_at },
+    own,
+    query.limit,
+  );
+}
+
+/**
+ * The recent history of the tests of `own` (final results of the run, every one of each test
+ * given), as getRunHistory answers it: the run view asks it for one page's tests at a time.
+ */
+export async function historyOf(
+  db: Db,
+  run: { id: number; key: string; start: Date },
+  own: readonly EntryRow[],
+  limit: number,
+): Promise<RunHistory> {
+  const anchors = anchorsOf(own, run.start);
+  const earlier = await repo.listEarlierHistory(db, run.id, anchors, limit);
   const history: RunHistory = {};
-  for (const row of own.sort(newestFirst)) {
-    (history[row.test_id] ??= []).push(toEntry(row, key));
+  for (const row of [...own].sort(newestFirst)) {
+    (history[row.test_id] ??= []).push(toEntry(row, run.key));
   }
   for (const row of earlier) {
     const entries = history[row.test_id];
-    if (entries && entries.length < query.limit) entries.push(toEntry(row, row.test_run_key));
+    if (entries && entries.length < limit) entries.push(toEntry(row, row.test_run_key));
   }
-  for (const entries of Object.values(history)) entries.splice(query.limit);
+  for (const entries of Object.values(history)) entries.splice(limit);
   return history;
 }

@@ -176,7 +176,7 @@ export function toScreenshot(row: ScreenshotRow): Screenshot {
  * What deriveStatus and extractTickets make of a result, the same for every family: its shown
  * status, a pending result's reason, and the tickets of a failure's message.
  */
-function derivedFields(
+export function derivedFields(
   row: { status: BackendResultRow["status"]; error_message: string | null; test_id: number },
   rules: StatusRules,
 ) {

@@ -189,9 +189,10 @@ const FRONTEND_LIST_COLUMNS = FRONTEND_RESULT_COLUMNS.filter(
  * A frontend run's results, every attempt, in report order (found by the unique index on
  * (run_id, test_run_test_id), sorted by id), each with the object key of its last image
  * attachment: a lateral probe of attachments_result_idx per result, so the attachments table is
- * never scanned whatever its size. Timestamps come as ISO text.
+ * never scanned whatever its size. Timestamps come as ISO text. With `testId`, only that test's
+ * attempts.
  */
-export async function listFrontendResults(db: Db, runId: number) {
+export async function listFrontendResults(db: Db, runId: number, testId?: number) {
   const rows = await db.kysely
     .selectFrom("results")
     .leftJoinLateral(
@@ -210,6 +211,7 @@ export async function listFrontendResults(db: Db, runId: number) {
     .select([isoText("start_time"), isoText("end_time")])
     .select("shot.object_key as screenshot")
     .where("results.run_id", "=", runId)
+    .$if(testId !== undefined, (qb) => qb.where("results.test_id", "=", testId!))
     .orderBy("results.id")
     .execute();
   return rows.map(withResultIds);
@@ -241,12 +243,13 @@ export async function listScreenshots(db: Db, resultId: number) {
 }
 export type ScreenshotRow = Awaited<ReturnType<typeof listScreenshots>>[number];
 
-/** A backend run's results, every attempt, in report order (sorted by id). */
-export async function listBackendResults(db: Db, runId: number) {
+/** A backend run's results, every attempt, in report order (sorted by id); or one test's. */
+export async function listBackendResults(db: Db, runId: number, testId?: number) {
   const rows = await db.kysely
     .selectFrom("results")
     .select(BACKEND_RESULT_COLUMNS)
     .where("run_id", "=", runId)
+    .$if(testId !== undefined, (qb) => qb.where("test_id", "=", testId!))
     .orderBy("id")
     .execute();
   return rows.map(withResultIds);

@@ -15,6 +15,7 @@ import {
   RunKeyParamsSchema,
   RunListQuerySchema,
 } from "@assay/core";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { ifNoneMatchHits } from "../../http/etag.js";
@@ -28,6 +29,8 @@ import {
   listBackendRuns,
   listFrontendRuns,
   listLoadRuns,
+  backendCacheKey,
+  type RunDetailAnswer,
   type RunsContext,
 } from "./runs.service.js";
 import { RunDetailCache } from "./run-detail-cache.js";
@@ -98,6 +101,32 @@ export const runsRoutes =
     }
 
     const detailCache = new RunDetailCache();
+    /**
+     * A run detail as kept: 304 when the client has this version, else its JSON, compressed
+     * when asked (the kept bytes: compressing a 10 MB detail again on every open costs more than
+     * building the answer from the cache, docs/performance.md; the plugin leaves encoded answers
+     * be).
+     */
+    const sendDetail = (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      answer: RunDetailAnswer,
+      cacheKey: string,
+    ) => {
+      void reply
+        .header("etag", answer.etag)
+        .header("cache-control", "no-cache")
+        .header("vary", "accept-encoding");
+      if (ifNoneMatchHits(request.headers["if-none-match"], answer.etag))
+        return reply.code(304).send(null);
+      // Already JSON: Fastify sends a string payload with a JSON type as it is.
+      void reply.type("application/json; charset=utf-8");
+      const encoding = acceptedEncoding(request.headers["accept-encoding"]);
+      if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES)
+        return reply.send(answer.body);
+      const bytes = detailCache.encoded(cacheKey, answer.etag, answer.body, encoding);
+      return reply.header("content-encoding", encoding).send(bytes);
+    };
     app.get(
       "/v1/test-runs/:key",
       {
@@ -114,28 +143,9 @@ export const runsRoutes =
         serializerCompiler: sendOkAsBuilt,
       },
       async (request, reply) => {
-        const answer = await getFrontendRun(
-          ctx,
-          request.params.key,
-          detailCache,
-          request.query.force,
-        );
-        void reply
-          .header("etag", answer.etag)
-          .header("cache-control", "no-cache")
-          .header("vary", "accept-encoding");
-        if (ifNoneMatchHits(request.headers["if-none-match"], answer.etag))
-          return reply.code(304).send(null);
-        // Already JSON: Fastify sends a string payload with a JSON type as it is (the type
-        // provider types send() as the schema's object, hence the cast).
-        void reply.type("application/json; charset=utf-8");
-        const encoding = acceptedEncoding(request.headers["accept-encoding"]);
-        if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES)
-          return reply.send(answer.body as never);
-        // Sent as kept: compressing a 10 MB detail again on every open costs more than building
-        // the answer from the cache (docs/performance.md). The plugin leaves encoded answers be.
-        const bytes = detailCache.encoded(request.params.key, answer.etag, answer.body, encoding);
-        return reply.header("content-encoding", encoding).send(bytes as never);
+        const { key } = request.params;
+        const answer = await getFrontendRun(ctx, key, detailCache, request.query.force);
+        return sendDetail(request, reply, answer, key);
       },
     );
 
@@ -160,13 +170,20 @@ export const runsRoutes =
             tags,
             hide: url.endsWith("/"),
             summary: "A backend run and all its results",
+            description:
+              "Answers carry an ETag: a request with If-None-Match gets 304 while the run and its " +
+              "results are unchanged. force=true rebuilds the answer.",
             params: RunKeyParamsSchema,
             querystring: ForceQuerySchema,
-            response: { 200: BackendRunDetailSchema, ...itemErrors },
+            response: { 200: BackendRunDetailSchema, 304: NotModifiedSchema, ...itemErrors },
           },
           serializerCompiler: sendOkAsBuilt,
         },
-        async (request) => getBackendRun(ctx, request.params.key),
+        async (request, reply) => {
+          const { key } = request.params;
+          const answer = await getBackendRun(ctx, key, detailCache, request.query.force);
+          return sendDetail(request, reply, answer, backendCacheKey(key));
+        },
       );
     }
 

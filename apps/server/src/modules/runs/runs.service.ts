@@ -1,5 +1,6 @@
 import {
   deriveStatus,
+  NO_UNSTABLE,
   UNSTABLE_TAG,
   type ApiLogPage,
   type ApiLogQuery,
@@ -130,16 +131,35 @@ export async function getFrontendRun(
   return { etag, body };
 }
 
-/** A backend run and all its results, with their errors, console logs and scripts. */
-export async function getBackendRun(ctx: RunsContext, key: string): Promise<BackendRunDetail> {
+/**
+ * A backend run and all its results, with their errors, console logs and scripts: kept and
+ * versioned as the frontend run detail is (ETag, 304), under its own key in `cache`.
+ */
+export async function getBackendRun(
+  ctx: RunsContext,
+  key: string,
+  cache: RunDetailCache,
+  force = false,
+): Promise<RunDetailAnswer> {
   const run = await requireRun(ctx.db, "backend", key);
+  // Backend failures are never unstable: the '@unstable' tag is no part of the version.
+  const etag = runDetailVersion(run.row_version, NO_UNSTABLE, ctx.ticketPattern);
+  const cacheKey = backendCacheKey(key);
+  const kept = force ? undefined : cache.get(cacheKey, etag);
+  if (kept !== undefined) return { etag, body: kept };
   const rows = await repo.listBackendResults(ctx.db, run.id);
-  return {
+  const detail: BackendRunDetail = {
     run: toBackendRun(run),
     warnings: run.warnings,
     results: rows.map((row) => toBackendResult(row, key, ctx.ticketPattern)),
   };
+  const body = JSON.stringify(detail);
+  cache.set(cacheKey, etag, body);
+  return { etag, body };
 }
+
+/** The cache key of a backend run detail: apart from a frontend run's, whatever the keys. */
+export const backendCacheKey = (key: string): string => `backend\u0000${key}`;
 
 /** A load run and its per-endpoint statistics, the aggregated row last. */
 export async function getLoadRun(ctx: RunsContext, key: string): Promise<LoadRunDetail> {

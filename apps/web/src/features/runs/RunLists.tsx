@@ -10,7 +10,8 @@ import {
   type ReportTab,
   type RunPageSize,
 } from "./report-url";
-import { prefetchFrontendRun, useRunList, type RunOf } from "./use-runs";
+import { useRunList, type RunOf } from "./use-runs";
+import { prefetchFrontendView } from "./view/use-run-view";
 
 export interface RunListProps {
   tab: ReportTab;
@@ -66,7 +67,7 @@ export const FrontendRunList = memo(function FrontendRunList(props: RunListProps
       columns={frontendColumns(href)}
       rowHref={href}
       // A big run takes a moment to fetch: start when the pointer or focus reaches its row.
-      onRowIntent={(run) => prefetchFrontendRun(queryClient, run.test_run_key)}
+      onRowIntent={(run) => prefetchFrontendView(queryClient, run.test_run_key, DEFAULT_FILTERS)}
       {...table}
     />
   );

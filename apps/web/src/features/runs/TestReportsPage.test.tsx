@@ -10,6 +10,7 @@ import {
 } from "../../test/frontend-run-fixtures";
 import { stubClientHeight } from "../../test/layout-stub";
 import { errorResponse, jsonResponse, mockApi, requestedPaths } from "../../test/mock-api";
+import { frontendViewHandler } from "../../test/run-view-fake";
 import { renderApp } from "../../test/render-app";
 import { buildBackendRun, buildLoadRun, buildTestDetail } from "../../test/run-fixtures";
 
@@ -184,12 +185,13 @@ describe("Test Reports deep links", () => {
   function mockRun() {
     return mock({
       "/v1/test-runs": () => jsonResponse(buildRunPage(runs)),
-      "/v1/test-runs/ui-run-1": () => jsonResponse(buildRunDetail([failing])),
-      "/v1/test-runs/ui-run-1/history": () => jsonResponse({}),
+      "/v1/test-runs/ui-run-1/view": frontendViewHandler(buildRunDetail([failing]), {
+        majorTags: [],
+      }),
       "/v1/dtag": () => errorResponse(404, "not_found", "No route"),
       "/v1/test-detail/ui-run-1/login%230": () =>
         jsonResponse(buildTestDetail({ test_run_key: "ui-run-1", description: "Signs in." })),
-      "/v1/api-test-run/api-run-1": never,
+      "/v1/api-test-run/api-run-1/view": never,
       "/v1/load-test-runs/load-1": never,
     });
   }
@@ -230,8 +232,10 @@ describe("Test Reports deep links", () => {
   it("?be=1 opens the Backend results dialog instead", async () => {
     const fetchMock = mockRun();
     renderApp("/test_runs/api-run-1?be=1");
-    await waitFor(() => expect(requestedPaths(fetchMock)).toContain("/v1/api-test-run/api-run-1"));
-    expect(requestedPaths(fetchMock)).not.toContain("/v1/test-runs/api-run-1");
+    await waitFor(() =>
+      expect(requestedPaths(fetchMock)).toContain("/v1/api-test-run/api-run-1/view"),
+    );
+    expect(requestedPaths(fetchMock)).not.toContain("/v1/test-runs/api-run-1/view");
     expect(
       screen.getByRole("tab", { name: "Backend", selected: true, hidden: true }),
     ).toBeInTheDocument();

@@ -1,28 +1,17 @@
 import {
   BackendRunPageSchema,
-  DEFAULT_RUN_HISTORY_LIMIT,
-  FrontendRunDetailSchema,
   FrontendRunPageSchema,
   LoadRunPageSchema,
-  RunHistorySchema,
   TagListSchema,
   type BackendRun,
   type FrontendRun,
   type LoadRun,
 } from "@assay/core";
-import {
-  keepPreviousData,
-  queryOptions,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-} from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { getJson, type ResponseParser } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
 import type { ReportTab } from "./report-url";
-
-const enc = encodeURIComponent;
 
 export interface RunOf {
   frontend: FrontendRun;
@@ -82,41 +71,6 @@ export function useRefreshRunList() {
         .catch(() => undefined),
     [queryClient],
   );
-}
-
-const frontendRunQuery = (key: string) =>
-  queryOptions({
-    queryKey: queryKeys.frontendRun(key),
-    queryFn: ({ signal }) => getJson(`/v1/test-runs/${enc(key)}`, FrontendRunDetailSchema, signal),
-    // A finished run does not change; a few seconds keep a hover's prefetch for the click.
-    staleTime: 10_000,
-  });
-
-/** A frontend run and all its results (GET /v1/test-runs/{key}). */
-export function useFrontendRun(key: string) {
-  return useQuery(frontendRunQuery(key));
-}
-
-/** Starts fetching a frontend run before its dialog opens (hover or focus of its row). */
-export function prefetchFrontendRun(queryClient: QueryClient, key: string): void {
-  void queryClient.prefetchQuery(frontendRunQuery(key));
-}
-
-/**
- * The recent history of every test of a run, by test id (GET /v1/test-runs/{key}/history),
- * fetched while `enabled`.
- */
-export function useRunHistory(key: string, enabled = true) {
-  return useQuery({
-    enabled,
-    queryKey: queryKeys.runHistory(key),
-    queryFn: ({ signal }) =>
-      getJson(
-        `/v1/test-runs/${enc(key)}/history?limit=${DEFAULT_RUN_HISTORY_LIMIT}`,
-        RunHistorySchema,
-        signal,
-      ),
-  });
 }
 
 /**

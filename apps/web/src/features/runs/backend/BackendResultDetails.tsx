@@ -1,4 +1,4 @@
-import { DEFAULT_TICKET_PATTERN, sourceLink, type BackendResult } from "@assay/core";
+import { DEFAULT_TICKET_PATTERN, sourceLink, type BackendResultDetail } from "@assay/core";
 import OpenInNew from "@mui/icons-material/OpenInNew";
 import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
@@ -62,7 +62,7 @@ export function BackendResultDetails({
   result,
   repositoryUrl,
 }: {
-  result: BackendResult;
+  result: BackendResultDetail;
   /** The catalogue's sourceRepositoryUrl; undefined while the catalogue loads. */
   repositoryUrl: string | undefined;
 }) {

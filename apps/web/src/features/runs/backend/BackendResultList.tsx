@@ -1,5 +1,6 @@
-import type { BackendResult } from "@assay/core";
+import type { BackendViewResult } from "@assay/core";
 import Box from "@mui/material/Box";
+import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef, useState } from "react";
@@ -8,43 +9,57 @@ import { BackendResultRow } from "./BackendResultRow";
 const ROW_ESTIMATE = 52;
 
 /**
- * The results, virtualized: a run of thousands of API tests renders only the rows in view.
- * Rows are measured, since an expanded one is as tall as its log and script.
+ * The results, virtualized: a run of 100,000 API tests renders only the rows in view, and only
+ * the pages scrolled to are fetched (rows not loaded yet show as placeholders). Rows are
+ * measured, since an expanded one is as tall as its log and script.
  */
 export function BackendResultList({
+  runKey,
+  count,
   results,
+  onRowsShown,
   repositoryUrl,
   initialExpanded,
+  linkedIndex,
 }: {
-  results: readonly BackendResult[];
+  runKey: string;
+  /** Results the filters keep: the list is this long, though not all are loaded yet. */
+  count: number;
+  results: readonly BackendViewResult[];
+  onRowsShown: (lastIndex: number) => void;
   repositoryUrl: string | undefined;
   /** test_run_test_id of a result to open and scroll to, e.g. from a shared link. */
   initialExpanded?: string;
+  /** Its index in the filtered list, as the server found it; null when it is not there. */
+  linkedIndex: number | null;
 }) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(
     () => new Set(initialExpanded ? [initialExpanded] : []),
   );
   const virtualizer = useVirtualizer({
-    count: results.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
     overscan: 6,
-    getItemKey: (index) => results[index]?.id ?? index,
+    getItemKey: (index) => results[index]?.id ?? `pending-${index}`,
   });
 
-  const linkedIndex = initialExpanded
-    ? results.findIndex((result) => result.test_run_test_id === initialExpanded)
-    : -1;
-  // Once, when the linked result first appears: later scrolling is the engineer's.
+  // Once, when the linked result is first known: later scrolling is the engineer's.
   const scrolledToLink = useRef(false);
   useEffect(() => {
-    if (scrolledToLink.current || linkedIndex < 0) return;
+    if (scrolledToLink.current || linkedIndex === null) return;
     scrolledToLink.current = true;
     virtualizer.scrollToIndex(linkedIndex, { align: "start" });
   }, [linkedIndex, virtualizer]);
 
-  if (results.length === 0) {
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastIndex >= 0) onRowsShown(lastIndex);
+  }, [lastIndex, onRowsShown]);
+
+  if (count === 0) {
     return (
       <Typography color="text.secondary" sx={{ p: 2 }}>
         No results to show.
@@ -64,6 +79,7 @@ export function BackendResultList({
       ref={scrollRef}
       role="feed"
       aria-label="Results"
+      aria-busy={results.length < count && lastIndex >= results.length}
       sx={{
         flex: 1,
         minHeight: 0,
@@ -74,9 +90,8 @@ export function BackendResultList({
       }}
     >
       <Box sx={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const result = results[item.index];
-          if (!result) return null;
           return (
             <Box
               key={item.key}
@@ -85,12 +100,17 @@ export function BackendResultList({
               sx={{ position: "absolute", top: 0, left: 0, width: "100%" }}
               style={{ transform: `translateY(${item.start}px)` }}
             >
-              <BackendResultRow
-                result={result}
-                expanded={expanded.has(result.test_run_test_id)}
-                onToggle={() => toggle(result.test_run_test_id)}
-                repositoryUrl={repositoryUrl}
-              />
+              {result ? (
+                <BackendResultRow
+                  runKey={runKey}
+                  result={result}
+                  expanded={expanded.has(result.test_run_test_id)}
+                  onToggle={() => toggle(result.test_run_test_id)}
+                  repositoryUrl={repositoryUrl}
+                />
+              ) : (
+                <Skeleton variant="rectangular" height={ROW_ESTIMATE - 1} sx={{ mb: "1px" }} />
+              )}
             </Box>
           );
         })}

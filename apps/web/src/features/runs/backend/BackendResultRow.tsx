@@ -1,4 +1,6 @@
-import { formatDuration, type BackendResult } from "@assay/core";
+import { formatDuration, type BackendViewResult } from "@assay/core";
+import Alert from "@mui/material/Alert";
+import Skeleton from "@mui/material/Skeleton";
 import ExpandMore from "@mui/icons-material/ExpandMore";
 import HourglassEmpty from "@mui/icons-material/HourglassEmpty";
 import Box from "@mui/material/Box";
@@ -6,20 +8,56 @@ import ButtonBase from "@mui/material/ButtonBase";
 import Typography from "@mui/material/Typography";
 import { StatusLabel } from "../../../components/StatusLabel";
 import { BackendResultDetails } from "./BackendResultDetails";
+import { DETAIL_ERROR } from "./messages";
+import { useBackendResultDetail } from "./use-backend-run";
 
 /** API tests often take less than a second, which h m s would show as "0s". */
 function shortDuration(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : formatDuration(ms);
 }
 
+/**
+ * An opened result's error, stack, log and script: the run view's rows carry none of them, so
+ * they are read when the row opens (GET /v1/api-test-detail, with its API requests).
+ */
+function OpenedResult({
+  runKey,
+  resultId,
+  repositoryUrl,
+}: {
+  runKey: string;
+  resultId: string;
+  repositoryUrl: string | undefined;
+}) {
+  const detail = useBackendResultDetail(runKey, resultId, true);
+  if (detail.isPending) {
+    return (
+      <Box aria-label="Loading the result" sx={{ px: 2, pb: 2 }}>
+        <Skeleton height={28} />
+        <Skeleton height={28} />
+      </Box>
+    );
+  }
+  if (detail.isError) {
+    return (
+      <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
+        {DETAIL_ERROR} ({detail.error.message})
+      </Alert>
+    );
+  }
+  return <BackendResultDetails result={detail.data} repositoryUrl={repositoryUrl} />;
+}
+
 /** One result of the backend dialog: a summary line that expands into its details. */
 export function BackendResultRow({
+  runKey,
   result,
   expanded,
   onToggle,
   repositoryUrl,
 }: {
-  result: BackendResult;
+  runKey: string;
+  result: BackendViewResult;
   expanded: boolean;
   onToggle: () => void;
   repositoryUrl: string | undefined;
@@ -99,7 +137,11 @@ export function BackendResultRow({
       </ButtonBase>
       {expanded && (
         <Box id={detailsId}>
-          <BackendResultDetails result={result} repositoryUrl={repositoryUrl} />
+          <OpenedResult
+            runKey={runKey}
+            resultId={result.test_run_test_id}
+            repositoryUrl={repositoryUrl}
+          />
         </Box>
       )}
     </Box>

@@ -7,6 +7,7 @@ import { stubClientHeight } from "../../../test/layout-stub";
 import { errorResponse, jsonResponse, mockApi, requestedPaths } from "../../../test/mock-api";
 import { renderUi } from "../../../test/render-ui";
 import { buildApiRequests, buildBackendResult, buildBackendRun } from "../../../test/run-fixtures";
+import { backendViewHandler } from "../../../test/run-view-fake";
 import { BackendResultsDialog } from "./BackendResultsDialog";
 
 const REPO = "https://git.example.com/qa/api-tests/blob/master/";
@@ -58,10 +59,18 @@ function detail(results: BackendResult[], overrides = {}): BackendRunDetail {
   };
 }
 
+/** The run's view, and each result's detail (an opened row reads its error, log and script). */
 function mockRun(body: BackendRunDetail, extra: Parameters<typeof mockApi>[0] = {}) {
+  const details = Object.fromEntries(
+    body.results.map((result) => [
+      `/v1/api-test-detail/api-run-1/${encodeURIComponent(result.test_run_test_id)}`,
+      () => jsonResponse({ ...result, apiRequests: [], attempts: [result] }),
+    ]),
+  );
   return mockApi({
     "/v1/catalog": () => jsonResponse(catalog),
-    "/v1/api-test-run/api-run-1": () => jsonResponse(body),
+    "/v1/api-test-run/api-run-1/view": backendViewHandler(body, { majorTags: catalog.majorTags }),
+    ...details,
     ...extra,
   });
 }
@@ -87,7 +96,7 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
   it("shows skeletons while the results load, with the run key as title", () => {
     mockApi({
       "/v1/catalog": () => jsonResponse(catalog),
-      "/v1/api-test-run/api-run-1": () => new Promise<Response>(() => undefined),
+      "/v1/api-test-run/api-run-1/view": () => new Promise<Response>(() => undefined),
     });
     renderDialog();
     expect(screen.getByRole("dialog", { name: "api-run-1" })).toBeInTheDocument();
@@ -97,7 +106,7 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
   it("says 'Error occurred fetching results' when the run cannot be read", async () => {
     mockApi({
       "/v1/catalog": () => jsonResponse(catalog),
-      "/v1/api-test-run/api-run-1": () => errorResponse(404, "not_found", "No API test run."),
+      "/v1/api-test-run/api-run-1/view": () => errorResponse(404, "not_found", "No API test run."),
     });
     renderDialog();
     expect(await screen.findByText("Error occurred fetching results")).toBeInTheDocument();
@@ -148,11 +157,13 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     await screen.findByRole("article", { name: /TC11/ });
 
     await userEvent.click(screen.getByRole("switch", { name: "Hide failed results" }));
-    expect(screen.getAllByRole("article").map((a) => a.getAttribute("aria-label"))).toEqual([
-      `TC12 ${XSS}`,
-    ]);
+    await waitFor(() =>
+      expect(screen.getAllByRole("article").map((a) => a.getAttribute("aria-label"))).toEqual([
+        `TC12 ${XSS}`,
+      ]),
+    );
     await userEvent.click(screen.getByRole("switch", { name: "Hide failed results" }));
-    expect(screen.getAllByRole("article")).toHaveLength(3);
+    await waitFor(() => expect(screen.getAllByRole("article")).toHaveLength(3));
   });
 
   it("shows a 'Pending reason' failure as skipped with its reason, out of Failed", async () => {
@@ -181,10 +192,12 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     expect(lines).toEqual(["@patients1"]);
 
     await userEvent.click(screen.getByRole("switch", { name: "Hide failed results" }));
-    expect(screen.getAllByRole("article").map((a) => a.getAttribute("aria-label"))).toEqual([
-      "TC14 GET /sms",
-      `TC12 ${XSS}`,
-    ]);
+    await waitFor(() =>
+      expect(screen.getAllByRole("article").map((a) => a.getAttribute("aria-label"))).toEqual([
+        "TC14 GET /sms",
+        `TC12 ${XSS}`,
+      ]),
+    );
   });
 
   it("links the ticket keys of a backend error to the issue tracker", async () => {
@@ -203,7 +216,7 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     renderDialog();
     const result = within(await screen.findByRole("article", { name: /TC15/ }));
     await userEvent.click(result.getByRole("button", { expanded: false }));
-    const error = within(result.getByRole("region", { name: "Error" }));
+    const error = within(await result.findByRole("region", { name: "Error" }));
     expect(await error.findByRole("link", { name: "NXL-42" })).toHaveAttribute(
       "href",
       "https://jira.example.com/browse/NXL-42",
@@ -233,7 +246,7 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
 
     const result = within(row(/TC11/));
     expect(
-      within(result.getByRole("region", { name: "Error" })).getByText(/AssertionError/),
+      within(await result.findByRole("region", { name: "Error" })).getByText(/AssertionError/),
     ).toBeInTheDocument();
     expect(result.getByText(/expected 500 to equal 200$/)).toBeInTheDocument();
     expect(result.getByRole("link", { name: "View source" })).toHaveAttribute(
@@ -252,7 +265,7 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
         expanded: false,
       }),
     );
-    const log = screen.getByRole("list", { name: "Console log" });
+    const log = await screen.findByRole("list", { name: "Console log" });
     const lines = within(log).getAllByRole("listitem");
     expect(lines).toHaveLength(3);
     expect(lines[0]).toHaveTextContent(/^short line$/);
@@ -273,23 +286,23 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
         expanded: false,
       }),
     );
-    expect(screen.getByText("Not found! Probably failed at 'Before' action")).toBeInTheDocument();
+    expect(
+      await screen.findByText("Not found! Probably failed at 'Before' action"),
+    ).toBeInTheDocument();
     expect(screen.queryByRole("link", { name: "View source" })).toBeNull();
   });
 
-  it("switches to the result's API requests, fetched from the detail endpoint", async () => {
+  it("opens a linked result, its detail and API requests read in one request", async () => {
     const fetchMock = mockRun(detail([failing]), {
       "/v1/api-test-detail/api-run-1/patients%230": () =>
-        jsonResponse({ ...failing, apiRequests: buildApiRequests(2) }),
+        jsonResponse({ ...failing, apiRequests: buildApiRequests(2), attempts: [failing] }),
     });
     renderDialog("/test_runs/api-run-1/patients%230?be=1");
 
     // The test key of the URL opens that result.
     const result = within(await screen.findByRole("article", { name: /TC11/ }));
     expect(result.getByRole("button", { expanded: true })).toBeInTheDocument();
-    expect(requestedPaths(fetchMock)).not.toContain("/v1/api-test-detail/api-run-1/patients%230");
-
-    await userEvent.click(result.getByRole("button", { name: "API requests" }));
+    await userEvent.click(await result.findByRole("button", { name: "API requests" }));
     const table = await result.findByRole("table", { name: "API requests of this test" });
     const rows = within(table).getAllByRole("row");
     expect(rows.map((r) => r.textContent)).toEqual([
@@ -297,15 +310,18 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
       "GET/v1/items/120010",
       "POST/v1/items/220011",
     ]);
+    const detailPath = "/v1/api-test-detail/api-run-1/patients%230";
+    expect(requestedPaths(fetchMock).filter((path) => path === detailPath)).toHaveLength(1);
   });
 
-  it("says 'Error occurred fetching test details...' when the API requests cannot be read", async () => {
+  it("says 'Error occurred fetching test details...' when an opened result cannot be read", async () => {
     mockRun(detail([failing]), {
       "/v1/api-test-detail/api-run-1/patients%230": () => errorResponse(500, "internal", "boom"),
     });
     renderDialog("/test_runs/api-run-1/patients%230?be=1");
-    await userEvent.click(await screen.findByRole("button", { name: "API requests" }));
-    expect(await screen.findByText("Error occurred fetching test details...")).toBeInTheDocument();
+    expect(
+      await screen.findByText(/^Error occurred fetching test details\.\.\./),
+    ).toBeInTheDocument();
   });
 
   it("opens the API Requests dialog from the Total box and keeps it in the URL", async () => {

@@ -1,4 +1,4 @@
-import { summarizeFailures, type BackendRunDetail } from "@assay/core";
+import type { BackendRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
@@ -7,7 +7,7 @@ import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
 import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { useParams, useSearchParams } from "react-router";
 import { useCatalog } from "../../../api/use-catalog";
 import { ApiRequestsDialog } from "./ApiRequestsDialog";
@@ -15,7 +15,10 @@ import { BackendResultList } from "./BackendResultList";
 import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
 import { BackendSummary } from "./BackendSummary";
-import { useBackendRun } from "./use-backend-run";
+import { ShownCount } from "../view/ShownCount";
+import { useStableCallback } from "../use-stable-callback";
+import { ResultSearch } from "../view/ResultSearch";
+import { useRunView } from "../view/use-run-view";
 import { RESULTS_ERROR } from "./messages";
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
@@ -33,7 +36,23 @@ export interface BackendResultsDialogProps {
  * in the URL (/test_runs/{key}/{test_key}?be=1) opens that result.
  */
 export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDialogProps) {
-  const run = useBackendRun(runKey, open);
+  const { test_key: linkedTest } = useParams();
+  const [hideFailed, setHideFailed] = useState(false);
+  const [search, setSearch] = useState("");
+  const onSearch = useStableCallback((text: string) => setSearch(text));
+  const view = useRunView(
+    "backend",
+    runKey,
+    {
+      hidden: new Set(hideFailed ? (["failed"] as const) : []),
+      tags: NO_TAGS,
+      failure: null,
+      search,
+      locate: linkedTest,
+    },
+    open,
+  );
+  const run = view.query;
   const [searchParams, setSearchParams] = useSearchParams();
   const apiLogOpen = searchParams.get(API_LOG_PARAM) === "1";
 
@@ -61,7 +80,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
         <Typography id="backend-results-title" variant="h2" component="h2" noWrap>
           {runKey}
         </Typography>
-        {run.data && <RunCaption detail={run.data} />}
+        {view.first && <RunCaption run={view.first.run} />}
         <Box sx={{ flex: 1 }} />
         <IconButton aria-label="Close" onClick={onClose} edge="end">
           <Close />
@@ -80,7 +99,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
       >
         {run.isPending ? (
           <LoadingState />
-        ) : run.isError ? (
+        ) : run.isError && !view.first ? (
           <Alert severity="error">
             {RESULTS_ERROR}
             <Typography variant="caption" component="div">
@@ -88,7 +107,14 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
             </Typography>
           </Alert>
         ) : (
-          <RunResults detail={run.data} onViewApiRequests={() => setApiLogOpen(true)} />
+          <RunResults
+            runKey={runKey}
+            view={view}
+            hideFailed={hideFailed}
+            onHideFailed={setHideFailed}
+            onSearch={onSearch}
+            onViewApiRequests={() => setApiLogOpen(true)}
+          />
         )}
       </Box>
       {apiLogOpen && (
@@ -98,9 +124,9 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
   );
 }
 
-function RunCaption({ detail }: { detail: BackendRunDetail }) {
-  const where = detail.run.env ?? detail.run.baseurl;
-  const parts = [detail.run.test_run_name, where, detail.run.executor].filter(Boolean);
+function RunCaption({ run }: { run: BackendRun }) {
+  const where = run.env ?? run.baseurl;
+  const parts = [run.test_run_name, where, run.executor].filter(Boolean);
   return (
     <Typography variant="body2" color="text.secondary" noWrap>
       {parts.join(" · ")}
@@ -127,57 +153,64 @@ function LoadingState() {
   );
 }
 
+const NO_TAGS: readonly string[] = [];
+
+/**
+ * The run's boxes and results from the run view (use-run-view.ts): counts and Failed Summary
+ * from the server, Hide Failed and the search answered by it, the rows a page at a time.
+ */
 function RunResults({
-  detail,
+  runKey,
+  view,
+  hideFailed,
+  onHideFailed,
+  onSearch,
   onViewApiRequests,
 }: {
-  detail: BackendRunDetail;
+  runKey: string;
+  view: ReturnType<typeof useRunView<"backend">>;
+  hideFailed: boolean;
+  onHideFailed: (hide: boolean) => void;
+  onSearch: (text: string) => void;
   onViewApiRequests: () => void;
 }) {
   const catalog = useCatalog();
   const { test_key: linkedTest } = useParams();
-  const [hideFailed, setHideFailed] = useState(false);
-  // Retries are kept in the answer, but the final attempt is the one that counts. Statuses are
-  // the server's derived_status (core's deriveStatus): a 'Pending reason' failure is skipped.
-  const finals = useMemo(() => detail.results.filter((result) => result.is_final), [detail]);
-  const shown = useMemo(
-    () => (hideFailed ? finals.filter((result) => result.derived_status !== "failed") : finals),
-    [finals, hideFailed],
-  );
-  const majorTags = catalog.data?.majorTags;
-  const failedGroups = useMemo(
-    () =>
-      majorTags &&
-      summarizeFailures(
-        finals.filter((result) => result.derived_status === "failed"),
-        majorTags,
-      ),
-    [finals, majorTags],
-  );
-
+  const first = view.first;
+  if (!first?.summary) return <LoadingState />;
   return (
     <>
-      <RunBuilds family="backend" runKey={detail.run.test_run_key} china={false} />
-      <RunWarnings warnings={detail.warnings} />
+      <RunBuilds family="backend" runKey={first.run.test_run_key} china={false} />
+      <RunWarnings warnings={first.warnings} />
       <BackendSummary
-        run={detail.run}
+        run={first.run}
         hideFailed={hideFailed}
-        onHideFailedChange={setHideFailed}
+        onHideFailedChange={onHideFailed}
         onViewApiRequests={onViewApiRequests}
-        failedGroups={failedGroups}
+        failedGroups={first.summary.failed_groups}
       />
-      {finals.length === 0 ? (
+      {first.total === 0 ? (
         <Typography color="text.secondary" sx={{ p: 2 }}>
-          {detail.run.state === "open"
+          {first.run.state === "open"
             ? "No results in this run yet: its reporter is still sending them."
             : "This run has no results."}
         </Typography>
       ) : (
-        <BackendResultList
-          results={shown}
-          repositoryUrl={catalog.data?.sourceRepositoryUrl}
-          initialExpanded={linkedTest}
-        />
+        <>
+          <Box sx={{ display: "flex", alignItems: "center", gap: 2 }}>
+            <ResultSearch onSearch={onSearch} />
+            <ShownCount historyState="ready" shown={first.shown} total={first.total} />
+          </Box>
+          <BackendResultList
+            runKey={runKey}
+            count={first.shown}
+            results={view.rows}
+            onRowsShown={view.onRowsShown}
+            repositoryUrl={catalog.data?.sourceRepositoryUrl}
+            initialExpanded={linkedTest}
+            linkedIndex={first.located}
+          />
+        </>
       )}
     </>
   );

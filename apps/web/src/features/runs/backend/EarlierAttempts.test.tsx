@@ -1,9 +1,7 @@
-import { screen, waitFor, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
-import { queryKeys } from "../../../api/query-keys";
-import { jsonResponse, mockApi } from "../../../test/mock-api";
 import { renderUi } from "../../../test/render-ui";
-import { buildBackendResult, buildBackendRun } from "../../../test/run-fixtures";
+import { buildBackendResult } from "../../../test/run-fixtures";
 import { EarlierAttempts } from "./EarlierAttempts";
 
 vi.setConfig({ testTimeout: 30_000 });
@@ -27,19 +25,16 @@ const rerun = buildBackendResult({
   attempt: 1,
   flaky: true,
 });
-const other = buildBackendResult({ test_run_key: "api-run-1", test_id: 22, attempt: 0 });
-
-function mock() {
-  mockApi({
-    "/v1/api-test-run/api-run-1": () =>
-      jsonResponse({ run: buildBackendRun(), warnings: [], results: [first, rerun, other] }),
-  });
-}
+// What GET /v1/api-test-detail answers: the result, its requests and its test's attempts.
+const detailOf = (result: typeof first) => ({
+  ...result,
+  apiRequests: [],
+  attempts: [rerun, first],
+});
 
 describe("EarlierAttempts", () => {
   it("lists a rerun result's earlier attempts with their status, time and error", async () => {
-    mock();
-    renderUi(<EarlierAttempts result={rerun} />);
+    renderUi(<EarlierAttempts result={detailOf(rerun)} />);
     const section = await screen.findByRole("region", { name: "Earlier attempts" });
     const items = within(section).getAllByRole("listitem");
     expect(items).toHaveLength(1);
@@ -48,12 +43,8 @@ describe("EarlierAttempts", () => {
     );
   });
 
-  it("shows nothing for a first attempt", async () => {
-    mock();
-    const { container, queryClient } = renderUi(<EarlierAttempts result={first} />);
-    await waitFor(() =>
-      expect(queryClient.getQueryState(queryKeys.backendRun("api-run-1"))?.status).toBe("success"),
-    );
+  it("shows nothing for a first attempt", () => {
+    const { container } = renderUi(<EarlierAttempts result={detailOf(first)} />);
     expect(container).toBeEmptyDOMElement();
   });
 });

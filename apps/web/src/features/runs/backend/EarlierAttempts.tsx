@@ -1,19 +1,17 @@
-import { formatDuration, formatUtc, type BackendResult } from "@assay/core";
+import { formatDuration, formatUtc, type BackendResultDetail } from "@assay/core";
 import Box from "@mui/material/Box";
 import Typography from "@mui/material/Typography";
 import { StatusLabel } from "../../../components/StatusLabel";
 import { attemptLabel } from "../detail/AttemptList";
-import { useBackendRun } from "./use-backend-run";
 
 /**
  * The earlier attempts of an expanded backend result (a rerun adds attempts): the last attempt
- * decides the row, the earlier ones stay here with their status, time and error. The run is
- * the one the dialog already read, so nothing more is fetched.
+ * decides the row, the earlier ones stay here with their status, time and error. They come with
+ * the result's detail, so nothing more is fetched.
  */
-export function EarlierAttempts({ result }: { result: BackendResult }) {
-  const run = useBackendRun(result.test_run_key);
-  const earlier = (run.data?.results ?? [])
-    .filter((other) => other.test_id === result.test_id && other.attempt < result.attempt)
+export function EarlierAttempts({ result }: { result: BackendResultDetail }) {
+  const earlier = result.attempts
+    .filter((other) => other.attempt < result.attempt)
     .sort((a, b) => a.attempt - b.attempt);
   if (earlier.length === 0) return null;
   return (

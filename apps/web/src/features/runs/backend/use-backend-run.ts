@@ -1,9 +1,4 @@
-import {
-  ApiLogPageSchema,
-  BackendResultDetailSchema,
-  BackendRunDetailSchema,
-  type API_LOG_PAGE_SIZES,
-} from "@assay/core";
+import { ApiLogPageSchema, BackendResultDetailSchema, type API_LOG_PAGE_SIZES } from "@assay/core";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { getJson } from "../../../api/client";
 import { queryKeys } from "../../../api/query-keys";
@@ -13,16 +8,6 @@ const enc = encodeURIComponent;
 /** One of the API Requests dialog's page sizes (spec section 9: 100, 1000, 10000). */
 export type ApiLogPageSize = (typeof API_LOG_PAGE_SIZES)[number];
 
-/** A backend run and all its results (GET /v1/api-test-run/{key}), fetched while `enabled`. */
-export function useBackendRun(key: string, enabled = true) {
-  return useQuery({
-    queryKey: queryKeys.backendRun(key),
-    queryFn: ({ signal }) =>
-      getJson(`/v1/api-test-run/${enc(key)}`, BackendRunDetailSchema, signal),
-    enabled: enabled && key !== "",
-  });
-}
-
 /** One backend result with the API requests it made (GET /v1/api-test-detail/{key}/{id}). */
 export function useBackendResultDetail(key: string, id: string, enabled: boolean) {
   return useQuery({
@@ -30,6 +15,8 @@ export function useBackendResultDetail(key: string, id: string, enabled: boolean
     queryFn: ({ signal }) =>
       getJson(`/v1/api-test-detail/${enc(key)}/${enc(id)}`, BackendResultDetailSchema, signal),
     enabled,
+    // The opened row and its API requests read the same answer: one request, not one each.
+    staleTime: 60_000,
   });
 }
 

@@ -59,17 +59,14 @@ describe("RunBuilds", () => {
       <RunBuilds family="backend" runKey="api-run-1" china={false} />,
     );
     const nav = await screen.findByRole("navigation", { name: "Builds of this run" });
-    queryClient.setQueryData(queryKeys.backendRun("api-run-1"), { stale: false });
+    const viewKey = queryKeys.runView("backend", "api-run-1", "");
+    queryClient.setQueryData(viewKey, { stale: false });
     active = false;
     // The list reads itself again every few seconds while a build is active.
     await waitFor(() => expect(nav).toHaveTextContent("#3 rerun of failed (succeeded)"), {
       timeout: 10_000,
     });
-    await waitFor(() =>
-      expect(queryClient.getQueryState(queryKeys.backendRun("api-run-1"))?.isInvalidated).toBe(
-        true,
-      ),
-    );
+    await waitFor(() => expect(queryClient.getQueryState(viewKey)?.isInvalidated).toBe(true));
   });
 
   it("shows nothing for a run uploaded from elsewhere (no builds)", async () => {

@@ -38,11 +38,7 @@ export function useRunBuilds(family: RunBuildsFamily, runKey: string, china: boo
   const before = useRef(active);
   useEffect(() => {
     if (before.current > 0 && active === 0) {
-      const keys =
-        family === "backend"
-          ? [queryKeys.backendRun(runKey)]
-          : [queryKeys.frontendRun(runKey), queryKeys.runHistory(runKey)];
-      for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.runViews(family, runKey) });
     }
     before.current = active;
   }, [active, family, runKey, queryClient]);

@@ -8,7 +8,6 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { StatusLabel } from "../../../components/StatusLabel";
-import { useFrontendRun } from "../use-runs";
 
 /** "First try", then "Retry 1", "Retry 2": attempt 0 is the first try. */
 export function attemptLabel(attempt: number): string {
@@ -21,21 +20,19 @@ export function attemptLabel(attempt: number): string {
  * Nothing shows for a test run once.
  */
 export function AttemptList({
-  runKey,
+  attempts: given,
   testId,
   shownKey,
   onOpen,
 }: {
-  runKey: string;
+  /** The test's attempts, from the shown attempt's detail. */
+  attempts: readonly FrontendResult[];
   testId: number;
   /** The attempt the dialog shows. */
   shownKey: string;
   onOpen: (testKey: string) => void;
 }) {
-  const run = useFrontendRun(runKey);
-  const attempts = (run.data?.results ?? [])
-    .filter((result) => result.test_id === testId)
-    .sort((a, b) => a.attempt - b.attempt);
+  const attempts = [...given].sort((a, b) => a.attempt - b.attempt);
   if (attempts.length < 2) return null;
   return (
     <Box component="section" aria-label="Attempts" sx={{ minWidth: 0 }}>

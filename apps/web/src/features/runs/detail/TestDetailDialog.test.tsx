@@ -3,11 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { buildCatalog } from "../../../test/catalog-factory";
 import { errorResponse, jsonResponse, mockApi } from "../../../test/mock-api";
 import { renderUi } from "../../../test/render-ui";
-import {
-  buildFailedResult,
-  buildFrontendResult,
-  buildRunDetail,
-} from "../../../test/frontend-run-fixtures";
+import { buildFailedResult, buildFrontendResult } from "../../../test/frontend-run-fixtures";
 import { buildTestDetail } from "../../../test/run-fixtures";
 import { TestDetailDialog } from "./TestDetailDialog";
 
@@ -64,13 +60,11 @@ const failedDetail = buildTestDetail({
 
 function renderDialog(
   answer: () => Response | Promise<Response>,
-  run = buildRunDetail([]),
   onOpenAttempt: (testKey: string) => void = () => {},
 ) {
   mockApi({
     "/v1/catalog": () => jsonResponse(buildCatalog()),
     "/v1/test-detail/ui-run-1/login%230": answer,
-    "/v1/test-runs/ui-run-1": () => jsonResponse(run),
   });
   return renderUi(
     <TestDetailDialog
@@ -151,7 +145,10 @@ describe("Frontend test detail dialog", () => {
   });
 
   it("lists the test's attempts in the run (a rerun's), the shown one marked, each openable", async () => {
-    const run = buildRunDetail([
+    // The server sends the test's attempts with the shown one's detail, the retry listed first
+    // here: the dialog orders them by attempt.
+    const attempts = [
+      buildFrontendResult({ test_run_test_id: "login#1", test_id: 321, attempt: 1, flaky: true }),
       buildFailedResult({
         test_run_test_id: "login#0",
         test_id: 321,
@@ -159,13 +156,10 @@ describe("Frontend test detail dialog", () => {
         is_final: false,
         error_message: "Timed out waiting for the dashboard",
       }),
-      buildFrontendResult({ test_run_test_id: "login#1", test_id: 321, attempt: 1, flaky: true }),
-      buildFrontendResult({ test_run_test_id: "other#0", test_id: 999 }),
-    ]);
+    ];
     const opened: string[] = [];
     renderDialog(
-      () => jsonResponse(failedDetail),
-      run,
+      () => jsonResponse({ ...failedDetail, attempts }),
       (key) => opened.push(key),
     );
     const table = await screen.findByRole(
@@ -184,9 +178,11 @@ describe("Frontend test detail dialog", () => {
   });
 
   it("shows no attempts for a test run once", async () => {
-    renderDialog(
-      () => jsonResponse(failedDetail),
-      buildRunDetail([buildFailedResult({ test_run_test_id: "login#0", test_id: 321 })]),
+    renderDialog(() =>
+      jsonResponse({
+        ...failedDetail,
+        attempts: [buildFailedResult({ test_run_test_id: "login#0", test_id: 321 })],
+      }),
     );
     await screen.findByRole("dialog", { name: /TC321/ }, { timeout: 5000 });
     await screen.findByText("Opens the site and signs in.");

@@ -68,7 +68,7 @@ export function TestDetailDialog({
         ) : detail.data ? (
           <Box sx={{ display: "grid", gap: 2 }}>
             <AttemptList
-              runKey={runKey}
+              attempts={detail.data.attempts}
               testId={detail.data.test_id}
               shownKey={testKey}
               onOpen={onOpenAttempt}

@@ -13,9 +13,10 @@ import {
 import { stubClientHeight } from "../../../test/layout-stub";
 import { errorResponse, jsonResponse, mockApi } from "../../../test/mock-api";
 import { renderApp } from "../../../test/render-app";
+import { frontendViewHandler } from "../../../test/run-view-fake";
 
 // MUI's dialogs are slow to render in jsdom; these tests wait for real renders.
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 const XSS = "<img src=x onerror=alert(1)>";
 const catalog = buildCatalog({ majorTags: ["@login", "@consent"] });
@@ -73,12 +74,18 @@ const history: RunHistory = {
   ]),
 };
 
+const viewOf = (detail: ReturnType<typeof buildRunDetail>) =>
+  frontendViewHandler(detail, {
+    majorTags: catalog.majorTags,
+    tagTests: new Map([["regression", new Set([5])]]),
+    history,
+  });
+
 function mock(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     "/v1/catalog": () => jsonResponse(catalog),
     "/v1/test-runs": () => jsonResponse(buildRunPage([])),
-    "/v1/test-runs/ui-run-1": () => jsonResponse(buildRunDetail(results)),
-    "/v1/test-runs/ui-run-1/history": () => jsonResponse(history),
+    "/v1/test-runs/ui-run-1/view": viewOf(buildRunDetail(results)),
     "/v1/dtag": () =>
       jsonResponse({
         byTag: {
@@ -115,7 +122,7 @@ afterAll(() => restoreLayout());
 describe("Frontend results dialog", () => {
   it("shows skeletons while the run loads, then 'Error occurred fetching results' on failure", async () => {
     let fail: (response: Response) => void = () => undefined;
-    mock({ "/v1/test-runs/ui-run-1": () => new Promise<Response>((r) => (fail = r)) });
+    mock({ "/v1/test-runs/ui-run-1/view": () => new Promise<Response>((r) => (fail = r)) });
     await open();
     expect(screen.getByLabelText("Loading results")).toBeInTheDocument();
     fail(errorResponse(500, "internal", "boom"));
@@ -126,8 +133,7 @@ describe("Frontend results dialog", () => {
     const warning =
       "jest-junit.xml: the report's totals say 6 tests, but it lists 7 tests; the 7 test cases listed are stored.";
     mock({
-      "/v1/test-runs/ui-run-1": () =>
-        jsonResponse({ ...buildRunDetail(results), warnings: [warning] }),
+      "/v1/test-runs/ui-run-1/view": viewOf({ ...buildRunDetail(results), warnings: [warning] }),
     });
     const view = await open();
     const alert = await screen.findByRole("status", { name: "Report warnings" });
@@ -141,7 +147,7 @@ describe("Frontend results dialog", () => {
 
   it("names the run's facts once each: a run named for its time does not repeat it", async () => {
     const named = { test_run_name: "2026-05-01 08:00:00 UTC", created_at: "2026-05-01T08:00:00Z" };
-    mock({ "/v1/test-runs/ui-run-1": () => jsonResponse(buildRunDetail(results, named)) });
+    mock({ "/v1/test-runs/ui-run-1/view": viewOf(buildRunDetail(results, named)) });
     await open();
     const facts = await screen.findByText(/^2026-05-01 08:00:00 UTC · /);
     expect(facts.textContent).toBe(
@@ -165,7 +171,7 @@ describe("Frontend results dialog", () => {
     expect(hide("skipped")).toBeChecked();
     expect(hide("unstable")).toBeChecked();
     expect(hide("failed")).not.toBeChecked();
-    expect(shownIds()).toEqual(["TC2", "TC3", "TC4", "TC5"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC2", "TC3", "TC4", "TC5"]));
   });
 
   it("Hide switches show and hide their results and keep the choice in the URL", async () => {
@@ -173,13 +179,13 @@ describe("Frontend results dialog", () => {
     const { router } = await open();
     await screen.findAllByRole("article");
     await userEvent.click(hide("passed"));
-    expect(shownIds()).toEqual(["TC1", "TC2", "TC3", "TC4", "TC5"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC1", "TC2", "TC3", "TC4", "TC5"]));
     expect(router.state.location.search).toBe("?hide=skipped%2Cunstable");
     await userEvent.click(hide("failed"));
-    expect(shownIds()).toEqual(["TC1"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC1"]));
     await userEvent.click(hide("skipped"));
     await userEvent.click(hide("unstable"));
-    expect(shownIds()).toEqual(["TC1", "TC6", "TC7"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC1", "TC6", "TC7"]));
     expect(router.state.location.search).toBe("?hide=failed");
   });
 
@@ -202,7 +208,7 @@ describe("Frontend results dialog", () => {
     await screen.findAllByRole("article");
     expect(hide("failed")).toBeChecked();
     expect(hide("passed")).not.toBeChecked();
-    expect(shownIds()).toEqual(["TC1", "TC6", "TC7"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC1", "TC6", "TC7"]));
   });
 
   it("groups failures by major tag, most first, with Unknown, and copies them", async () => {
@@ -228,14 +234,14 @@ describe("Frontend results dialog", () => {
     await screen.findAllByRole("article");
     await userEvent.click(screen.getByRole("combobox", { name: "Filter Failure List" }));
     await userEvent.click(screen.getByRole("option", { name: "New Failure" }));
-    expect(shownIds()).toEqual(["TC2"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC2"]));
     expect(router.state.location.search).toBe("?failures=new_failure");
     await userEvent.click(screen.getByRole("combobox", { name: "Filter Failure List" }));
     await userEvent.click(screen.getByRole("option", { name: "Failed for three days" }));
-    expect(shownIds()).toEqual(["TC3"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC3"]));
     await userEvent.click(screen.getByRole("combobox", { name: "Filter Failure List" }));
     await userEvent.click(screen.getByRole("option", { name: "All results" }));
-    expect(shownIds()).toEqual(["TC2", "TC3", "TC4", "TC5"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC2", "TC3", "TC4", "TC5"]));
   });
 
   it("filters by dynamic tag, or by the results' own tags when the tag API is missing", async () => {
@@ -249,9 +255,10 @@ describe("Frontend results dialog", () => {
     await screen.findByText(/Dynamic tags could not be loaded/);
     await userEvent.click(screen.getByRole("combobox", { name: "Dynamic tags" }));
     const options = screen.getAllByRole("option").map((o) => o.textContent);
-    expect(options).toEqual(["@consent", "@login", "@smoke"]);
+    // The server offers the dynamic tags too; only the cards' tag chips need the tag API.
+    expect(options).toEqual(["@consent", "@login", "@smoke", "regression"]);
     await userEvent.click(screen.getByRole("option", { name: "@smoke" }));
-    expect(shownIds()).toEqual(["TC5"]);
+    await waitFor(() => expect(shownIds()).toEqual(["TC5"]));
   });
 
   it("shows each result's card: screenshot, history, facts, error with ticket links", async () => {

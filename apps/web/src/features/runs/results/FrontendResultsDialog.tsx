@@ -1,31 +1,20 @@
-import {
-  runWallClockMs,
-  summarizeFailures,
-  type DisplayStatus,
-  type FailureFilter,
-  type FrontendRunDetail,
-} from "@assay/core";
+import { runWallClockMs, type DisplayStatus, type FailureFilter } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
 import Skeleton from "@mui/material/Skeleton";
-import { memo, useMemo } from "react";
+import { memo, useMemo, useState } from "react";
 import { useCatalog } from "../../../api/use-catalog";
 import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
-import { useDynamicTags, useFrontendRun, useRunHistory } from "../use-runs";
+import { useDynamicTags } from "../use-runs";
 import { useStableCallback } from "../use-stable-callback";
+import { ResultSearch } from "../view/ResultSearch";
+import { useRunView } from "../view/use-run-view";
 import { useResultFilters } from "./filters-context";
-import { ResultFilterBar, ShownCount } from "./ResultFilterBar";
-import {
-  countResults,
-  dynamicTagsOf,
-  filterResults,
-  finalResults,
-  idTagMatcher,
-  tagOptions,
-  tagTestsOf,
-} from "./result-filter";
+import { ResultFilterBar } from "./ResultFilterBar";
+import { ShownCount } from "../view/ShownCount";
+import { dynamicTagsOf, idTagMatcher, tagTestsOf } from "./result-filter";
 import type { CardSettings } from "./ResultCard";
 import { ResultList } from "./ResultList";
 import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
@@ -58,35 +47,13 @@ function ResultsSkeleton() {
   );
 }
 
-function ResultsBody({
-  runKey,
-  detail,
-  history,
-  onOpenTest,
-}: Omit<FrontendResultsDialogProps, "onClose"> & {
-  detail: FrontendRunDetail;
-  history: ReturnType<typeof useRunHistory>;
-}) {
-  const { filters, onFilters } = useResultFilters();
+/** The card settings every card shares: catalogue patterns and the dynamic tags' chips. */
+function useCardSettings(runKey: string, onOpenTest: (testKey: string) => void) {
   const catalog = useCatalog();
   const dtags = useDynamicTags();
-
-  const finals = useMemo(() => finalResults(detail.results), [detail.results]);
-  const counts = useMemo(() => countResults(finals), [finals]);
-  const majorTags = catalog.data?.majorTags;
-  const groups = useMemo(
-    () =>
-      majorTags &&
-      summarizeFailures(
-        finals.filter((result) => result.derived_status === "failed"),
-        majorTags,
-      ),
-    [finals, majorTags],
-  );
   const tagTests = useMemo(() => tagTestsOf(dtags.data), [dtags.data]);
   const testIdPattern = catalog.data?.testIdPattern;
   const isIdTag = useMemo(() => idTagMatcher(testIdPattern), [testIdPattern]);
-  const options = useMemo(() => tagOptions(finals, tagTests, isIdTag), [finals, tagTests, isIdTag]);
   const ticketPattern = catalog.data?.ticketPattern ?? NEVER_MATCHES;
   const trackerUrl = catalog.data?.issueTrackerUrl;
   const settings = useMemo<CardSettings>(
@@ -100,23 +67,22 @@ function ResultsBody({
     }),
     [runKey, ticketPattern, trackerUrl, isIdTag, tagTests, onOpenTest],
   );
-  const shown = useMemo(
-    () => filterResults(finals, filters, { tagTests, history: history.data }),
-    [finals, filters, tagTests, history.data],
-  );
-
-  const historyState = history.isError ? "error" : history.isPending ? "loading" : "ready";
   const tagNote = dtags.isError
-    ? `Dynamic tags could not be loaded (${dtags.error.message}); the filter offers the tags on these results.`
+    ? `Dynamic tags could not be loaded (${dtags.error.message}); the cards show their report tags only.`
     : null;
-  let emptyMessage = `Nothing to show: the Hide switches and filters leave out all ${finals.length} results.`;
-  if (finals.length === 0) emptyMessage = "This run has no results.";
-  else if (filters.failure && historyState === "loading") emptyMessage = "Loading recent history…";
-  else if (filters.failure && historyState === "error") {
-    emptyMessage = "The failure filter needs the recent history, which could not be loaded.";
-  }
-  // A new filter starts the list at its top.
-  const filterKey = [...filters.hidden, "|", ...filters.tags, "|", filters.failure].join(",");
+  return { settings, tagNote };
+}
+
+/**
+ * The dialog's content, from the run view (use-run-view.ts): the server counts, summarizes and
+ * filters the run, and sends the cards a page at a time as the list scrolls.
+ */
+function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogProps) {
+  const { filters, onFilters } = useResultFilters();
+  const [search, setSearch] = useState("");
+  const view = useRunView("frontend", runKey, { ...filters, search });
+  const { settings, tagNote } = useCardSettings(runKey, onOpenTest);
+  const first = view.first;
 
   const onHidden = useStableCallback((status: DisplayStatus, hide: boolean) => {
     const hidden = new Set(filters.hidden);
@@ -128,43 +94,82 @@ function ResultsBody({
   const onFailure = useStableCallback((failure: FailureFilter | null) =>
     onFilters({ ...filters, failure }),
   );
+  const onSearch = useStableCallback((text: string) => setSearch(text));
 
+  // A new filter starts the list at its top.
+  const filterKey = [...filters.hidden, "|", ...filters.tags, "|", filters.failure, search].join();
+  // The previous filter's list stays while the new one's first page is on its way.
+  const filtering = view.query.isPlaceholderData;
+  let emptyMessage = `Nothing to show: the Hide switches and filters leave out all ${first?.total ?? 0} results.`;
+  if (first?.total === 0) emptyMessage = "This run has no results.";
+
+  let body;
+  if (view.query.isError && !first) body = <Alert severity="error">{RESULTS_ERROR}</Alert>;
+  else if (!first?.summary) body = <ResultsSkeleton />;
+  else {
+    body = (
+      <>
+        <RunBuilds
+          family="frontend"
+          runKey={first.run.test_run_key}
+          china={first.run.is_china_region}
+        />
+        <RunWarnings warnings={first.warnings} />
+        <ResultsSummary
+          runKey={first.run.test_run_key}
+          counts={first.summary.counts}
+          wallClockMs={runWallClockMs(first.run)}
+          testTimeMs={first.run.duration_ms}
+          groups={first.summary.failed_groups}
+          hidden={filters.hidden}
+          onHidden={onHidden}
+        />
+        <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
+          <ResultFilterBar
+            tagOptions={first.summary.tag_options}
+            tags={filters.tags}
+            onTags={onTags}
+            tagNote={tagNote}
+            failure={filters.failure}
+            onFailure={onFailure}
+          />
+          <ResultSearch onSearch={onSearch} />
+          <ShownCount
+            historyState={filtering && filters.failure ? "loading" : "ready"}
+            shown={first.shown}
+            total={first.total}
+          />
+        </Box>
+        {view.query.isError && <Alert severity="error">{RESULTS_ERROR}</Alert>}
+        <ResultList
+          count={first.shown}
+          results={view.rows}
+          onRowsShown={view.onRowsShown}
+          resetKey={filterKey}
+          history={view.history}
+          historyLoading={false}
+          settings={settings}
+          emptyMessage={emptyMessage}
+        />
+      </>
+    );
+  }
   return (
     <>
-      <RunBuilds
-        family="frontend"
-        runKey={detail.run.test_run_key}
-        china={detail.run.is_china_region}
-      />
-      <RunWarnings warnings={detail.warnings} />
-      <ResultsSummary
-        runKey={detail.run.test_run_key}
-        counts={counts}
-        wallClockMs={runWallClockMs(detail.run)}
-        testTimeMs={detail.run.duration_ms}
-        groups={groups}
-        hidden={filters.hidden}
-        onHidden={onHidden}
-      />
-      <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
-        <ResultFilterBar
-          tagOptions={options}
-          tags={filters.tags}
-          onTags={onTags}
-          tagNote={tagNote}
-          failure={filters.failure}
-          onFailure={onFailure}
-        />
-        <ShownCount historyState={historyState} shown={shown.length} total={finals.length} />
+      <ResultsHeader runKey={runKey} run={first?.run} onClose={onClose} />
+      <Box
+        sx={{
+          flex: 1,
+          minHeight: 0,
+          display: "flex",
+          flexDirection: "column",
+          gap: 1.5,
+          p: 2,
+          bgcolor: "background.default",
+        }}
+      >
+        {body}
       </Box>
-      <ResultList
-        results={shown}
-        resetKey={filterKey}
-        history={history.data}
-        historyLoading={history.isPending}
-        settings={settings}
-        emptyMessage={emptyMessage}
-      />
     </>
   );
 }
@@ -178,10 +183,6 @@ function ResultsBody({
 export const FrontendResultsDialog = memo(function FrontendResultsDialog(
   props: FrontendResultsDialogProps,
 ) {
-  const run = useFrontendRun(props.runKey);
-  // Asked for once the run is in: fetched and parsed beside it, the history would delay the
-  // first cards, and the icons and the failure filter can come a moment later.
-  const history = useRunHistory(props.runKey, run.isSuccess);
   return (
     <Dialog
       fullScreen
@@ -190,26 +191,7 @@ export const FrontendResultsDialog = memo(function FrontendResultsDialog(
       aria-labelledby={RESULTS_TITLE_ID}
       transitionDuration={{ enter: 120, exit: 80 }}
     >
-      <ResultsHeader runKey={props.runKey} run={run.data?.run} onClose={props.onClose} />
-      <Box
-        sx={{
-          flex: 1,
-          minHeight: 0,
-          display: "flex",
-          flexDirection: "column",
-          gap: 1.5,
-          p: 2,
-          bgcolor: "background.default",
-        }}
-      >
-        {run.isError ? (
-          <Alert severity="error">{RESULTS_ERROR}</Alert>
-        ) : run.data ? (
-          <ResultsBody {...props} detail={run.data} history={history} />
-        ) : (
-          <ResultsSkeleton />
-        )}
-      </Box>
+      <ViewedResults {...props} />
     </Dialog>
   );
 });

@@ -1,4 +1,4 @@
-import { formatDuration, type FrontendResult, type RunHistoryEntry } from "@assay/core";
+import { formatDuration, type FrontendViewResult, type RunHistoryEntry } from "@assay/core";
 import Chip from "@mui/material/Chip";
 import { memo } from "react";
 import { Link as RouterLink } from "react-router";
@@ -24,13 +24,13 @@ export interface CardSettings {
 }
 
 export interface ResultCardProps {
-  result: FrontendResult;
+  result: FrontendViewResult;
   history: readonly RunHistoryEntry[] | undefined;
   historyLoading: boolean;
   settings: CardSettings;
 }
 
-function Thumbnail({ result, onOpen }: { result: FrontendResult; onOpen: () => void }) {
+function Thumbnail({ result, onOpen }: { result: FrontendViewResult; onOpen: () => void }) {
   if (!result.screenshot) {
     return (
       <div className="rc-noshot">
@@ -127,7 +127,9 @@ export const ResultCard = memo(function ResultCard(props: ResultCardProps) {
         </div>
         {failed && result.error_message && (
           <ErrorBlock
-            message={result.error_message}
+            // The run view cuts a long message: the whole of it is in Details.
+            message={result.error_cut ? `${result.error_message}…` : result.error_message}
+            cut={result.error_cut}
             tickets={result.tickets}
             pattern={settings.ticketPattern}
             trackerUrl={settings.trackerUrl}

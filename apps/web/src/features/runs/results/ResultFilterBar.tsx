@@ -1,7 +1,6 @@
 import { FAILURE_FILTERS, parseFailureFilter, type FailureFilter } from "@assay/core";
 import Autocomplete from "@mui/material/Autocomplete";
 import Box from "@mui/material/Box";
-import CircularProgress from "@mui/material/CircularProgress";
 import FormControl from "@mui/material/FormControl";
 import InputLabel from "@mui/material/InputLabel";
 import MenuItem from "@mui/material/MenuItem";
@@ -87,35 +86,3 @@ export const ResultFilterBar = memo(
     before.onTags === after.onTags &&
     before.onFailure === after.onFailure,
 );
-
-/** How many results are listed, and whether the recent history is still on its way. */
-export function ShownCount({
-  historyState,
-  shown,
-  total,
-}: {
-  historyState: "loading" | "error" | "ready";
-  shown: number;
-  total: number;
-}) {
-  return (
-    <Box sx={{ ml: "auto", display: "flex", alignItems: "center", gap: 1, minHeight: 40 }}>
-      {historyState === "loading" && (
-        <>
-          <CircularProgress size={14} aria-hidden />
-          <Typography variant="body2" color="text.secondary">
-            Loading recent history…
-          </Typography>
-        </>
-      )}
-      {historyState === "error" && (
-        <Typography variant="body2" color="error">
-          Recent history could not be loaded.
-        </Typography>
-      )}
-      <Typography variant="body2" sx={{ fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap" }}>
-        Showing {shown.toLocaleString("en-US")} of {total.toLocaleString("en-US")} results
-      </Typography>
-    </Box>
-  );
-}

@@ -1,5 +1,6 @@
-import type { FrontendResult, RunHistory } from "@assay/core";
+import type { FrontendViewResult, RunHistory } from "@assay/core";
 import Box from "@mui/material/Box";
+import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useRef } from "react";
@@ -10,7 +11,12 @@ const ESTIMATED_CARD_HEIGHT = 160;
 const GAP = 8;
 
 export interface ResultListProps {
-  results: readonly FrontendResult[];
+  /** Results the filters keep: the list is this long, though not all are loaded yet. */
+  count: number;
+  /** The loaded results, from the top of the filtered list. */
+  results: readonly FrontendViewResult[];
+  /** Called with the last index on screen: more pages load as the list nears their end. */
+  onRowsShown: (lastIndex: number) => void;
   history: RunHistory | undefined;
   historyLoading: boolean;
   settings: CardSettings;
@@ -22,18 +28,19 @@ export interface ResultListProps {
 
 /**
  * The results as cards in a virtualized list: only the cards in view (and a few around them)
- * are in the page, so a run of 10,000 results opens and scrolls like one of ten.
+ * are in the page, and only the pages of results scrolled to are fetched, so a run of 100,000
+ * results opens and scrolls like one of ten. Rows not loaded yet show as placeholders.
  */
 export function ResultList(props: ResultListProps) {
-  const { results } = props;
+  const { results, count, onRowsShown } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   // TanStack Virtual keeps its own mutable state: the React Compiler lint (incompatible-library)
   // warns that it leaves this component unmemoized, which is what it needs.
   const virtualizer = useVirtualizer({
-    count: results.length,
+    count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_CARD_HEIGHT,
-    getItemKey: (index) => results[index]?.id ?? index,
+    getItemKey: (index) => results[index]?.id ?? `pending-${index}`,
     overscan: 4,
     gap: GAP,
   });
@@ -43,7 +50,13 @@ export function ResultList(props: ResultListProps) {
     if (scrollRef.current?.scrollTop) virtualizer.scrollToOffset(0);
   }, [props.resetKey, virtualizer]);
 
-  if (results.length === 0) {
+  const items = virtualizer.getVirtualItems();
+  const lastIndex = items.at(-1)?.index ?? -1;
+  useEffect(() => {
+    if (lastIndex >= 0) onRowsShown(lastIndex);
+  }, [lastIndex, onRowsShown]);
+
+  if (count === 0) {
     return (
       <Box sx={{ flex: 1, display: "grid", placeItems: "center", color: "text.secondary" }}>
         <Typography>{props.emptyMessage}</Typography>
@@ -55,14 +68,14 @@ export function ResultList(props: ResultListProps) {
       ref={scrollRef}
       role="feed"
       aria-label="Results"
+      aria-busy={results.length < count && lastIndex >= results.length}
       tabIndex={0}
       sx={{ flex: 1, minHeight: 0, overflow: "auto", contain: "strict" }}
     >
       {/* Sizes change with every filter: inline styles, not new emotion classes each time. */}
       <Box sx={{ position: "relative" }} style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((item) => {
+        {items.map((item) => {
           const result = results[item.index];
-          if (!result) return null;
           return (
             <Box
               key={item.key}
@@ -71,12 +84,16 @@ export function ResultList(props: ResultListProps) {
               sx={{ position: "absolute", top: 0, left: 0, right: 8 }}
               style={{ transform: `translateY(${item.start}px)` }}
             >
-              <ResultCard
-                result={result}
-                history={props.history?.[result.test_id]}
-                historyLoading={props.historyLoading}
-                settings={props.settings}
-              />
+              {result ? (
+                <ResultCard
+                  result={result}
+                  history={props.history?.[result.test_id]}
+                  historyLoading={props.historyLoading}
+                  settings={props.settings}
+                />
+              ) : (
+                <Skeleton variant="rounded" height={ESTIMATED_CARD_HEIGHT - GAP} />
+              )}
             </Box>
           );
         })}

@@ -1,0 +1,92 @@
+import { sql } from "kysely";
+import type { Db } from "../../../db/pool.js";
+
+/**
+ * Reads behind the run view (view.service.ts): the final results of one run, with only the
+ * columns a card or row shows. The failure message is read whole, since the status rules and
+ * the tickets look at all of it; the service cuts it once they have. Report order, by id, on the
+ * (run_id, ...) indexes of migrations/0002_results.sql.
+ */
+
+/** The frontend card's columns, start_time for the history anchors, the last screenshot's key. */
+export async function listFrontendViewRows(db: Db, runId: number) {
+  const rows = await db.kysely
+    .selectFrom("results")
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("attachments")
+          .select("attachments.object_key")
+          .whereRef("attachments.result_id", "=", "results.id")
+          .where("attachments.content_type", "like", "image/%")
+          .orderBy("attachments.id", "desc")
+          .limit(1)
+          .as("shot"),
+      (join) => join.onTrue(),
+    )
+    .select([
+      "results.id",
+      "results.test_run_test_id",
+      "results.test_id",
+      "results.name",
+      "results.title",
+      "results.scenario",
+      "results.status",
+      "results.flaky",
+      "results.duration_ms",
+      "results.tags",
+      "results.error_message",
+      "results.nora_site",
+      "results.chrome_version",
+      "results.platform",
+      "results.commit_hash",
+      "results.start_time",
+    ])
+    .select("shot.object_key as screenshot")
+    .where("results.run_id", "=", runId)
+    .where("results.is_final", "=", true)
+    .orderBy("results.id")
+    .execute();
+  for (const row of rows) {
+    row.id = Number(row.id);
+    row.test_id = Number(row.test_id);
+  }
+  return rows;
+}
+export type FrontendViewDbRow = Awaited<ReturnType<typeof listFrontendViewRows>>[number];
+
+/**
+ * The backend row's columns. Of the message only the status rules and a pending result's reason
+ * need anything, so a passed result's is not read; the rest of the failure (name, stack, log,
+ * script) is read when a row opens (GET /v1/api-test-detail).
+ */
+export async function listBackendViewRows(db: Db, runId: number) {
+  const rows = await db.kysely
+    .selectFrom("results")
+    .select([
+      "id",
+      "test_run_test_id",
+      "test_id",
+      "name",
+      "title",
+      "scenario",
+      "status",
+      "attempt",
+      "duration_ms",
+      "tags",
+      "start_time",
+    ])
+    .select(
+      sql<string | null>`CASE WHEN status <> 'passed' THEN error_message END`.as("error_message"),
+    )
+    .where("run_id", "=", runId)
+    .where("is_final", "=", true)
+    .orderBy("id")
+    .execute();
+  for (const row of rows) {
+    row.id = Number(row.id);
+    row.test_id = Number(row.test_id);
+  }
+  return rows;
+}
+export type BackendViewDbRow = Awaited<ReturnType<typeof listBackendViewRows>>[number];

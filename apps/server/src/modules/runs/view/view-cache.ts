@@ -1,0 +1,59 @@
+import type { BackendRun, FrontendRun, FailureFilter, RunViewSummary } from "@assay/core";
+import { LRUCache } from "lru-cache";
+import type { FilterFacts } from "./view-filter.js";
+
+/** One final result as the run view keeps it: the row it sends and what its filters read. */
+export interface KeptResult extends FilterFacts {
+  /** The row as sent (FRONTEND_VIEW_COLUMNS or BACKEND_VIEW_COLUMNS). */
+  row: readonly unknown[];
+  test_run_test_id: string;
+  /** For the history rules: the raw status, whether the message is a pending one, the start. */
+  raw: "passed" | "failed" | "skipped";
+  pending: boolean;
+  start_time: Date | null;
+  /** name, title, scenario, TC id and tags, lower-cased; made on the first search. */
+  searchText?: string;
+}
+
+/** A run's view, built once per version of the run (see runDetailVersion). */
+export interface KeptView {
+  version: string;
+  run: FrontendRun | BackendRun;
+  runId: number;
+  runStart: Date;
+  warnings: string[];
+  results: KeptResult[];
+  /** The summary but the dynamic tags' names, which change without the run. */
+  summary: RunViewSummary;
+  /** Tests each failure filter keeps, with when they were worked out (history moves on). */
+  failureTests: Map<FailureFilter, { at: number; tests: ReadonlySet<number> }>;
+  /** Kept results by test id, made when a page first asks for history. */
+  byTest?: Map<number, KeptResult[]>;
+}
+
+/**
+ * Run views kept while current: building one reads every final result of the run (about a
+ * second for 100,000), cutting a page from a kept one takes milliseconds. A view is current
+ * while its version is, like the run details (run-detail-cache.ts). The cache is bounded by
+ * results kept (a kept result is a few hundred bytes: its card's fields, the error cut): by
+ * default 400,000, four runs of 100,000 or many small ones.
+ */
+export class RunViewCache {
+  private readonly views: LRUCache<string, KeptView>;
+
+  constructor(maxResults = 400_000) {
+    this.views = new LRUCache({
+      maxSize: maxResults,
+      sizeCalculation: (view) => Math.max(1, view.results.length),
+    });
+  }
+
+  get(family: string, key: string, version: string): KeptView | undefined {
+    const view = this.views.get(`${family}\u0000${key}`);
+    return view?.version === version ? view : undefined;
+  }
+
+  set(family: string, key: string, view: KeptView): void {
+    this.views.set(`${family}\u0000${key}`, view);
+  }
+}

@@ -1,0 +1,225 @@
+import {
+  BACKEND_VIEW_COLUMNS,
+  DEFAULT_RUN_HISTORY_LIMIT,
+  FRONTEND_VIEW_COLUMNS,
+  NO_UNSTABLE,
+  PENDING_MARKER,
+  matchesFailureFilter,
+  type BackendRun,
+  type BackendRunView,
+  type FailureFilter,
+  type FrontendRun,
+  type FrontendRunView,
+  type RunHistory,
+  type RunViewQuery,
+} from "@assay/core";
+import type { Db } from "../../../db/pool.js";
+import { badRequest } from "../../../errors.js";
+import { listTags } from "../../tags/tags.service.js";
+import { historyOf, type EntryRow } from "../run-history.service.js";
+import { runDetailVersion } from "../run-detail-cache.js";
+import { requireRun, unstableTestIds } from "../runs.service.js";
+import type { BuildRules } from "./view-build.js";
+import { buildBackendView, buildFrontendView } from "./view-build.js";
+import type { KeptResult, KeptView, RunViewCache } from "./view-cache.js";
+import { keptIndexes, lowerTag, type TagTests } from "./view-filter.js";
+
+export interface RunViewContext {
+  db: Db;
+  cache: RunViewCache;
+  ticketPattern: string;
+  majorTags: readonly string[];
+  /** The catalogue's testIdPattern: tags that only carry a test id are no filter option. */
+  testIdPattern: string | undefined;
+}
+
+/** How long a failure filter's tests stand: later uploads of earlier runs change histories. */
+const FAILURE_TESTS_TTL_MS = 60_000;
+/** The failure rules read the latest three entries of a test's history. */
+const FAILURE_HISTORY_LIMIT = 3;
+
+type Family = "frontend" | "backend";
+
+function idTagMatcher(testIdPattern: string | undefined): (tag: string) => boolean {
+  if (!testIdPattern) return () => false;
+  const whole = new RegExp(`^@?(?:${testIdPattern})$`, "i");
+  return (tag) => whole.test(tag.trim());
+}
+
+async function viewOf(ctx: RunViewContext, family: Family, key: string): Promise<KeptView> {
+  const [run, unstable] = await Promise.all([
+    requireRun(ctx.db, family, key),
+    family === "frontend" ? unstableTestIds(ctx.db) : Promise.resolve(NO_UNSTABLE),
+  ]);
+  const version = runDetailVersion(run.row_version, unstable, ctx.ticketPattern);
+  const known = ctx.cache.get(family, key, version);
+  if (known) return known;
+  const rules: BuildRules = {
+    unstableTestIds: unstable,
+    ticketPattern: ctx.ticketPattern,
+    majorTags: ctx.majorTags,
+    isIdTag: idTagMatcher(ctx.testIdPattern),
+  };
+  const build = family === "frontend" ? buildFrontendView : buildBackendView;
+  const view = await build(ctx.db, run, version, rules);
+  ctx.cache.set(family, key, view);
+  return view;
+}
+
+/** What a history entry needs of a kept result (the pending rule reads the message). */
+function entryRow(result: KeptResult): EntryRow {
+  return {
+    test_id: result.test_id,
+    test_run_test_id: result.test_run_test_id,
+    status: result.raw,
+    error_message: result.pending ? PENDING_MARKER : null,
+    start_time: result.start_time,
+  };
+}
+
+function runOf(view: KeptView, key: string) {
+  return { id: view.runId, key, start: view.runStart };
+}
+
+/** The tests a failure filter keeps: a history of every test of the run, kept a minute. */
+async function failureTestsOf(ctx: RunViewContext, view: KeptView, key: string, f: FailureFilter) {
+  const known = view.failureTests.get(f);
+  if (known && Date.now() - known.at < FAILURE_TESTS_TTL_MS) return known.tests;
+  const own = view.results.map(entryRow);
+  const history = await historyOf(ctx.db, runOf(view, key), own, FAILURE_HISTORY_LIMIT);
+  const tests = new Set<number>();
+  for (const [testId, entries] of Object.entries(history)) {
+    if (matchesFailureFilter(f, entries)) tests.add(Number(testId));
+  }
+  view.failureTests.set(f, { at: Date.now(), tests });
+  return tests;
+}
+
+/** The recent history of the tests of a page's results, as the cards' icons show it. */
+async function pageHistory(
+  ctx: RunViewContext,
+  view: KeptView,
+  key: string,
+  page: readonly KeptResult[],
+): Promise<RunHistory> {
+  if (!view.byTest) {
+    const byTest = new Map<number, KeptResult[]>();
+    for (const result of view.results) {
+      const list = byTest.get(result.test_id);
+      if (list) list.push(result);
+      else byTest.set(result.test_id, [result]);
+    }
+    view.byTest = byTest;
+  }
+  const tests = new Set(page.map((result) => result.test_id));
+  const own = [...tests].flatMap((testId) => view.byTest?.get(testId) ?? []).map(entryRow);
+  return historyOf(ctx.db, runOf(view, key), own, DEFAULT_RUN_HISTORY_LIMIT);
+}
+
+function searchTextOf(result: KeptResult): string {
+  if (result.searchText === undefined) {
+    const [, , testId, name, title, scenario] = result.row as [
+      unknown,
+      unknown,
+      number,
+      string,
+      string | null,
+      string | null,
+    ];
+    const parts = [`tc${testId}`, name, title ?? "", scenario ?? "", ...result.tags];
+    result.searchText = parts.join("\n").toLowerCase();
+  }
+  return result.searchText;
+}
+
+async function tagTestsOf(db: Db): Promise<TagTests> {
+  const tags = await listTags(db);
+  const map = new Map<string, ReadonlySet<number>>();
+  for (const [name, entry] of Object.entries(tags.byTag)) {
+    map.set(lowerTag(name), new Set(entry.test_ids));
+  }
+  return map;
+}
+
+/** The filtered list's page and what every family's answer shares. */
+async function pageOf(ctx: RunViewContext, family: Family, key: string, query: RunViewQuery) {
+  const view = await viewOf(ctx, family, key);
+  const tags = new Set(query.tags.map(lowerTag));
+  const needTags = tags.size > 0 || query.summary;
+  const [tagTests, failureTests] = await Promise.all([
+    needTags ? tagTestsOf(ctx.db) : new Map<string, ReadonlySet<number>>(),
+    query.failure ? failureTestsOf(ctx, view, key, query.failure) : null,
+  ]);
+  const search = (query.q ?? "").trim().toLowerCase();
+  const kept = keptIndexes(view.results, {
+    hide: new Set(query.hide),
+    tags,
+    tagTests,
+    failureTests,
+    search,
+    searchText: (index) => searchTextOf(view.results[index]!),
+  });
+  const page = kept
+    .slice(query.offset, query.offset + query.limit)
+    .map((index) => view.results[index]!);
+  const located =
+    query.locate === undefined
+      ? -1
+      : kept.findIndex((index) => view.results[index]!.test_run_test_id === query.locate);
+  const summary = query.summary
+    ? {
+        ...view.summary,
+        tag_options: [...new Set([...tagTests.keys(), ...view.summary.tag_options])]
+          .filter((tag) => tag !== "")
+          .sort(),
+      }
+    : null;
+  const common = {
+    warnings: view.warnings,
+    summary,
+    total: view.results.length,
+    shown: kept.length,
+    offset: query.offset,
+    limit: query.limit,
+    located: located < 0 ? null : located,
+  };
+  return { view, page, common, rows: page.map((result) => result.row) };
+}
+
+/**
+ * One page of a frontend run's view: the final results the filters keep, in report order, from
+ * `offset`, with the run, its counts and Failed Summary (unless summary=false) and the recent
+ * history of the page's tests.
+ */
+export async function getFrontendView(
+  ctx: RunViewContext,
+  key: string,
+  query: RunViewQuery,
+): Promise<FrontendRunView> {
+  const { view, page, common, rows } = await pageOf(ctx, "frontend", key, query);
+  return {
+    run: view.run as FrontendRun,
+    ...common,
+    columns: [...FRONTEND_VIEW_COLUMNS],
+    rows: rows as FrontendRunView["rows"],
+    history: page.length > 0 ? await pageHistory(ctx, view, key, page) : {},
+  };
+}
+
+/** One page of a backend run's view, as getFrontendView but without history. */
+export async function getBackendView(
+  ctx: RunViewContext,
+  key: string,
+  query: RunViewQuery,
+): Promise<BackendRunView> {
+  if (query.failure) {
+    throw badRequest("The failure filter is for frontend runs: leave out failure=.");
+  }
+  const { view, common, rows } = await pageOf(ctx, "backend", key, query);
+  return {
+    run: view.run as BackendRun,
+    ...common,
+    columns: [...BACKEND_VIEW_COLUMNS],
+    rows: rows as BackendRunView["rows"],
+  };
+}
