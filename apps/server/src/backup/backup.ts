@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { chmod, copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough } from "node:stream";
 import type pg from "pg";
@@ -101,6 +101,8 @@ export async function createBackup(source: BackupSource, file: string): Promise<
     const entries = [MANIFEST_FILE, "tables", "objects"];
     if (secretKey === "file") entries.push(SECRET_KEY_FILE);
     await tar.create({ gzip: true, file: partial, cwd: staging, portable: true }, entries);
+    // It holds password hashes, sessions and the secret key: its owner's alone.
+    await chmod(partial, 0o600);
     await rename(partial, target);
     return {
       file: target,
