@@ -27,6 +27,8 @@ import { makeDataDir, startE2eServer, type E2eServer } from "../../../e2e/suppor
 const KILLS = Number(process.env.CRASH_KILLS ?? 3);
 const CLIENTS = Number(process.env.CRASH_CLIENTS ?? 4);
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 1_000_000);
+/** Each kill comes WAIT_MS / 4 to 5/4 WAIT_MS after the restart: long enough for uploads to end. */
+const WAIT_MS = Number(process.env.CRASH_WAIT_MS ?? 6_000);
 const TOKEN = "crash-campaign-ingest-token-0123456789abcdef";
 
 let server: E2eServer | undefined;
@@ -124,7 +126,7 @@ describe("the crash campaign", () => {
     const clients = Array.from({ length: CLIENTS }, (_, c) => client(c));
     const started = Date.now();
     for (let kill = 1; kill <= KILLS; kill++) {
-      await new Promise((r) => setTimeout(r, 500 + random() * 4_000));
+      await new Promise((r) => setTimeout(r, WAIT_MS / 4 + random() * WAIT_MS));
       await server.kill();
       // The last kill ends the campaign: what is in flight then stays unacknowledged.
       if (kill === KILLS) stopping = true;
