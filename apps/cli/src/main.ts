@@ -28,6 +28,14 @@ const commands: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/rms.js");
     return { run: m.rms, usage: m.rmsUsage };
   },
+  backup: async () => {
+    const m = await import("./commands/backup.js");
+    return { run: m.backup, usage: m.backupUsage };
+  },
+  restore: async () => {
+    const m = await import("./commands/backup.js");
+    return { run: m.restore, usage: m.restoreUsage };
+  },
   users: async () => {
     const m = await import("./commands/users.js");
     return { run: m.users, usage: m.usersUsage };
@@ -43,6 +51,8 @@ Commands:
   tokens    create, list or revoke service tokens
   rms       import requirements for the Traceability Matrix from a CSV or JSON file
   users     add, list, disable users of Assay's own sign-in, or reset their passwords
+  backup    write one archive of the database and the object store, while the server serves
+  restore   restore such an archive into an empty data folder or database
 
 Run "assay <command> --help" for a command's options and examples.`;
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { isDatabaseDown } from "./database-down.js";
 
 /** An error meant for the client: a status, a stable snake_case code and a message for a person. */
 export class AppError extends Error {
@@ -58,6 +59,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status < 500) {
       const code = FASTIFY_CODES[error.code] ?? "bad_request";
       return reply.status(status).send({ error: { code, message: error.message } });
+    }
+    if (isDatabaseDown(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply
+        .status(503)
+        .header("retry-after", "5")
+        .send({
+          error: {
+            code: "database_unavailable",
+            message: "The database cannot be reached; try again in a few seconds.",
+          },
+        });
     }
     request.log.error({ err: error }, "request failed");
     return reply.status(500).send({

@@ -21,3 +21,10 @@ export { disableUser, resetPassword } from "./modules/identity/account-changes.j
 export { MIN_PASSWORD_LENGTH, MAX_PASSWORD_LENGTH } from "./modules/users/password.js";
 // The multipart encoder is its own entry point (@assay/server/multipart-body): `assay upload`
 // loads it without the whole server (600 files under `ulimit -n 128` must still go).
+export {
+  backupInstallation,
+  restoreInstallation,
+  BackupRefused,
+  type BackupSummary,
+  type RestoreSummary,
+} from "./backup/index.js";

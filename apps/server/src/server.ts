@@ -7,6 +7,7 @@ import { migrate } from "./db/migrate.js";
 import type { Db } from "./db/pool.js";
 import { shouldLoadDemo, startDemoLoad } from "./demo/demo-startup.js";
 import { Jobs } from "./jobs/jobs.js";
+import { removeDeadSpools } from "./modules/ingest/worker/spool.js";
 import { createObjectStore, type ObjectStore } from "./storage/index.js";
 import { ensureFirstAdmin, type FirstAdmin } from "./modules/users/users.service.js";
 import { loadSigningKeys } from "./modules/identity/keys.js";
@@ -44,6 +45,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     // The embedded provider's keys: made on the first start; another secret key stops here.
     if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, loadSecretKey(config));
     objects = await createObjectStore(config, log);
+    const spools = await removeDeadSpools();
+    if (spools > 0) log.warn({ spools }, "removed upload spool folders of a killed Assay process");
     jobs = await Jobs.start(database.db.pool, log);
     app = await buildApp({ config, db: database.db, logger: log, objects, jobs });
     await app.listen({ port: config.port, host: config.host });

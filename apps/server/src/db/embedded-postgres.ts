@@ -185,6 +185,9 @@ export async function startEmbeddedPostgres(dir: string, log: Logger): Promise<E
   return clusterAt(port, password, async () => {
     await pg.stop();
     const ended = new Promise((resolve) => watch.once("exit", resolve));
+    // Unreferenced since the start, the shell would not keep a CLI command alive while it is
+    // awaited here: Node found nothing left to run and quit with code 13 (unsettled await).
+    watch.ref();
     watch.stdin?.end();
     if (watch.exitCode === null && watch.signalCode === null) await ended;
   });

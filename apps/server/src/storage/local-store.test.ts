@@ -111,4 +111,15 @@ describe("LocalObjectStore", () => {
     expect(await store.get("attachments/2026/11/missing.png")).toBeUndefined();
     expect(await store.get("attachments/2026")).toBeUndefined();
   });
+
+  it("lists every object's key, but not metadata or half-written files", async () => {
+    const lister = new LocalObjectStore(path.join(parent, "listed"));
+    await lister.init();
+    await lister.put("a/2026/11/one.png", Buffer.from("1"), { contentType: "image/png" });
+    await lister.put("b/two.log", Buffer.from("2"), { contentType: "text/plain" });
+    await writeFile(path.join(lister.root, "b", ".three.log.1234.tmp"), "half");
+    const keys: string[] = [];
+    for await (const key of lister.list()) keys.push(key);
+    expect(keys.sort()).toEqual(["a/2026/11/one.png", "b/two.log"]);
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -139,6 +139,25 @@ export class LocalObjectStore implements ObjectStore {
       await unlink(f).catch((error: unknown) => {
         if (!isMissing(error)) throw error;
       });
+    }
+  }
+
+  /** Files whose names do not start with a dot: metadata and temp files are dot-named. */
+  async *list(): AsyncIterable<string> {
+    const folders = [""];
+    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
+      const entries = await readdir(path.join(this.root, folder), { withFileTypes: true }).catch(
+        (error: unknown) => {
+          if (isMissing(error)) return [];
+          throw error;
+        },
+      );
+      for (const entry of entries) {
+        if (entry.name.startsWith(".")) continue;
+        const key = folder ? `${folder}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) folders.push(key);
+        else if (entry.isFile()) yield key;
+      }
     }
   }
 }

@@ -19,6 +19,8 @@ export interface ObjectStore {
   get(key: string): Promise<StoredObject | undefined>;
   /** Removes the object; removing a missing object is not an error. */
   delete(key: string): Promise<void>;
+  /** Every stored key, in no set order (for `assay backup`; half-written objects are not listed). */
+  list(): AsyncIterable<string>;
 }
 
 export interface PutResult {

@@ -115,6 +115,12 @@ describe("S3ObjectStore against s3rver", () => {
         size: 2,
       });
       expect(await unprefixed.get("attachments/2026/11/three.json")).toBeUndefined();
+      // list() gives keys without the prefix, and only those under it.
+      await unprefixed.put("elsewhere/x.txt", Buffer.from("x"), { contentType: "text/plain" });
+      const keys: string[] = [];
+      for await (const key of store.list()) keys.push(key);
+      expect(keys).toContain("attachments/2026/11/three.json");
+      expect(keys.some((k) => k.startsWith("assay/") || k.startsWith("elsewhere/"))).toBe(false);
     } finally {
       unprefixed.destroy();
     }

@@ -8,6 +8,7 @@ import { pipeline } from "node:stream/promises";
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  ListObjectsV2Command,
   PutObjectCommand,
   S3Client,
   type PutObjectCommandInput,
@@ -180,6 +181,26 @@ export class S3ObjectStore implements ObjectStore {
     await this.call("delete", key, () =>
       this.client.send(new DeleteObjectCommand({ Bucket: this.options.bucket, Key: objectKey })),
     );
+  }
+
+  /** The keys under this store's prefix, a page (up to 1,000) per request. */
+  async *list(): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.call("list", this.prefix || "/", () =>
+        this.client.send(
+          new ListObjectsV2Command({
+            Bucket: this.options.bucket,
+            Prefix: this.prefix || undefined,
+            ContinuationToken: token,
+          }),
+        ),
+      );
+      for (const item of page.Contents ?? []) {
+        if (item.Key?.startsWith(this.prefix)) yield item.Key.slice(this.prefix.length);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   /** Closes the client's sockets. */

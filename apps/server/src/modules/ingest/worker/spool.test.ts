@@ -1,8 +1,12 @@
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { readBytes } from "../parsers/types.js";
-import { MemoryBudget, Spool, uploadName } from "./spool.js";
+import { MemoryBudget, removeDeadSpools, Spool, uploadName } from "./spool.js";
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 /** A stream of `bytes` in chunks of `chunk` bytes, as the multipart parser hands a file over. */
@@ -134,6 +138,32 @@ describe("Spool", () => {
       expect(second.name).toBe("a.json (2)");
     } finally {
       await spool.dispose();
+    }
+  });
+});
+
+describe("removeDeadSpools", () => {
+  it("removes the folders of processes that are gone, and only those", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "assay-spools-"));
+    try {
+      // A process that has exited: its pid is free (reuse within the test is very unlikely).
+      const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid;
+      for (const name of [
+        `assay-upload-${dead}-abc123`,
+        `assay-upload-${process.pid}-def456`,
+        "assay-upload-old-style",
+        "other-folder",
+      ]) {
+        mkdirSync(path.join(dir, name));
+      }
+      expect(await removeDeadSpools(dir)).toBe(1);
+      expect(readdirSync(dir).sort()).toEqual([
+        `assay-upload-${process.pid}-def456`,
+        "assay-upload-old-style",
+        "other-folder",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,10 +1,38 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdtemp, open, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { mkdtemp, open, readdir, rm, writeFile, type FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReportFile, UploadFiles } from "../parsers/types.js";
+
+const SPOOL_PREFIX = "assay-upload-";
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the spool folders of Assay processes that died with uploads in flight (kill -9, the
+ * OOM killer): a dispose never ran for them. Folders of live processes, this machine's other
+ * Assay servers included, are left alone. Returns how many were removed.
+ */
+export async function removeDeadSpools(dir = tmpdir()): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const pid = Number(/^assay-upload-(\d+)-/.exec(name)?.[1]);
+    if (!(pid > 0) || pid === process.pid || isAlive(pid)) continue;
+    await rm(path.join(dir, name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
+}
 
 /** A spooled upload file: readable any number of times, with the hash of its content. */
 export interface SpooledFile extends ReportFile {
@@ -90,7 +118,8 @@ export class Spool implements UploadFiles {
 
   static async create(options: SpoolOptions = {}): Promise<Spool> {
     return new Spool(
-      await mkdtemp(path.join(tmpdir(), "assay-upload-")),
+      // The process id in the name lets a later start tell a killed process's folders apart.
+      await mkdtemp(path.join(tmpdir(), `${SPOOL_PREFIX}${process.pid}-`)),
       options.budget ?? SHARED_BUDGET,
       options.maxMemoryFileBytes ?? MEMORY_FILE_BYTES,
     );
