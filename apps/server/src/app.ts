@@ -43,6 +43,8 @@ import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
+import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
+import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
 import { buildTokenLookup } from "./modules/builds/build-env.js";
@@ -74,6 +76,8 @@ export interface AppDeps {
   buildExecutors?: RunnerDeps["executors"];
   /** The environment local build runners inherit PATH, HOME and passEnv from. */
   serverEnv?: NodeJS.ProcessEnv;
+  /** Jira and Spira clients; default: those config.integrations names (the demo's fakes, server.ts). */
+  trackers?: Trackers;
 }
 
 /**
@@ -211,6 +215,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tagsRoutes(db));
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
+  const trackers = deps.trackers ?? createTrackers(config.integrations);
+  await app.register(
+    integrationsRoutes({
+      db,
+      trackers,
+      profile: { db: db.kysely, key: profileKey(secret), objects: deps.objects },
+    }),
+  );
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,

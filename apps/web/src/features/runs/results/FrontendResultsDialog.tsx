@@ -5,6 +5,7 @@ import {
   type FailureFilter,
   type FrontendRunDetail,
 } from "@assay/core";
+import { TicketDetailsNotice, TicketDetailsProvider } from "../../../components/TicketDetails";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
@@ -71,6 +72,8 @@ function ResultsBody({
   const dtags = useDynamicTags();
 
   const finals = useMemo(() => finalResults(detail.results), [detail.results]);
+  // Every failure's tickets, looked up in one batch for the cards' status chips.
+  const tickets = useMemo(() => finals.flatMap((result) => result.tickets), [finals]);
   const counts = useMemo(() => countResults(finals), [finals]);
   const majorTags = catalog.data?.majorTags;
   const groups = useMemo(
@@ -129,8 +132,9 @@ function ResultsBody({
   );
 
   return (
-    <>
+    <TicketDetailsProvider tickets={tickets}>
       <RunWarnings warnings={detail.warnings} />
+      <TicketDetailsNotice />
       <ResultsSummary
         runKey={detail.run.test_run_key}
         counts={counts}
@@ -159,7 +163,7 @@ function ResultsBody({
         settings={settings}
         emptyMessage={emptyMessage}
       />
-    </>
+    </TicketDetailsProvider>
   );
 }
 
