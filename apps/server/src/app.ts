@@ -45,6 +45,7 @@ import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
+import { registerSyncWorker } from "./modules/integrations/integrations.sync.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
 import { buildTokenLookup } from "./modules/builds/build-env.js";
@@ -221,8 +222,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       db,
       trackers,
       profile: { db: db.kysely, key: profileKey(secret), objects: deps.objects },
+      jobs: deps.jobs,
     }),
   );
+  if (deps.startWorkers !== false)
+    await registerSyncWorker(deps.jobs, { db, trackers, log: deps.logger as Logger });
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,

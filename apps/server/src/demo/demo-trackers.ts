@@ -37,10 +37,24 @@ function demoTickets(): FakeIssue[] {
       fixVersions: [DEMO_VERSIONS[n % DEMO_VERSIONS.length] ?? "7.4.0"],
     });
   }
-  // The requirements' bugs come last: their summary and status are those of the demo file.
-  for (const requirement of demoRequirements())
+  // The requirements and their bugs come last: the same as the demo's requirements file, so a
+  // sync from the demo Jira ("Sync now" on the matrix) gives the matrix the file imported.
+  for (const requirement of demoRequirements()) {
     for (const bug of requirement.bugs)
       tickets.push({ key: bug.key, summary: bug.summary, status: bug.status, issuetype: "Bug" });
+    tickets.push({
+      key: requirement.rms,
+      summary: requirement.summary,
+      status: "Approved",
+      issuetype: requirement.type,
+      epic: requirement.epic,
+      links: requirement.bugs.map((bug) => ({
+        type: "Relates",
+        direction: "inward" as const,
+        key: bug.key,
+      })),
+    });
+  }
   return tickets;
 }
 
@@ -75,7 +89,7 @@ export async function startDemoTrackers(config: IntegrationsConfig): Promise<Dem
       token,
       project: "NXL",
       timeoutMs: config.timeoutMs,
-      requirementsJql: undefined,
+      requirementsJql: "project = RMS ORDER BY key",
       bugTypes: ["Bug"],
       syncCron: "0 * * * *",
     };

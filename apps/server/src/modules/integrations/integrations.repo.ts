@@ -71,6 +71,19 @@ export async function queueSync(db: Db, tracker: "jira" | "spira", requestedBy: 
     await trx
       .selectNoFrom((eb) => eb.fn("pg_advisory_xact_lock", [eb.val(41_001)]).as("l"))
       .execute();
+    // A sync whose server stopped half-way would block every later one: after 30 minutes (the
+    // job's expiry) it is failed.
+    await trx
+      .updateTable("tracker_syncs")
+      .set({
+        state: "failed",
+        error: "The sync did not finish (the server stopped?).",
+        finished_at: new Date(),
+      })
+      .where("tracker", "=", tracker)
+      .where("state", "in", ["queued", "running"])
+      .where("queued_at", "<", new Date(Date.now() - 30 * 60_000))
+      .execute();
     const active = await trx
       .selectFrom("tracker_syncs")
       .select("id")
@@ -92,7 +105,7 @@ export async function updateSync(
   id: number,
   change: {
     state?: "running" | "succeeded" | "failed";
-    progress?: string;
+    progress?: string | null;
     error?: string | null;
     started_at?: Date;
     finished_at?: Date;

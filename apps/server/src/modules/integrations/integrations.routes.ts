@@ -8,6 +8,8 @@ import {
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
+import { AppError } from "../../errors.js";
+import type { Jobs } from "../../jobs/jobs.js";
 import {
   testManagementSecret,
   testManagementUser,
@@ -20,6 +22,8 @@ import {
   ticketDetails,
   type Trackers,
 } from "./integrations.service.js";
+import { requestSync } from "./integrations.sync.js";
+import { principalLabel } from "../traceability/traceability.service.js";
 
 const tags = ["integrations"];
 const tracker = { 502: ErrorBodySchema, 503: ErrorBodySchema };
@@ -28,11 +32,12 @@ export interface IntegrationsRoutesOptions {
   db: Db;
   trackers: Trackers;
   profile: ProfileDeps;
+  jobs: Jobs;
 }
 
 /** The issue-tracker and release service (spec §7) and the trackers' state. */
 export const integrationsRoutes =
-  ({ db, trackers, profile }: IntegrationsRoutesOptions): FastifyPluginAsyncZod =>
+  ({ db, trackers, profile, jobs }: IntegrationsRoutesOptions): FastifyPluginAsyncZod =>
   async (app) => {
     app.post(
       "/v1/jira/details",
@@ -99,5 +104,34 @@ export const integrationsRoutes =
         },
       },
       async () => integrationsStatus(db, trackers),
+    );
+
+    app.post(
+      "/v1/integrations/sync",
+      {
+        config: { access: "user" },
+        schema: {
+          tags,
+          summary: "Sync the matrix's requirements from Jira now (a background job)",
+          description:
+            "Answers 202 at once; GET /v1/integrations shows the progress. A sync already queued or running is not doubled.",
+          response: {
+            202: IntegrationsStatusSchema,
+            401: ErrorBodySchema,
+            403: ErrorBodySchema,
+            503: ErrorBodySchema,
+          },
+        },
+      },
+      async (request, reply) => {
+        if (!trackers.jira || !trackers.config.jira?.requirementsJql)
+          throw new AppError(
+            503,
+            "not_configured",
+            "The requirements sync needs Jira and a requirements JQL: set ASSAY_JIRA_URL and ASSAY_JIRA_REQUIREMENTS_JQL (docs/integrations.md).",
+          );
+        await requestSync(db, jobs, principalLabel(request.principal));
+        return reply.status(202).send(await integrationsStatus(db, trackers));
+      },
     );
   };

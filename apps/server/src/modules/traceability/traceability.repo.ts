@@ -35,7 +35,7 @@ const toRequirement = (row: RequirementRow): RequirementRow => ({ ...row, id: Nu
  */
 export async function replaceRequirements(
   db: Db,
-  file: { fileName: string; importedBy: string },
+  file: { fileName: string; importedBy: string; sourceKind?: "file" | "jira" | "spira" },
   rows: readonly RmsImportRow[],
 ) {
   return db.kysely.transaction().execute(async (trx) => {
@@ -73,7 +73,7 @@ export async function replaceRequirements(
     const imported = await trx
       .insertInto("requirement_imports")
       .values({
-        source_kind: "file",
+        source_kind: file.sourceKind ?? "file",
         file_name: file.fileName,
         imported_by: file.importedBy,
         requirements: rows.length,

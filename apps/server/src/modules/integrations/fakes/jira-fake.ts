@@ -15,6 +15,8 @@ export interface FakeIssue {
   status: string;
   issuetype: string;
   fixVersions?: string[];
+  /** The summary of the issue's parent (its epic). */
+  epic?: string;
   /** Issues linked to this one: "outward" means this issue <type.outward> that one. */
   links?: { type: string; direction: "inward" | "outward"; key: string }[];
 }
@@ -301,6 +303,9 @@ export class JiraFake {
         ...(want("issuetype") ? { issuetype: { name: issue.issuetype } } : {}),
         ...(want("fixVersions")
           ? { fixVersions: (issue.fixVersions ?? []).map((name) => ({ name })) }
+          : {}),
+        ...(want("parent") && issue.epic
+          ? { parent: { key: "EPIC", fields: { summary: issue.epic } } }
           : {}),
         ...(want("issuelinks")
           ? {
