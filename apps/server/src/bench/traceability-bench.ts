@@ -18,6 +18,7 @@ const REQUIREMENTS = 5_000;
 const TESTS = 20_000;
 const RESULTS_PER_TEST = Number(process.env.RESULTS_PER_TEST ?? 20);
 const DB_NAME = "assay_traceability_bench";
+const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main() {
   const admin = process.argv[2] ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -57,7 +58,7 @@ async function main() {
       ANALYZE;
     `);
     const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM results");
-    console.log(
+    out(
       `loaded ${REQUIREMENTS} requirements, ${TESTS} tests, ${rows[0]?.n} results in ${Math.round(performance.now() - started)} ms`,
     );
     const time = async (label: string, fn: () => Promise<unknown>) => {
@@ -69,11 +70,11 @@ async function main() {
         times.push(performance.now() - t0);
       }
       times.sort((a, b) => a - b);
-      console.log(`${label}: median ${times[5]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms`);
+      out(`${label}: median ${times[5]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms`);
     };
     const matrix = await traceabilityMatrix(db, DEFAULT_RMS_TAG_PATTERN);
     const covered = matrix.rows.filter((row) => row.testRuns.length > 0).length;
-    console.log(`matrix: ${matrix.rows.length} rows, ${covered} covered`);
+    out(`matrix: ${matrix.rows.length} rows, ${covered} covered`);
     await time("traceabilityMatrix (service)", () =>
       traceabilityMatrix(db, DEFAULT_RMS_TAG_PATTERN),
     );
