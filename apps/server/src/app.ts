@@ -46,6 +46,9 @@ import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
+import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
+import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
+import { registerSyncWorker } from "./modules/integrations/integrations.sync.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
 import { buildTokenLookup } from "./modules/builds/build-env.js";
@@ -77,6 +80,8 @@ export interface AppDeps {
   buildExecutors?: RunnerDeps["executors"];
   /** The environment local build runners inherit PATH, HOME and passEnv from. */
   serverEnv?: NodeJS.ProcessEnv;
+  /** Jira and Spira clients; default: those config.integrations names (the demo's fakes, server.ts). */
+  trackers?: Trackers;
 }
 
 /**
@@ -223,6 +228,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(tagsRoutes(db));
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
+  const trackers = deps.trackers ?? createTrackers(config.integrations);
+  await app.register(
+    integrationsRoutes({
+      db,
+      trackers,
+      profile: { db: db.kysely, key: profileKey(secret), objects: deps.objects },
+      jobs: deps.jobs,
+    }),
+  );
+  if (deps.startWorkers !== false)
+    await registerSyncWorker(deps.jobs, { db, trackers, log: deps.logger as Logger });
   await app.register(instanceRoutes(db));
   const runner = new BuildRunner({
     db: db.kysely,

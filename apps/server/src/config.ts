@@ -9,6 +9,10 @@ import {
 } from "@assay/core";
 import { parseDocument } from "yaml";
 import { BuildsConfigSchema, type BuildsConfig } from "./modules/builds/builds.config.js";
+import {
+  readIntegrationsConfig,
+  type IntegrationsConfig,
+} from "./modules/integrations/integrations.config.js";
 import { z } from "zod";
 import {
   BUCKET_REQUIRED,
@@ -137,6 +141,8 @@ export interface Config {
   /** Assay's install folder: local build commands run from it (examples/ is there). */
   installDir: string;
   dataHarmonization: DataHarmonizationSettings | undefined;
+  /** Jira and Spira (ASSAY_JIRA_*, ASSAY_SPIRA_*); each undefined when not configured. */
+  integrations: IntegrationsConfig;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -276,6 +282,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ]);
   }
   const e = parsedEnv.data;
+  const integrations = readIntegrationsConfig(env);
+  if ("problems" in integrations) throw new ConfigError(integrations.problems);
   const dataDir = path.resolve(cwd, e.ASSAY_DATA_DIR);
   const defaultFile = path.resolve(cwd, "assay.config.yaml");
   const configPath = e.ASSAY_CONFIG
@@ -320,5 +328,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     builds: file.builds,
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),
     dataHarmonization: dhSettings(file.dataHarmonization, env),
+    integrations: integrations.config,
   };
 }

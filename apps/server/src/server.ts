@@ -6,6 +6,8 @@ import { assertDurable, openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
 import type { Db } from "./db/pool.js";
 import { shouldLoadDemo, startDemoLoad } from "./demo/demo-startup.js";
+import { startDemoTrackers, type DemoTrackers } from "./demo/demo-trackers.js";
+import { createTrackers } from "./modules/integrations/integrations.service.js";
 import { Jobs } from "./jobs/jobs.js";
 import { removeDeadSpools } from "./modules/ingest/worker/spool.js";
 import { createObjectStore, type ObjectStore } from "./storage/index.js";
@@ -38,6 +40,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   let jobs: Jobs | undefined;
   let objects: ObjectStore;
   let firstAdmin: FirstAdmin | undefined;
+  let demoTrackers: DemoTrackers | undefined;
   try {
     await assertDurable(database.db.pool);
     const applied = await migrate(database.db.pool);
@@ -48,13 +51,20 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const spools = await removeDeadSpools();
     if (spools > 0) log.warn({ spools }, "removed upload spool folders of a killed Assay process");
     jobs = await Jobs.start(database.db.pool, log);
-    app = await buildApp({ config, db: database.db, logger: log, objects, jobs });
+    // The demo's Jira and Spira stand in for those not configured (demo-trackers.ts).
+    if (shouldLoadDemo(config) && (!config.integrations.jira || !config.integrations.spira))
+      demoTrackers = await startDemoTrackers(config.integrations);
+    const trackers = demoTrackers
+      ? createTrackers(demoTrackers.config, demoTrackers.demo)
+      : undefined;
+    app = await buildApp({ config, db: database.db, logger: log, objects, jobs, trackers });
     await app.listen({ port: config.port, host: config.host });
     // After listen: a start that fails earlier must not make an admin whose password nobody saw.
     if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await jobs?.stop().catch(() => undefined);
+    await demoTrackers?.stop().catch(() => undefined);
     await database.close().catch(() => undefined);
     throw error;
   }
@@ -77,6 +87,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await running.close();
       // After the HTTP server: a request in flight may still queue a job.
       await runningJobs.stop();
+      await demoTrackers?.stop();
       await database.close();
     },
   };

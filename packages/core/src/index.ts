@@ -29,3 +29,4 @@ export * from "./dh-config.js";
 export * from "./dh-api.js";
 export * from "./dashboard-api.js";
 export * from "./settings-api.js";
+export * from "./integrations-api.js";

@@ -105,8 +105,8 @@ export type TraceabilityRow = z.infer<typeof TraceabilityRowSchema>;
 
 export const TraceabilitySourceSchema = z
   .object({
-    kind: z.literal("file"),
-    fileName: z.string(),
+    kind: z.enum(["file", "jira", "spira"]).describe("An imported file, or a sync from a tracker"),
+    fileName: z.string().describe("The file's name, or the JQL / project a sync read"),
     importedAt: z.string(),
   })
   .nullable()

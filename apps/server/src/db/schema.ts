@@ -1,6 +1,7 @@
 import type { ColumnType, Generated, JSONColumnType } from "kysely";
 import type { DefaultTimestamp, Defaulted, Family, Timestamp } from "./column-types.js";
 import type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog } from "./schema-builds-dh.js";
+import type { JiraTicketsTable, TrackerSyncsTable } from "./schema-integrations.js";
 
 export type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog };
 
@@ -199,7 +200,7 @@ export interface TaggedTestsTable {
 
 export interface RequirementImportsTable {
   id: Generated<number>;
-  source_kind: "file";
+  source_kind: "file" | "jira" | "spira";
   file_name: string;
   imported_by: string;
   imported_at: DefaultTimestamp;
@@ -341,4 +342,6 @@ export interface Database {
   sessions: SessionsTable;
   dh_runs: DhRunsTable;
   dh_run_rows: DhRunRowsTable;
+  jira_tickets: JiraTicketsTable;
+  tracker_syncs: TrackerSyncsTable;
 }

@@ -11,6 +11,11 @@ export const queryKeys = {
   dailyChart: (search: string) => ["daily-chart", search] as const,
   rerunRuns: (search: string) => ["rerun-runs", search] as const,
   traceabilityMatrix: ["traceability-matrix"] as const,
+  /** Ticket details of a sorted, comma-joined key list (POST /v1/jira/details). */
+  ticketDetails: (keys: string) => ["ticket-details", keys] as const,
+  integrations: ["integrations"] as const,
+  jiraReleaseVersions: ["jira-release-versions"] as const,
+  spiraReleases: ["spira-releases"] as const,
   traceabilityTestHistory: (testId: number) => ["traceability-test-history", testId] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,

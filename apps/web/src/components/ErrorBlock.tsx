@@ -1,5 +1,6 @@
 import { styled } from "@mui/material/styles";
 import { useState } from "react";
+import { TicketSummary, useTicketDetailsState } from "./TicketDetails";
 import { TicketLink, TicketText } from "./TicketText";
 
 // Longer messages start folded to four lines, so one stack trace cannot push the list away.
@@ -27,6 +28,8 @@ const ErrorRoot = styled("div")(({ theme }) => ({
     WebkitBoxOrient: "vertical",
     overflow: "hidden",
   },
+  "& .eb-ticket": { display: "flex", alignItems: "center", flexWrap: "wrap" },
+  "& .ticket-note": { color: theme.palette.text.secondary, marginLeft: theme.spacing(0.5) },
   "& .eb-toggle": {
     border: 0,
     padding: theme.spacing(0.25, 0.5),
@@ -38,7 +41,10 @@ const ErrorRoot = styled("div")(({ theme }) => ({
   },
 }));
 
-/** A failure message with its ticket links, folded when long (its tickets then listed above). */
+/**
+ * A failure message with its ticket links, folded when long (its tickets then listed above).
+ * Under a TicketDetailsProvider, each ticket is listed with its Jira status chip and summary.
+ */
 export function ErrorBlock({
   message,
   tickets,
@@ -56,10 +62,18 @@ export function ErrorBlock({
   const long = message.length > FOLD_AT_CHARS || message.split("\n").length > FOLD_AT_LINES;
   const [open, setOpen] = useState(false);
   const folded = long && !open;
+  const details = useTicketDetailsState();
   return (
     <ErrorRoot>
+      {details &&
+        tickets.map((ticket) => (
+          <div key={ticket} className="eb-ticket" data-testid="ticket-detail">
+            <TicketLink ticket={ticket} trackerUrl={trackerUrl} />
+            <TicketSummary ticket={ticket} />
+          </div>
+        ))}
       {/* A folded message may hide its tickets: list them above it. */}
-      {long && tickets.length > 0 && (
+      {!details && long && tickets.length > 0 && (
         <div>
           Tickets:{" "}
           {tickets.map((ticket, index) => (

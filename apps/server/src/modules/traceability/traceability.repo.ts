@@ -35,7 +35,7 @@ const toRequirement = (row: RequirementRow): RequirementRow => ({ ...row, id: Nu
  */
 export async function replaceRequirements(
   db: Db,
-  file: { fileName: string; importedBy: string },
+  file: { fileName: string; importedBy: string; sourceKind?: "file" | "jira" | "spira" },
   rows: readonly RmsImportRow[],
 ) {
   return db.kysely.transaction().execute(async (trx) => {
@@ -73,7 +73,7 @@ export async function replaceRequirements(
     const imported = await trx
       .insertInto("requirement_imports")
       .values({
-        source_kind: "file",
+        source_kind: file.sourceKind ?? "file",
         file_name: file.fileName,
         imported_by: file.importedBy,
         requirements: rows.length,
@@ -122,11 +122,18 @@ export async function listBugs(db: Db) {
  */
 export async function listCoverage(db: Db, tagPattern: string): Promise<CoverageRow[]> {
   const pattern = `^@?(${tagPattern})$`;
+  // Each test's latest final result and latest passed/failed one are single probes of
+  // results_latest_final_idx (migration 0042), not a sort of every result.
   const { rows } = await sql<CoverageRow>`
     WITH latest_tags AS (
-      SELECT DISTINCT ON (test_id) test_id, tags
-      FROM results WHERE is_final
-      ORDER BY test_id, start_time DESC NULLS LAST, id DESC
+      SELECT t.id AS test_id, lr.tags
+      FROM tests t
+      CROSS JOIN LATERAL (
+        SELECT r.tags FROM results r
+        WHERE r.test_id = t.id AND r.is_final
+        ORDER BY r.start_time DESC NULLS LAST, r.id DESC
+        LIMIT 1
+      ) lr
     ), links AS (
       SELECT lt.test_id, upper(regexp_replace(t.tag, '^@', '')) AS rms
       FROM latest_tags lt CROSS JOIN LATERAL unnest(lt.tags) AS t (tag)
@@ -138,17 +145,16 @@ export async function listCoverage(db: Db, tagPattern: string): Promise<Coverage
     ), covered AS (
       SELECT req.id AS requirement_id, links.test_id
       FROM requirements req JOIN links ON links.rms = upper(req.rms)
-    ), latest_status AS (
-      SELECT DISTINCT ON (r.test_id) r.test_id, r.status, r.error_message
-      FROM results r
-      WHERE r.is_final AND r.status IN ('passed', 'failed')
-        AND r.test_id IN (SELECT test_id FROM covered)
-      ORDER BY r.test_id, r.start_time DESC NULLS LAST, r.id DESC
     )
     SELECT c.requirement_id, c.test_id, t.title, t.file, ls.status, ls.error_message
     FROM covered c
     JOIN tests t ON t.id = c.test_id
-    LEFT JOIN latest_status ls ON ls.test_id = c.test_id
+    LEFT JOIN LATERAL (
+      SELECT r.status, r.error_message FROM results r
+      WHERE r.test_id = c.test_id AND r.is_final AND r.status IN ('passed', 'failed')
+      ORDER BY r.start_time DESC NULLS LAST, r.id DESC
+      LIMIT 1
+    ) ls ON true
     ORDER BY c.requirement_id, c.test_id
   `.execute(db.kysely);
   return rows.map((row) => ({

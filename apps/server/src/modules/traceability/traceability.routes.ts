@@ -13,6 +13,7 @@ import {
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
+import { matrixCsv } from "./traceability.export.js";
 import {
   importRequirements,
   principalLabel,
@@ -45,6 +46,26 @@ export const traceabilityRoutes =
         },
       },
       async () => traceabilityMatrix(db, rmsTagPattern),
+    );
+
+    app.get(
+      "/v1/traceability-matrix/export.csv",
+      {
+        schema: {
+          tags,
+          summary: "The whole matrix as CSV, with its source and the export time on each line",
+          produces: ["text/csv"],
+        },
+      },
+      async (_request, reply) => {
+        const now = new Date();
+        const csv = matrixCsv(await traceabilityMatrix(db, rmsTagPattern), now);
+        const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, "-");
+        return reply
+          .header("content-type", "text/csv; charset=utf-8")
+          .header("content-disposition", `attachment; filename="traceability-matrix-${stamp}.csv"`)
+          .send(csv);
+      },
     );
 
     app.get(

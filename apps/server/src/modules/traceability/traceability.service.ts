@@ -4,6 +4,7 @@ import type {
   RmsEdit,
   RmsImportBody,
   RmsImportResult,
+  RmsImportRow,
   TestHistoryEntry,
   TraceabilityMatrix,
   TraceabilityRow,
@@ -51,6 +52,22 @@ export async function importRequirements(
     bugs: stored.bugs,
     removed: stored.removed,
   };
+}
+
+/**
+ * Replaces the requirements with those a tracker sync read (integrations' sync job): the same
+ * store as a file import, so notes, flags and their history are kept the same way.
+ */
+export async function storeSyncedRequirements(
+  db: Db,
+  source: { kind: "jira" | "spira"; query: string },
+  rows: RmsImportRow[],
+) {
+  return repo.replaceRequirements(
+    db,
+    { fileName: source.query, importedBy: `${source.kind} sync`, sourceKind: source.kind },
+    rows,
+  );
 }
 
 export async function traceabilityMatrix(

@@ -176,6 +176,27 @@ describe("GET /v1/traceability-matrix", () => {
     expect(rowOf(body, "RMS-3")?.testRuns).toEqual([]);
   });
 
+  it("exports the matrix as CSV: tests with status, bugs, source and export time", async () => {
+    const res = await apps.anonymous.inject({
+      method: "GET",
+      url: "/v1/traceability-matrix/export.csv",
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers["content-disposition"]).toMatch(
+      /^attachment; filename="traceability-matrix-/,
+    );
+    const lines = res.body.trimEnd().split("\r\n");
+    expect(lines[0]).toBe(
+      "rms,summary,epic,type,no_test_needed,note,tests,passed,failed,not_run,test_statuses,linked_bugs,source,exported_at",
+    );
+    const rms1 = lines.find((line) => line.startsWith("RMS-1,"));
+    expect(rms1).toContain(
+      `2,1,1,0,TC${login.id}:passed; TC${logout.id}:failed,NXL-10 (Open); NXL-11 (Closed),file: rms.csv`,
+    );
+    expect(lines.find((line) => line.startsWith("RMS-2,"))).toContain(`TC${never.id}:not run`);
+  });
+
   it("counts only tags matching the configured pattern: '@smoke' covers nothing", async () => {
     const body = await matrix();
     const all = body.rows.flatMap((row) => row.testRuns);

@@ -5,10 +5,9 @@ import { describe, expect, it, vi } from "vitest";
 import { buildPage, buildRecord } from "../../test/build-fixtures";
 import { buildCatalog } from "../../test/catalog-factory";
 import { buildMe } from "../../test/me-factory";
-import { jsonResponse, mockApi } from "../../test/mock-api";
+import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { BuildsPage } from "./BuildsPage";
-import { RELEASES_NOT_CONFIGURED } from "./FrontendRunTypeFields";
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -49,6 +48,9 @@ function open(path = "/builds?tab=0&new=1", me = buildMe()) {
     "/v1/dtag": () => jsonResponse({ byTag: {} }),
     "/v1/builds": list,
     "/v1/china/builds": list,
+    "/v1/spira/releases": () => jsonResponse([{ ReleaseId: 12, FullName: "Nora 7.4" }]),
+    "/v1/jira/release-versions": () =>
+      errorResponse(503, "not_configured", "Jira is not configured: set ASSAY_JIRA_URL."),
   });
   const view = renderUi(<BuildsPage />, { path });
   return { ...view, posted };
@@ -180,18 +182,36 @@ describe("Frontend Create Build dialog", () => {
     });
   });
 
-  it("OQ needs the profile's test-management credentials and says releases are not configured", async () => {
+  it("OQ needs the profile's test-management credentials and offers the trackers' releases", async () => {
     const { posted } = open();
     await dialog();
     await userEvent.click(screen.getByRole("radio", { name: "OQ Test" }));
-    expect(screen.getByText(RELEASES_NOT_CONFIGURED)).toBeInTheDocument();
-    expect(screen.getByRole("combobox", { name: "Spira release" })).toHaveAttribute(
+    // Jira answered 503: its selector stays disabled and says why.
+    expect(await screen.findByText("Jira is not configured: set ASSAY_JIRA_URL.")).toBeVisible();
+    expect(screen.getByRole("combobox", { name: "Jira release" })).toHaveAttribute(
       "aria-disabled",
       "true",
     );
     await create();
     expect(await screen.findByText(BUILD_MESSAGES.spiraCredentials)).toBeInTheDocument();
     expect(posted).toHaveLength(0);
+  });
+
+  it("OQ sends the chosen Spira release's id", async () => {
+    const { posted } = open(
+      "/builds?tab=0&new=1",
+      buildMe({ has_test_management_credentials: true }),
+    );
+    await dialog();
+    await userEvent.click(screen.getByRole("radio", { name: "OQ Test" }));
+    const spira = screen.getByRole("combobox", { name: "Spira release" });
+    await waitFor(() => expect(spira).not.toHaveAttribute("aria-disabled"));
+    await userEvent.click(spira);
+    await userEvent.click(await screen.findByRole("option", { name: "Nora 7.4" }));
+    await create();
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]!.body).toMatchObject({ mode: "oq_test", releaseId: 12 });
+    expect(posted[0]!.body).not.toHaveProperty("jiraRelease");
   });
 
   it("Translation: stage branch, one runner, stage site, languages and company emails", async () => {

@@ -1,17 +1,13 @@
 import { BUILD_MESSAGES, type Catalog } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Autocomplete from "@mui/material/Autocomplete";
-import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import type { TagView } from "../tags/use-tags";
 import type { Issues } from "./build-issues";
 import { knownTags, subsetLabel, subsetsOf, type FrontendForm } from "./frontend-build-form";
+import { ReleaseSelectors } from "./ReleaseSelectors";
 import { TagPicker } from "./TagPicker";
-
-/** Spec: Spira and Jira releases come from the release service, which is not configured yet. */
-export const RELEASES_NOT_CONFIGURED =
-  "Spira and Jira releases are not configured yet in this version: the OQ run is recorded without a release.";
 
 type Set = (change: Partial<FrontendForm>) => void;
 
@@ -76,19 +72,11 @@ export function FrontendRunTypeFields({
       );
     case "oq_test":
       return (
-        <>
-          <Box sx={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 2 }}>
-            <TextField select label="Spira release" value="" disabled>
-              <MenuItem value="">–</MenuItem>
-            </TextField>
-            <TextField select label="Jira release" value="" disabled>
-              <MenuItem value="">–</MenuItem>
-            </TextField>
-          </Box>
-          <Alert severity="info" role="note">
-            {RELEASES_NOT_CONFIGURED}
-          </Alert>
-        </>
+        <ReleaseSelectors
+          releaseId={form.releaseId}
+          jiraRelease={form.jiraRelease}
+          onChange={set}
+        />
       );
     case "translation_test":
       return (

@@ -43,6 +43,9 @@ export interface FrontendForm {
   /** Selected translation locales (translationCode). */
   languages: string[];
   numberOfPatients: string;
+  /** OQ: the Spira release (its ReleaseId as text, "" for none) and the Jira release name. */
+  releaseId: string;
+  jiraRelease: string;
 }
 
 /** Run types in the order of the radio group, with the spec's labels. */
@@ -103,6 +106,8 @@ export function initialFrontendForm(catalog: Catalog, handedTags: readonly strin
     emails: "",
     languages: [],
     numberOfPatients: "",
+    releaseId: "",
+    jiraRelease: "",
   };
 }
 
@@ -177,6 +182,10 @@ export function frontendPayload(
   if (form.runType === "translation_test") {
     payload.translationLanguageCode = form.languages;
     if (form.emails.trim() !== "") payload.translationReportToEmail = form.emails;
+  }
+  if (form.runType === "oq_test") {
+    if (form.releaseId !== "") payload.releaseId = Number(form.releaseId);
+    if (form.jiraRelease !== "") payload.jiraRelease = form.jiraRelease;
   }
   if (form.runType === "bulk_image_upload" && form.numberOfPatients.trim() !== "") {
     payload.numberOfPatientsCreated = Number(form.numberOfPatients);

@@ -72,6 +72,71 @@ const renderPage = () => renderUi(<TraceabilityMatrixPage />, { path: "/traceabi
 const rmsKeys = () =>
   screen.getAllByTestId("rms-row").map((tr) => within(tr).getAllByRole("cell")[0]!.textContent);
 
+const INTEGRATIONS = {
+  jira: { configured: true, kind: "demo", origin: "http://127.0.0.1:1", requirementsSync: true },
+  spira: { configured: false, kind: null, origin: null },
+  sync: {
+    state: "failed",
+    progress: null,
+    startedAt: "2026-11-26T09:00:00Z",
+    finishedAt: "2026-11-26T09:00:05Z",
+    lastSuccessAt: "2026-11-25T09:00:05Z",
+    error: "Jira answered 500 to POST /rest/api/3/search/jql: boom.",
+  },
+};
+
+describe("Traceability Matrix: source, sync, upload and export", { timeout: 60_000 }, () => {
+  it("says why the last sync failed, syncs on demand, uploads a file and links the CSV", async () => {
+    const posted: { path: string; body: unknown }[] = [];
+    mockApi({
+      "/v1/catalog": () => jsonResponse(buildCatalog()),
+      "/v1/me": () => jsonResponse(buildMe()),
+      "/v1/traceability-matrix": () => jsonResponse(MATRIX),
+      "/v1/integrations": () => jsonResponse(INTEGRATIONS),
+      "/v1/integrations/sync": (url, init) => {
+        posted.push({ path: url.pathname, body: init?.body });
+        return jsonResponse(
+          { ...INTEGRATIONS, sync: { ...INTEGRATIONS.sync, state: "succeeded", error: null } },
+          202,
+        );
+      },
+      "/v1/traceability/rms/import": (url, init) => {
+        posted.push({ path: url.pathname, body: JSON.parse(String(init?.body)) });
+        return jsonResponse({
+          fileName: "rms.csv",
+          importedAt: "2026-11-26T10:00:00Z",
+          requirements: 2,
+          bugs: 0,
+          removed: 3,
+        });
+      },
+    });
+    renderPage();
+    expect(
+      await screen.findByText(
+        /The last sync failed and the matrix keeps the previous data: Jira answered 500/,
+      ),
+    ).toBeVisible();
+    expect(screen.getByText(/the demo's built-in Jira/)).toBeVisible();
+    expect(screen.getByRole("link", { name: "Export CSV" })).toHaveAttribute(
+      "href",
+      "/v1/traceability-matrix/export.csv",
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Sync now" }));
+    await waitFor(() => expect(posted.map((p) => p.path)).toEqual(["/v1/integrations/sync"]));
+    expect(await screen.findByText(/Last Jira sync succeeded/)).toBeVisible();
+    const file = new File(["rms,summary\nRMS-1,One\nRMS-2,Two\n"], "rms.csv", { type: "text/csv" });
+    await userEvent.upload(screen.getByLabelText("Requirements file"), file);
+    expect(
+      await screen.findByText(/Imported 2 requirements and 0 bugs from rms.csv; 3 no longer/),
+    ).toBeVisible();
+    expect(posted[1]).toEqual({
+      path: "/v1/traceability/rms/import",
+      body: { fileName: "rms.csv", content: "rms,summary\nRMS-1,One\nRMS-2,Two\n" },
+    });
+  });
+});
+
 describe("Traceability Matrix", { timeout: 30_000 }, () => {
   it("hides inactive rows by default and computes the footer over the shown rows", async () => {
     installApi(MATRIX);

@@ -1,7 +1,6 @@
 import {
   COVERAGE_FILTERS,
   coverageLabel,
-  formatUtc,
   TRACEABILITY_PAGE_SIZES,
   visibleRows,
   type CoverageFilter,
@@ -33,6 +32,7 @@ import { useMemo, useState } from "react";
 import { useCatalog } from "../../api/use-catalog";
 import { useSignedIn } from "../../api/use-signed-in";
 import { SignInHint } from "../tags/SignInHint";
+import { MatrixSourceBar } from "./MatrixSourceBar";
 import { TestRunsCell } from "./TestRunsCell";
 import { EditRmsDialog, LinkedBugsDialog, TestHistoryDialog } from "./TraceabilityDialogs";
 import { useTraceabilityMatrix } from "./use-traceability";
@@ -108,13 +108,12 @@ export function TraceabilityMatrixPage() {
         <Button variant="outlined" onClick={() => setBugsOpen(true)}>
           View Linked Bugs
         </Button>
-        <Typography variant="body2" color="text.secondary" sx={{ ml: "auto" }}>
-          {source
-            ? `Source: imported file ${source.fileName}, ${formatUtc(source.importedAt)}`
-            : matrix.data &&
-              "Source: none yet. Import requirements with `npx assay rms import FILE`."}
-        </Typography>
       </Box>
+      <MatrixSourceBar
+        source={source ?? null}
+        loaded={matrix.data !== undefined}
+        signedIn={signedIn}
+      />
       {matrix.error && <Alert severity="error">{matrix.error.message}</Alert>}
       <TableContainer component={Paper} variant="outlined">
         <Table size="small">

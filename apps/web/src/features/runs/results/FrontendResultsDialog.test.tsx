@@ -81,11 +81,19 @@ const viewOf = (detail: ReturnType<typeof buildRunDetail>) =>
     history,
   });
 
+let detailsAsked: string[][] = [];
+
 function mock(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     "/v1/catalog": () => jsonResponse(catalog),
     "/v1/test-runs": () => jsonResponse(buildRunPage([])),
     "/v1/test-runs/ui-run-1/view": viewOf(buildRunDetail(results)),
+    "/v1/jira/details": (_url, init) => {
+      detailsAsked.push(JSON.parse(String(init?.body)) as string[]);
+      return jsonResponse([
+        { key: "NXL-123", fields: { summary: XSS, status: { name: "In Progress" } } },
+      ]);
+    },
     "/v1/dtag": () =>
       jsonResponse({
         byTag: {
@@ -286,6 +294,34 @@ describe("Frontend results dialog", () => {
     expect(card.getByRole("link", { name: "History" })).toHaveAttribute("href", "/history/2");
     const rerun = within(box("Failed")).getByRole("button", { name: "Rerun failed" });
     expect(rerun).toBeDisabled();
+  });
+
+  it("looks up the run's tickets in one call and shows each one's status and summary", async () => {
+    detailsAsked = [];
+    mock();
+    await open();
+    const card = within(await screen.findByRole("article", { name: /^TC2 / }));
+    const lines = await card.findAllByTestId("ticket-detail");
+    expect(lines.map((line) => line.textContent)).toEqual([
+      `NXL-123In Progress${XSS}`,
+      "NXL-7not found in Jira",
+    ]);
+    // Jira's summary is text: no element made of it.
+    expect(card.queryByRole("img", { name: "x" })).toBeNull();
+    expect(detailsAsked).toEqual([["NXL-123", "NXL-7"]]);
+  });
+
+  it("says once why ticket details are missing when Jira is not configured", async () => {
+    mock({
+      "/v1/jira/details": () =>
+        errorResponse(503, "not_configured", "Jira is not configured: set ASSAY_JIRA_URL."),
+    });
+    await open();
+    expect(
+      await screen.findByText(/Ticket details unavailable: Jira is not configured/),
+    ).toBeInTheDocument();
+    const card = within(await screen.findByRole("article", { name: /^TC2 / }));
+    expect(card.getAllByRole("link", { name: "NXL-123" }).length).toBeGreaterThan(0);
   });
 
   it("shows a skipped result's hourglass and pending reason, and user text as text", async () => {

@@ -1,4 +1,5 @@
 import { runWallClockMs, type DisplayStatus, type FailureFilter } from "@assay/core";
+import { TicketDetailsNotice, TicketDetailsProvider } from "../../../components/TicketDetails";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
@@ -95,6 +96,8 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
     onFilters({ ...filters, failure }),
   );
   const onSearch = useStableCallback((text: string) => setSearch(text));
+  // The loaded cards' tickets, looked up in one batch for their status chips.
+  const tickets = useMemo(() => view.rows.flatMap((row) => row.tickets), [view.rows]);
 
   // A new filter starts the list at its top.
   const filterKey = [...filters.hidden, "|", ...filters.tags, "|", filters.failure, search].join();
@@ -115,6 +118,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
           china={first.run.is_china_region}
         />
         <RunWarnings warnings={first.warnings} />
+        <TicketDetailsNotice />
         <ResultsSummary
           runKey={first.run.test_run_key}
           counts={first.summary.counts}
@@ -168,7 +172,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
           bgcolor: "background.default",
         }}
       >
-        {body}
+        <TicketDetailsProvider tickets={tickets}>{body}</TicketDetailsProvider>
       </Box>
     </>
   );

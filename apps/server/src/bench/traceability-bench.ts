@@ -1,0 +1,87 @@
+import { performance } from "node:perf_hooks";
+import pg from "pg";
+import { createDb } from "../db/pool.js";
+import { migrate } from "../db/migrate.js";
+import { listCoverage } from "../modules/traceability/traceability.repo.js";
+import { traceabilityMatrix } from "../modules/traceability/traceability.service.js";
+import { DEFAULT_RMS_TAG_PATTERN } from "@assay/core";
+
+/*
+ * The Traceability Matrix at the size issue #22 names: 5,000 requirements × 20,000 tests, each
+ * test with RESULTS_PER_TEST final results (its tags on each, one @RMS-n per test), plus 20,000
+ * non-final attempts. Times the whole GET /v1/traceability-matrix service (its four queries)
+ * and the coverage query alone, median of 10 after 2 warm-ups, and prints the coverage plan.
+ * Usage: npx tsx apps/server/src/bench/traceability-bench.ts postgres://postgres@127.0.0.1:5432/postgres
+ */
+
+const REQUIREMENTS = 5_000;
+const TESTS = 20_000;
+const RESULTS_PER_TEST = Number(process.env.RESULTS_PER_TEST ?? 20);
+const DB_NAME = "assay_traceability_bench";
+const out = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main() {
+  const admin = process.argv[2] ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const root = new pg.Client({ connectionString: admin });
+  await root.connect();
+  await root.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
+  await root.query(`CREATE DATABASE ${DB_NAME}`);
+  await root.end();
+  const url = new URL(admin);
+  url.pathname = `/${DB_NAME}`;
+  const db = createDb(url.toString(), 4);
+  try {
+    await migrate(db.pool);
+    const started = performance.now();
+    await db.pool.query(`
+      INSERT INTO requirements (rms, summary, epic, type, position)
+      SELECT 'RMS-' || n, 'Requirement ' || n, 'Epic ' || (n % 40), 'Story', n
+      FROM generate_series(1, ${REQUIREMENTS}) n;
+      INSERT INTO requirement_bugs (requirement_id, key, summary, status)
+      SELECT id, 'NXL-' || id, 'Bug of ' || rms, 'Open' FROM requirements WHERE id % 7 = 0;
+      INSERT INTO requirement_imports (source_kind, file_name, imported_by, requirements, bugs)
+      VALUES ('file', 'bench.csv', 'bench', ${REQUIREMENTS}, 0);
+      INSERT INTO tests (id, family, title, file)
+      SELECT n, 'frontend', 'Test ' || n, 'tests/t' || n || '.spec.ts' FROM generate_series(1, ${TESTS}) n;
+      INSERT INTO runs (id, test_run_key, family, test_run_name) OVERRIDING SYSTEM VALUE
+      SELECT n, 'bench-run-' || n, 'frontend', 'Bench run ' || n FROM generate_series(1, ${RESULTS_PER_TEST}) n;
+    `);
+    await db.pool.query(`
+      INSERT INTO results (run_id, test_run_test_id, test_id, status, name, tags, start_time, is_final)
+      SELECT r, 't' || t, t, CASE WHEN (t + r) % 9 = 0 THEN 'failed' ELSE 'passed' END, 'Test ' || t,
+             ARRAY['@regression', '@RMS-' || (1 + t % ${REQUIREMENTS * 1.1}::int)],
+             timestamptz '2026-01-01' + r * interval '1 day' + t * interval '1 second', true
+      FROM generate_series(1, ${RESULTS_PER_TEST}) r, generate_series(1, ${TESTS}) t;
+      INSERT INTO results (run_id, test_run_test_id, test_id, status, name, tags, start_time, is_final, attempt)
+      SELECT 1, 't' || t || '-retry', t, 'failed', 'Test ' || t, '{}', timestamptz '2026-01-01', false, 1
+      FROM generate_series(1, ${TESTS}) t;
+      ANALYZE;
+    `);
+    const { rows } = await db.pool.query<{ n: string }>("SELECT count(*) AS n FROM results");
+    out(
+      `loaded ${REQUIREMENTS} requirements, ${TESTS} tests, ${rows[0]?.n} results in ${Math.round(performance.now() - started)} ms`,
+    );
+    const time = async (label: string, fn: () => Promise<unknown>) => {
+      for (let i = 0; i < 2; i++) await fn();
+      const times: number[] = [];
+      for (let i = 0; i < 10; i++) {
+        const t0 = performance.now();
+        await fn();
+        times.push(performance.now() - t0);
+      }
+      times.sort((a, b) => a - b);
+      out(`${label}: median ${times[5]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms`);
+    };
+    const matrix = await traceabilityMatrix(db, DEFAULT_RMS_TAG_PATTERN);
+    const covered = matrix.rows.filter((row) => row.testRuns.length > 0).length;
+    out(`matrix: ${matrix.rows.length} rows, ${covered} covered`);
+    await time("traceabilityMatrix (service)", () =>
+      traceabilityMatrix(db, DEFAULT_RMS_TAG_PATTERN),
+    );
+    await time("listCoverage (SQL)", () => listCoverage(db, DEFAULT_RMS_TAG_PATTERN));
+  } finally {
+    await db.close();
+  }
+}
+
+await main();

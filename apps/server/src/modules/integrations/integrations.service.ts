@@ -1,0 +1,167 @@
+import {
+  NOT_CONFIGURED,
+  type IntegrationsStatus,
+  type JiraReleaseVersion,
+  type SpiraRelease,
+  type TicketDetail,
+} from "@assay/core";
+import type { Db } from "../../db/pool.js";
+import { AppError } from "../../errors.js";
+import type { IntegrationsConfig } from "./integrations.config.js";
+import * as repo from "./integrations.repo.js";
+import { JiraClient } from "./jira.client.js";
+import { SpiraClient, type SpiraCredentials } from "./spira.client.js";
+import { TrackerError } from "./tracker-http.js";
+
+/**
+ * Ticket details, release lists and the trackers' state for the screens. Every Jira or Spira
+ * failure becomes a 502 saying which tracker and why; an unconfigured one a 503 saying what to
+ * set, so a screen can show the reason instead of an empty list.
+ */
+
+export interface Trackers {
+  config: IntegrationsConfig;
+  jira: JiraClient | undefined;
+  spira: SpiraClient | undefined;
+  /** The built-in fakes started for the demo (server.ts), not a real tracker. */
+  demo: { jira: boolean; spira: boolean };
+}
+
+export function createTrackers(
+  config: IntegrationsConfig,
+  demo = { jira: false, spira: false },
+): Trackers {
+  return {
+    config,
+    jira: config.jira ? new JiraClient(config.jira) : undefined,
+    spira: config.spira ? new SpiraClient(config.spira) : undefined,
+    demo,
+  };
+}
+
+const notConfigured = (tracker: "jira" | "spira") =>
+  new AppError(503, "not_configured", NOT_CONFIGURED[tracker]);
+
+/** A tracker's failure as the 502 a screen shows. */
+export async function fromTracker<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof TrackerError)
+      throw new AppError(502, "tracker_unavailable", error.message);
+    throw error;
+  }
+}
+
+/**
+ * The details of `keys` (already upper-cased by the schema): fresh cache entries first, the rest
+ * in one batched Jira lookup (100 keys a call), whose answers, found or not, are cached.
+ */
+export async function ticketDetails(
+  db: Db,
+  trackers: Trackers,
+  keys: readonly string[],
+  now = new Date(),
+): Promise<TicketDetail[]> {
+  const jira = trackers.jira;
+  if (!jira) throw notConfigured("jira");
+  const unique = [...new Set(keys)];
+  const cached = await repo.freshTickets(
+    db,
+    unique,
+    new Date(now.getTime() - trackers.config.ticketTtlMs),
+  );
+  const known = new Map(cached.map((ticket) => [ticket.key, ticket]));
+  const missing = unique.filter((key) => !known.has(key));
+  if (missing.length > 0) {
+    const issues = await fromTracker(() => jira.issuesByKey(missing, ["summary", "status"]));
+    const byKey = new Map(issues.map((issue) => [issue.key.toUpperCase(), issue]));
+    const looked = missing.map((key): repo.CachedTicket => {
+      const issue = byKey.get(key);
+      return {
+        key,
+        found: issue !== undefined,
+        summary: issue?.fields.summary ?? "",
+        status: issue?.fields.status?.name ?? "",
+      };
+    });
+    await repo.storeTickets(db, looked, now);
+    for (const ticket of looked) known.set(ticket.key, ticket);
+  }
+  return unique.flatMap((key) => {
+    const ticket = known.get(key);
+    return ticket?.found
+      ? [{ key, fields: { summary: ticket.summary, status: { name: ticket.status } } }]
+      : [];
+  });
+}
+
+export async function jiraReleaseVersions(trackers: Trackers): Promise<JiraReleaseVersion[]> {
+  const jira = trackers.jira;
+  if (!jira) throw notConfigured("jira");
+  const project = trackers.config.jira?.project;
+  if (!project)
+    throw new AppError(
+      503,
+      "not_configured",
+      "Jira's release list needs a project: set ASSAY_JIRA_PROJECT (docs/integrations.md).",
+    );
+  const versions = await fromTracker(() => jira.versions(project));
+  return versions
+    .filter((version) => !version.archived)
+    .map((version) => ({
+      name: version.name,
+      released: version.released === true,
+      releaseDate: version.releaseDate ?? null,
+    }));
+}
+
+/** The releases, asked with the user's own Spira credentials, else the service account's. */
+export async function spiraReleases(
+  trackers: Trackers,
+  own: SpiraCredentials | undefined,
+): Promise<SpiraRelease[]> {
+  const spira = trackers.spira;
+  if (!spira) throw notConfigured("spira");
+  const credentials = own ?? spira.serviceCredentials;
+  if (!credentials)
+    throw new AppError(
+      400,
+      "spira_credentials_missing",
+      "Please provide SPIRA credentials, in your profile first.",
+    );
+  const releases = await fromTracker(() => spira.releases(credentials));
+  return releases.map((release) => ({
+    ReleaseId: release.ReleaseId,
+    FullName: release.FullName ?? release.Name,
+  }));
+}
+
+const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
+
+export async function integrationsStatus(db: Db, trackers: Trackers): Promise<IntegrationsStatus> {
+  const [sync, lastSuccessAt] = await Promise.all([
+    repo.latestSync(db, "jira"),
+    repo.lastSuccess(db, "jira"),
+  ]);
+  const state = (client: { origin: string } | undefined, demo: boolean) => ({
+    configured: client !== undefined,
+    kind: client ? (demo ? ("demo" as const) : ("real" as const)) : null,
+    origin: client?.origin ?? null,
+  });
+  return {
+    jira: {
+      ...state(trackers.jira, trackers.demo.jira),
+      requirementsSync: Boolean(trackers.config.jira?.requirementsJql),
+    },
+    spira: state(trackers.spira, trackers.demo.spira),
+    sync: {
+      state: sync?.state ?? "never",
+      progress: sync?.progress ?? null,
+      startedAt: iso(sync?.started_at),
+      finishedAt: iso(sync?.finished_at),
+      lastSuccessAt: iso(lastSuccessAt),
+      error: sync?.error ?? null,
+    },
+  };
+}

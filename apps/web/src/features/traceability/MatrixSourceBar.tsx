@@ -1,0 +1,135 @@
+import {
+  formatUtc,
+  IntegrationsStatusSchema,
+  RmsImportResultSchema,
+  type TraceabilityMatrix,
+} from "@assay/core";
+import Alert from "@mui/material/Alert";
+import Box from "@mui/material/Box";
+import Button from "@mui/material/Button";
+import Typography from "@mui/material/Typography";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { getJson, sendJson } from "../../api/client";
+import { queryKeys } from "../../api/query-keys";
+
+/**
+ * Where the matrix's requirements came from (an imported file or a Jira sync, with its time),
+ * the sync's state with 'Sync now', the requirements upload and the CSV export.
+ */
+
+function sourceText(source: TraceabilityMatrix["source"]): string {
+  if (!source)
+    return "Source: none yet. Upload a requirements file or run `npx assay rms import FILE`.";
+  if (source.kind === "file")
+    return `Source: imported file ${source.fileName}, ${formatUtc(source.importedAt)}`;
+  return `Source: ${source.kind === "jira" ? "Jira" : "Spira"} sync (${source.fileName}), ${formatUtc(source.importedAt)}`;
+}
+
+export function MatrixSourceBar({
+  source,
+  loaded,
+  signedIn,
+}: {
+  source: TraceabilityMatrix["source"];
+  loaded: boolean;
+  signedIn: boolean;
+}) {
+  const queryClient = useQueryClient();
+  const integrations = useQuery({
+    queryKey: queryKeys.integrations,
+    queryFn: ({ signal }) => getJson("/v1/integrations", IntegrationsStatusSchema, signal),
+    retry: false,
+    // While a sync is on its way, its progress is read every 2 s.
+    refetchInterval: (query) =>
+      ["queued", "running"].includes(query.state.data?.sync.state ?? "") ? 2000 : false,
+  });
+  const sync = useMutation({
+    mutationFn: () =>
+      sendJson("POST", "/v1/integrations/sync", undefined, IntegrationsStatusSchema),
+    onSuccess: (status) => queryClient.setQueryData(queryKeys.integrations, status),
+  });
+  const upload = useMutation({
+    mutationFn: async (file: File) =>
+      sendJson(
+        "POST",
+        "/v1/traceability/rms/import",
+        { fileName: file.name, content: await file.text() },
+        RmsImportResultSchema,
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.traceabilityMatrix }),
+  });
+  const state = integrations.data?.sync.state;
+  const previous = useRef(state);
+  useEffect(() => {
+    // A sync that just finished changed the requirements: read the matrix again.
+    if (previous.current !== state && (state === "succeeded" || state === "failed"))
+      void queryClient.invalidateQueries({ queryKey: queryKeys.traceabilityMatrix });
+    previous.current = state;
+  }, [state, queryClient]);
+  const jira = integrations.data?.jira;
+  const syncing = state === "queued" || state === "running" || sync.isPending;
+  const last = integrations.data?.sync;
+  return (
+    <Box sx={{ display: "grid", gap: 1 }}>
+      <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
+        <Typography variant="body2" color="text.secondary">
+          {loaded && sourceText(source)}
+          {jira?.kind === "demo" && " (the demo's built-in Jira)"}
+        </Typography>
+        <Box sx={{ ml: "auto", display: "flex", gap: 1 }}>
+          {jira?.requirementsSync && (
+            <Button
+              size="small"
+              variant="outlined"
+              disabled={!signedIn || syncing}
+              onClick={() => sync.mutate()}
+            >
+              {syncing ? "Syncing…" : "Sync now"}
+            </Button>
+          )}
+          <Button size="small" variant="outlined" component="label" disabled={!signedIn}>
+            Upload requirements
+            <input
+              hidden
+              type="file"
+              accept=".csv,.json"
+              aria-label="Requirements file"
+              onChange={(event) => {
+                const file = event.target.files?.[0];
+                if (file) upload.mutate(file);
+                event.target.value = "";
+              }}
+            />
+          </Button>
+          <Button size="small" variant="outlined" href="/v1/traceability-matrix/export.csv">
+            Export CSV
+          </Button>
+        </Box>
+      </Box>
+      {last && last.state !== "never" && (
+        <Typography variant="body2" color="text.secondary" data-testid="sync-state">
+          {syncing
+            ? `Jira sync ${last.state}${last.progress ? `: ${last.progress}` : ""}`
+            : `Last Jira sync ${last.state}${last.finishedAt ? ` ${formatUtc(last.finishedAt)}` : ""}`}
+          {last.lastSuccessAt &&
+            last.state === "failed" &&
+            `; last successful ${formatUtc(last.lastSuccessAt)}`}
+        </Typography>
+      )}
+      {last?.state === "failed" && last.error && (
+        <Alert severity="warning">
+          The last sync failed and the matrix keeps the previous data: {last.error}
+        </Alert>
+      )}
+      {sync.error && <Alert severity="error">{sync.error.message}</Alert>}
+      {upload.error && <Alert severity="error">{upload.error.message}</Alert>}
+      {upload.data && (
+        <Alert severity="success" onClose={() => upload.reset()}>
+          Imported {upload.data.requirements} requirements and {upload.data.bugs} bugs from{" "}
+          {upload.data.fileName}; {upload.data.removed} no longer in the file were removed.
+        </Alert>
+      )}
+    </Box>
+  );
+}
