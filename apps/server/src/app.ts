@@ -74,6 +74,11 @@ export interface AppDeps {
   buildExecutors?: RunnerDeps["executors"];
   /** The environment local build runners inherit PATH, HOME and passEnv from. */
   serverEnv?: NodeJS.ProcessEnv;
+  /**
+   * The installation's secret key, as startServer read it once for the whole start; default:
+   * read here (loadSecretKey), for apps built without startServer (tests, benches).
+   */
+  secret?: Buffer;
 }
 
 /**
@@ -96,10 +101,11 @@ const docsPolicy = (csp: string) =>
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
+  const secret = deps.secret ?? loadSecretKey(config);
   // The embedded identity provider at /oidc, unless sign-in goes to an external issuer.
   const identity = config.oidcIssuer
     ? undefined
-    : createEmbeddedIdentity({ config, db: db.kysely, log: deps.logger });
+    : createEmbeddedIdentity({ config, db: db.kysely, secret, log: deps.logger });
   const app = Fastify({
     loggerInstance: deps.logger,
     // Bounded so a slow client cannot hold a connection forever (no reverse proxy assumed).
@@ -113,7 +119,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   // Sign-in: session cookie, service tokens and the issuer's access tokens (modules/auth).
-  const secret = loadSecretKey(config);
   const auth = createAuth({
     app,
     config,

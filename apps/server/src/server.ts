@@ -37,15 +37,18 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   let jobs: Jobs | undefined;
   let objects: ObjectStore;
   let firstAdmin: FirstAdmin | undefined;
+  let secret: Buffer;
   try {
     await assertDurable(database.db.pool);
     const applied = await migrate(database.db.pool);
     if (applied.length > 0) log.info({ applied }, "applied database migrations");
+    // Read once for the whole start: the provider's keys, the app and the demo's app use it.
+    secret = loadSecretKey(config);
     // The embedded provider's keys: made on the first start; another secret key stops here.
-    if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, loadSecretKey(config));
+    if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, secret);
     objects = await createObjectStore(config, log);
     jobs = await Jobs.start(database.db.pool, log);
-    app = await buildApp({ config, db: database.db, logger: log, objects, jobs });
+    app = await buildApp({ config, db: database.db, logger: log, objects, jobs, secret });
     await app.listen({ port: config.port, host: config.host });
     // After listen: a start that fails earlier must not make an admin whose password nobody saw.
     if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);
@@ -62,7 +65,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const runningJobs = jobs;
   // In the background, after listen: the start-up line does not wait for the demo data.
   const demo = shouldLoadDemo(config)
-    ? startDemoLoad({ config, db: database.db, objects, jobs: runningJobs, log })
+    ? startDemoLoad({ config, db: database.db, objects, jobs: runningJobs, log, secret })
     : undefined;
   return {
     app: running,
