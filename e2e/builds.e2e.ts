@@ -1,6 +1,7 @@
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
+import { signInOnPage } from "./support/oidc-login.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // Builds in real Chromium against the real server and its default local executor, which runs the
@@ -9,31 +10,18 @@ import { startE2eServer, type E2eServer } from "./support/server.js";
 const USER = { email: "qa@example.com", password: "correct-horse-battery-staple" };
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
-const problems: string[] = [];
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 beforeAll(async () => {
   server = await startE2eServer({
     ASSAY_ADMIN_EMAIL: USER.email,
     ASSAY_ADMIN_PASSWORD: USER.password,
   });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // Signed out, GET /v1/me answers 401 by design (that is how the page learns it); Chromium
-    // logs every 4xx resource as an error.
-    const signedOutLookup = message.location().url.endsWith("/v1/me");
-    if (message.type() === "error" && !signedOutLookup) {
-      problems.push(`console error: ${message.text()} (${message.location().url})`);
-    }
-  });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
-  expect(problems).toEqual([]);
 });
 
 const dialogNamed = (name: string) => page.getByRole("dialog", { name });
@@ -68,7 +56,12 @@ const newestStatus = (table: string) =>
 describe("Builds", () => {
   it("signed out: lists the builds, New Build is disabled with 'Please sign in'", async () => {
     await page.goto(`${server.url}/builds`);
-    await page.getByText("No builds yet: start one with New Build.").waitFor();
+    // Empty, or holding the builds the other tests started (the tests run in any order).
+    await page
+      .getByText("No builds yet: start one with New Build.")
+      .or(page.getByRole("link", { name: /^Log of build/ }))
+      .first()
+      .waitFor();
     const newBuild = page.getByRole("button", { name: "New Build" });
     expect(await newBuild.isDisabled()).toBe(true);
     await newBuild.locator("xpath=..").hover();
@@ -81,11 +74,7 @@ describe("Builds", () => {
   });
 
   it("signed in: the Frontend dialog shows each of its messages", async () => {
-    await page.goto(`${server.url}/auth/login?return_to=%2Fbuilds`);
-    await page.fill("#email", USER.email);
-    await page.fill("#password", USER.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL(`${server.url}/builds`);
+    await signInOnPage(page, server.url, USER, "/builds");
     const newBuild = page.getByRole("button", { name: "New Build" });
     await expect.poll(() => newBuild.isEnabled(), { timeout: 15_000 }).toBe(true);
     await newBuild.locator("xpath=..").hover();
@@ -155,6 +144,7 @@ describe("Builds", () => {
   });
 
   it("the Backend dialog silently refuses a form without env; the Load dialog lists its messages", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
     await page.getByRole("tab", { name: "Backend" }).click();
     await page.getByRole("button", { name: "New API Build" }).click();
     const backend = dialogNamed("Create Backend Build");
@@ -204,6 +194,7 @@ describe("Builds", () => {
   });
 
   it("creates a frontend build from handed-over ids and watches it run to its end", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
     await page.goto(`${server.url}/builds?tab=0&new=1&tags=TC90001,TC90002`);
     const dialog = dialogNamed("Create Frontend Build");
     await dialog.waitFor();
@@ -249,6 +240,7 @@ describe("Builds", () => {
   });
 
   it("creates a backend build and watches its phase and status change", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
     await page.goto(`${server.url}/builds?tab=1&new=1`);
     const dialog = dialogNamed("Create Backend Build");
     await dialog.waitFor();
