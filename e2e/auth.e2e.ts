@@ -38,7 +38,8 @@ describe("sign-in in public read mode", () => {
     await uploadReport(ingestClient(server.url, TOKEN), ["cucumber/cucumber-report.json"]);
     erin = { email: ERIN.email, password: await addUserWithCli(server.dataDir, ERIN) };
     pat = { email: PAT.email, password: await addUserWithCli(server.dataDir, PAT) };
-  });
+    // A server, an upload and two CLI runs: more than the default on a busy machine.
+  }, 240_000);
   afterAll(async () => {
     await server?.stop();
   });
