@@ -237,7 +237,8 @@ describe("Builds", () => {
     await total.waitFor({ timeout: 30_000 });
     expect(await total.innerText()).toContain("2");
     await screenshot(page, "builds-produced-run-1440x900");
-  });
+    // Sign-in, a real build of the example suite (its own Chromium) polled up to 120 s, its run.
+  }, 240_000);
 
   it("creates a backend build and watches its phase and status change", async () => {
     await signInOnPage(page, server.url, USER, "/builds");
@@ -255,5 +256,5 @@ describe("Builds", () => {
     const row = page.getByRole("table", { name: table }).locator("tbody tr").first();
     expect(await row.innerText()).toContain("Completed");
     await screenshot(page, "builds-backend-done-1440x900");
-  });
+  }, 180_000);
 });
