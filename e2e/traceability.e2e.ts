@@ -160,6 +160,8 @@ describe("Traceability Matrix", () => {
 
   it("opens a test's history with its results and report links", async () => {
     await openMatrix();
+    // The row's tests show once it is expanded (this test once relied on the filter test's click).
+    await rows().first().getByRole("button", { name: "Show tests" }).click();
     await rows()
       .first()
       .getByRole("button", { name: /Recovers a locked account/ })
