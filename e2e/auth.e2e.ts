@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowConsoleErrors, launchBrowser, screenshot } from "./support/browser.js";
+import { allowConsoleErrors, browserPerFile, screenshot } from "./support/browser.js";
+import { addUserWithCli, signInOnPage, submitLoginPage } from "./support/oidc-login.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 import { ingestClient, uploadReport } from "./support/uploads.js";
 
@@ -12,73 +9,38 @@ import { ingestClient, uploadReport } from "./support/uploads.js";
  * Sign-in in a real Chromium against the embedded provider: public reading, Sign in, the
  * provider's login page, back on the same screen, the greeting, the Profile dialog, sign-out
  * (the session gone for good); then signed-in mode, where every path asks to sign in first.
+ * Each test opens its own page (its own cookies) and signs in itself where it needs to.
  */
 
 const TOKEN = "e2e-auth-ingest-token-0123456789abcdef";
 const ERIN = { email: "erin@example.com", name: "Erin Tester" };
-const repoRoot = fileURLToPath(new URL("..", import.meta.url));
-const run = promisify(execFile);
+// The Profile test renames its user: another user, so the greeting the others expect holds.
+const PAT = { email: "pat@example.com", name: "Pat Tester" };
 
-let browser: Browser;
-
-/** `npx assay users add` against the running server's database; returns the password. */
-async function addUser(server: E2eServer): Promise<string> {
-  const { stdout } = await run(
-    process.execPath,
-    [
-      path.join(repoRoot, "apps/cli/dist/main.js"),
-      "users",
-      "add",
-      "--email",
-      ERIN.email,
-      "--name",
-      ERIN.name,
-    ],
-    {
-      cwd: repoRoot,
-      env: { PATH: process.env.PATH ?? "", ASSAY_DATA_DIR: server.dataDir, LOG_LEVEL: "warn" },
-    },
-  );
-  const lines = stdout.trim().split("\n");
-  const password = lines[lines.indexOf("Their password, shown this once:") + 1];
-  if (!password) throw new Error(`no password in: ${stdout}`);
-  return password;
-}
+let page: Page;
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 /** The address users open: support/server.ts sets ASSAY_PUBLIC_URL to the server's URL. */
 const publicUrl = (server: E2eServer) => server.url;
 
-async function logIn(page: Page, password: string): Promise<void> {
-  await page.getByRole("heading", { name: "Sign in to Assay" }).waitFor();
-  await page.getByLabel("Email").fill(ERIN.email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
 const header = (page: Page) => page.getByRole("banner");
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
 
 describe("sign-in in public read mode", () => {
   let server: E2eServer;
-  let page: Page;
-  let password: string;
+  let erin: { email: string; password: string };
+  let pat: { email: string; password: string };
   let base: string;
 
   beforeAll(async () => {
     server = await startE2eServer({ ASSAY_INGEST_TOKEN: TOKEN });
     base = publicUrl(server);
     await uploadReport(ingestClient(server.url, TOKEN), ["cucumber/cucumber-report.json"]);
-    password = await addUser(server);
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  });
+    erin = { email: ERIN.email, password: await addUserWithCli(server.dataDir, ERIN) };
+    pat = { email: PAT.email, password: await addUserWithCli(server.dataDir, PAT) };
+    // A server, an upload and two CLI runs: more than the default on a busy machine.
+  }, 240_000);
   afterAll(async () => {
-    await page?.close();
     await server?.stop();
   });
 
@@ -91,16 +53,19 @@ describe("sign-in in public read mode", () => {
   });
 
   it("signs in on the provider's page and lands back on the same screen, greeted", async () => {
+    await page.goto(`${base}/test_runs`);
     await page.getByRole("link", { name: "Sign in" }).click();
     await page.waitForURL(/\/oidc\/interaction\//);
     await screenshot(page, "auth-login-page");
-    await logIn(page, password);
+    await submitLoginPage(page, erin);
     await page.waitForURL(`${base}/test_runs`);
     await header(page).getByText(`Hello, ${ERIN.name}`).waitFor();
     await screenshot(page, "auth-header-signed-in");
   });
 
   it("edits the profile in the Profile dialog", async () => {
+    await signInOnPage(page, base, pat, "/test_runs");
+    await header(page).getByText(`Hello, ${PAT.name}`).waitFor();
     await page.getByRole("button", { name: "Account menu" }).click();
     await page.getByRole("menuitem", { name: "Sign out" }).waitFor();
     // MUI's menu and dialog fade in: let the transitions end before a picture is taken.
@@ -109,28 +74,30 @@ describe("sign-in in public read mode", () => {
     await page.getByRole("menuitem", { name: "Profile" }).click();
     const dialog = page.getByRole("dialog", { name: "Profile" });
     await dialog.waitFor();
-    expect(await dialog.getByLabel("Email").inputValue()).toBe(ERIN.email);
+    expect(await dialog.getByLabel("Email").inputValue()).toBe(PAT.email);
     expect(await dialog.getByLabel("Email").getAttribute("readonly")).not.toBeNull();
-    await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("Erin Analyst");
-    await dialog.getByLabel("Test-management username").fill("erin.spira");
+    await dialog.getByRole("textbox", { name: "Name", exact: true }).fill("Pat Analyst");
+    await dialog.getByLabel("Test-management username").fill("pat.spira");
     await dialog.getByLabel("Test-management password or API key").fill("spira-key-123");
     await dialog.getByRole("heading", { name: "Profile" }).click();
     await page.waitForTimeout(400);
     await screenshot(page, "auth-profile-dialog");
     await dialog.getByRole("button", { name: "Save" }).click();
     await dialog.waitFor({ state: "hidden" });
-    await header(page).getByText("Hello, Erin Analyst").waitFor();
+    await header(page).getByText("Hello, Pat Analyst").waitFor();
 
     const me = await page.evaluate(async () => (await fetch("/v1/me")).json());
     expect(me).toMatchObject({
-      name: "Erin Analyst",
-      spira_user: "erin.spira",
+      name: "Pat Analyst",
+      spira_user: "pat.spira",
       spira_pass_set: true,
     });
     expect(JSON.stringify(me)).not.toContain("spira-key-123");
   });
 
   it("signs out here and at the provider, and the old session cookie is worth nothing", async () => {
+    await signInOnPage(page, base, erin, "/test_runs");
+    await header(page).getByText(`Hello, ${ERIN.name}`).waitFor();
     const cookies = await page.context().cookies(base);
     const session = cookies.find((c) => c.name === "assay_session");
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax" });
@@ -155,18 +122,15 @@ describe("sign-in in public read mode", () => {
 
 describe("signed-in read mode", () => {
   let server: E2eServer;
-  let page: Page;
-  let password: string;
+  let erin: { email: string; password: string };
   let base: string;
 
   beforeAll(async () => {
     server = await startE2eServer({ ASSAY_READ_ACCESS: "signed-in" });
     base = publicUrl(server);
-    password = await addUser(server);
-    page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    erin = { email: ERIN.email, password: await addUserWithCli(server.dataDir, ERIN) };
   });
   afterAll(async () => {
-    await page?.close();
     await server?.stop();
   });
 
@@ -199,7 +163,7 @@ describe("signed-in read mode", () => {
 
   it("lets the signed-in user in, on the path first asked for", async () => {
     await page.goto(`${base}/top_fails`);
-    await logIn(page, password);
+    await submitLoginPage(page, erin);
     await page.waitForURL(`${base}/top_fails`);
     await header(page).getByText(`Hello, ${ERIN.name}`).waitFor();
     await screenshot(page, "auth-signed-in-mode");

@@ -1,10 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   allowConsoleErrors,
-  launchBrowser,
+  browserPerFile,
   screenshot,
   SCREENSHOT_DIR,
 } from "./support/browser.js";
@@ -25,8 +25,16 @@ const TOKEN = "e2e-ingest-token-0123456789abcdef";
 
 let server: E2eServer;
 let ingest: Ingest;
-let browser: Browser;
 let page: Page;
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+const browser = browserPerFile((p) => {
+  page = p;
+  // An alert would mean a test name ran as HTML.
+  page.on("dialog", (dialog) => {
+    alerts.push(dialog.message());
+    void dialog.dismiss();
+  });
+});
 let backendKey: string;
 let frontendKey: string;
 let testKey: string;
@@ -50,26 +58,37 @@ beforeAll(async () => {
     spawn_rate: "0.2",
     load_region: "us-west-2",
   });
-  browser = await launchBrowser();
-  [shotsKey, shotsTestKey] = await uploadScreenshotRun(ingest, browser);
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  // An alert would mean a test name ran as HTML.
-  page.on("dialog", (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.dismiss();
-  });
+  [shotsKey, shotsTestKey] = await uploadScreenshotRun(ingest, browser());
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
+
+/** Opens the backend run's results dialog from its deep link. */
+async function openBackendRun() {
+  await page.goto(`${server.url}/test_runs/${backendKey}?be=1`);
+  await resultsDialog().waitFor();
+}
+
+/** Opens the print view of the run with screenshots, once all its images have loaded. */
+async function openPrintView() {
+  await page.goto(`${server.url}/print/${shotsKey}/${encodeURIComponent(shotsTestKey)}`);
+  await page.getByRole("region", { name: "Screenshot 4" }).waitFor();
+  // Polled from here: a string predicate polled in the page would be blocked by the app's CSP.
+  await expect
+    .poll(() =>
+      page.evaluate(() =>
+        [...document.images].every((image) => image.complete && image.naturalWidth > 0),
+      ),
+    )
+    .toBe(true);
+}
 
 const resultsDialog = () => page.getByRole("dialog", { name: backendKey, exact: true });
 
 describe("the Backend results dialog", () => {
   it("opens from a deep link with the run's boxes and results", async () => {
-    await page.goto(`${server.url}/test_runs/${backendKey}?be=1`);
-    await resultsDialog().waitFor();
+    await openBackendRun();
     const total = resultsDialog().getByRole("region", { name: "Total" });
     await expect.poll(() => total.textContent()).toContain(String(RESULTS));
     await expect
@@ -85,6 +104,7 @@ describe("the Backend results dialog", () => {
   });
 
   it("expands a failed result into its error, source link, console log and API requests", async () => {
+    await openBackendRun();
     const failed = resultsDialog().getByRole("article", { name: /GET \/patients\/1 answers/ });
     await failed.getByRole("button", { expanded: false }).click();
     const source = failed.getByRole("link", { name: "View source" });
@@ -101,6 +121,7 @@ describe("the Backend results dialog", () => {
   });
 
   it("opens the draggable API Requests dialog, pages 100/1000/10000, and stays light", async () => {
+    await openBackendRun();
     await resultsDialog().getByRole("button", { name: "View API Requests" }).click();
     const log = page.getByRole("dialog", { name: `API Requests · ${backendKey}` });
     await log.getByRole("table", { name: "API requests" }).waitFor();
@@ -158,8 +179,7 @@ describe("the Load run dialog", () => {
 
 describe("the print view", () => {
   it("shows the screenshots with the steps before them, without the sidebar", async () => {
-    await page.goto(`${server.url}/print/${shotsKey}/${encodeURIComponent(shotsTestKey)}`);
-    await page.getByRole("region", { name: "Screenshot 4" }).waitFor();
+    await openPrintView();
     expect(await page.getByRole("navigation").count()).toBe(0);
     const second = page.getByRole("region", { name: "Screenshot 2" });
     expect(await second.getByRole("listitem").allTextContents()).toEqual([
@@ -169,19 +189,11 @@ describe("the print view", () => {
     expect(await second.textContent()).toContain("2026-05-01 08:00:03 UTC");
     const after = page.getByRole("region", { name: "Steps after the last screenshot" });
     expect(await after.textContent()).toContain("failedAnd the entry is listed for today");
-    // The check runs in the page (a string, since this project has no DOM types).
-    // Polled from here: a string predicate polled in the page would be blocked by the app's CSP.
-    await expect
-      .poll(() =>
-        page.evaluate(() =>
-          [...document.images].every((image) => image.complete && image.naturalWidth > 0),
-        ),
-      )
-      .toBe(true);
     await screenshot(page, "print-1440x900");
   });
 
   it("prints without the Print button, each screenshot kept on one page", async () => {
+    await openPrintView();
     await page.emulateMedia({ media: "print" });
     expect(await page.getByRole("button", { name: "Print" }).isVisible()).toBe(false);
     const breaks = await page.evaluate(
@@ -189,11 +201,10 @@ describe("the print view", () => {
     );
     expect(breaks).toEqual(["avoid", "avoid", "avoid", "avoid"]);
     await screenshot(page, "print-media-print-1440x900");
-    // Back to no emulation: page.pdf() prints with whatever media is emulated.
-    await page.emulateMedia({ media: null });
   });
 
   it("prints to a PDF of several pages", async () => {
+    await openPrintView();
     const pdf = await page.pdf({ format: "A4" });
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     const pages = pdf.toString("latin1").match(/\/Type\s*\/Page[^s]/g) ?? [];

@@ -1,6 +1,7 @@
-import type { Browser, Locator, Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
+import { signInOnPage } from "./support/oidc-login.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // Builds in real Chromium against the real server and its default local executor, which runs the
@@ -9,9 +10,9 @@ import { startE2eServer, type E2eServer } from "./support/server.js";
 const USER = { email: "qa@example.com", password: "correct-horse-battery-staple" };
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
-const problems: string[] = [];
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 beforeAll(async () => {
   server = await startE2eServer({
@@ -21,22 +22,9 @@ beforeAll(async () => {
     // once, and the rerun's TC90006 must fail only for its real reason (no run yet), not for load.
     ASSAY_EXAMPLE_BUDGET_MS: "20000",
   });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // Signed out, GET /v1/me answers 401 by design (that is how the page learns it); Chromium
-    // logs every 4xx resource as an error.
-    const signedOutLookup = message.location().url.endsWith("/v1/me");
-    if (message.type() === "error" && !signedOutLookup) {
-      problems.push(`console error: ${message.text()} (${message.location().url})`);
-    }
-  });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
-  expect(problems).toEqual([]);
 });
 
 const dialogNamed = (name: string) => page.getByRole("dialog", { name });
@@ -71,7 +59,12 @@ const newestStatus = (table: string) =>
 describe("Builds", () => {
   it("signed out: lists the builds, New Build is disabled with 'Please sign in'", async () => {
     await page.goto(`${server.url}/builds`);
-    await page.getByText("No builds yet: start one with New Build.").waitFor();
+    // Empty, or holding the builds the other tests started (the tests run in any order).
+    await page
+      .getByText("No builds yet: start one with New Build.")
+      .or(page.getByRole("link", { name: /^Log of build/ }))
+      .first()
+      .waitFor();
     const newBuild = page.getByRole("button", { name: "New Build" });
     expect(await newBuild.isDisabled()).toBe(true);
     await newBuild.locator("xpath=..").hover();
@@ -84,11 +77,7 @@ describe("Builds", () => {
   });
 
   it("signed in: the Frontend dialog shows each of its messages", async () => {
-    await page.goto(`${server.url}/auth/login?return_to=%2Fbuilds`);
-    await page.fill("#email", USER.email);
-    await page.fill("#password", USER.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL(`${server.url}/builds`);
+    await signInOnPage(page, server.url, USER, "/builds");
     const newBuild = page.getByRole("button", { name: "New Build" });
     await expect.poll(() => newBuild.isEnabled(), { timeout: 15_000 }).toBe(true);
     await newBuild.locator("xpath=..").hover();
@@ -158,6 +147,7 @@ describe("Builds", () => {
   });
 
   it("the Backend dialog silently refuses a form without env; the Load dialog lists its messages", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
     await page.getByRole("tab", { name: "Backend" }).click();
     await page.getByRole("button", { name: "New API Build" }).click();
     const backend = dialogNamed("Create Backend Build");
@@ -207,6 +197,7 @@ describe("Builds", () => {
   });
 
   it("creates a frontend build from handed-over ids and watches it run to its end", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
     // TC90006 looks for the build's own run, which exists only after the suite's upload: it fails
     // on this first attempt (examples/README.md), so the run has a failure to rerun.
     await page.goto(`${server.url}/builds?tab=0&new=1&tags=TC90001,TC90006`);
@@ -254,9 +245,8 @@ describe("Builds", () => {
       /^Builds of this run:\s*#\d+ build \(failed\)$/,
     );
     await screenshot(page, "builds-produced-run-1440x900");
-  }, 180_000);
 
-  it("reruns the run's failed tests from Test Reports and shows their new attempts", async () => {
+    // Rerun Failed on the produced run: TC90006's new attempt passes, and both attempts show.
     const count = async (box: string) =>
       Number(
         (
@@ -301,9 +291,12 @@ describe("Builds", () => {
     await rows.nth(0).getByRole("button", { name: "First try" }).click();
     await expect.poll(() => rows.nth(0).innerText()).toMatch(/^First try · shown/);
     await page.getByRole("button", { name: "Close the test detail" }).click();
-  }, 240_000);
+    // Sign-in, a real build of the example suite (its own Chromium) polled up to 120 s, its run,
+    // then the rerun of its failures, polled up to 120 s.
+  }, 420_000);
 
   it("creates a backend build and watches its phase and status change", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
     await page.goto(`${server.url}/builds?tab=1&new=1`);
     const dialog = dialogNamed("Create Backend Build");
     await dialog.waitFor();
@@ -318,5 +311,5 @@ describe("Builds", () => {
     const row = page.getByRole("table", { name: table }).locator("tbody tr").first();
     expect(await row.innerText()).toContain("Completed");
     await screenshot(page, "builds-backend-done-1440x900");
-  });
+  }, 180_000);
 });

@@ -1,6 +1,7 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
+import { signInOnPage, submitLoginPage } from "./support/oidc-login.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // The Dashboard on demo data (switches, GRAPH and TABLE) and the Daily Run Scheduler's table
@@ -9,9 +10,12 @@ import { startE2eServer, type E2eServer } from "./support/server.js";
 const ADMIN = { email: "lead@example.com", password: "correct-horse-battery-staple" };
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
-const problems: string[] = [];
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+// Reduced motion: the charts skip their drawing animation (a clip mask whose width grows from 0,
+// @mui/x-charts' AppearingMask), so a screenshot shows the finished chart. One taken
+// mid-animation showed the lines of the first days only.
+browserPerFile((p) => (page = p), { reducedMotion: "reduce" });
 
 /** Waits until the demo's daily runs are loaded (the full demo takes a minute or two). */
 async function waitForDemo(url: string): Promise<void> {
@@ -32,22 +36,9 @@ beforeAll(async () => {
     ASSAY_ADMIN_PASSWORD: ADMIN.password,
   });
   await waitForDemo(server.url);
-  browser = await launchBrowser();
-  // Reduced motion: the charts skip their drawing animation (a clip mask whose width grows from
-  // 0, @mui/x-charts' AppearingMask), so a screenshot shows the finished chart. One taken
-  // mid-animation showed the lines of the first days only.
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 }, reducedMotion: "reduce" });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // A signed-out visitor's GET /v1/me answers 401 by design.
-    if (message.type() === "error" && !message.text().includes("401"))
-      problems.push(message.text());
-  });
 }, 300_000);
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
-  expect(problems).toEqual([]);
 });
 
 const uiPanel = () => page.getByRole("region", { name: "Daily UI Test Runs" });
@@ -83,6 +74,8 @@ describe("Dashboard", () => {
   });
 
   it("switches platform and environment, and TABLE lists the rerun-failed runs that open their run", async () => {
+    await page.goto(`${server.url}/dashboard`);
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
     await uiPanel().getByLabel("NextGen").check();
     await uiPanel().getByLabel("DEV or STAGE").check();
     await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
@@ -98,18 +91,16 @@ describe("Dashboard", () => {
   });
 });
 
+// One journey, one test: each step works on the schedule the step before made.
 describe("Daily Run Scheduler", () => {
-  it("signs in", async () => {
+  it("signed in, creates a daily schedule, runs it now, edits, deactivates and deletes it", async () => {
     await page.goto(`${server.url}/settings`);
     await page.getByRole("link", { name: "Sign in" }).click();
-    await page.getByLabel("Email").fill(ADMIN.email);
-    await page.getByLabel("Password").fill(ADMIN.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await submitLoginPage(page, ADMIN);
     await page.waitForURL(/\/settings$/);
     await page.getByRole("button", { name: "Add" }).waitFor();
-  });
 
-  it("creates a daily schedule, shown in words with its next runs", async () => {
+    // Created: shown in words with its next runs.
     await page.getByRole("button", { name: "Add" }).click();
     const form = page.getByRole("form", { name: "Edit setting" });
     await form.getByRole("button", { name: "Save" }).click();
@@ -127,10 +118,8 @@ describe("Daily Run Scheduler", () => {
     const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
     await row.getByText("At 02:00 (Europe/Berlin)").waitFor();
     await row.getByText(/^Next: /).waitFor();
-  });
 
-  it("Run now launches its build, which reaches /builds under the daily robot's name", async () => {
-    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    // Run now launches its build, which reaches /builds under the daily robot's name.
     await row.getByRole("button", { name: "Run now" }).click();
     await row.getByText("launched").waitFor();
     // The slot's build, with its status, links to its log on /builds.
@@ -140,28 +129,24 @@ describe("Daily Run Scheduler", () => {
     await page.getByText("daily robot executor").first().waitFor();
     await screenshot(page, "scheduler-build-on-builds");
     await page.goto(`${server.url}/settings`);
-  });
 
-  it("edits and deactivates it in place", async () => {
-    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    // Edited and deactivated in place.
     await row.getByRole("button", { name: "Edit" }).click();
-    const form = page.getByRole("form", { name: "Edit setting" });
     await form.getByLabel("Description").fill("Smoke and login on stage");
     await form.getByLabel("Is Active").click();
     await page.getByRole("option", { name: "False" }).click();
     await form.getByRole("button", { name: "Save" }).click();
     const edited = page.getByRole("row", { name: /Smoke and login on stage/ });
     await edited.getByRole("cell", { name: "False", exact: true }).waitFor();
-  });
 
-  it("deletes it", async () => {
-    const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
+    // Deleted.
     await row.getByRole("button", { name: "Delete" }).click();
     await page.getByRole("button", { name: "Delete", exact: true }).click();
     await page.getByText("No schedules yet.").waitFor();
-  });
+  }, 120_000);
 
   it("'Save as schedule' in the Create Frontend Build dialog makes a schedule", async () => {
+    await signInOnPage(page, server.url, ADMIN, "/builds");
     await page.goto(`${server.url}/builds?tab=0&new=1`);
     const dialog = page.getByRole("dialog", { name: "Create Frontend Build" });
     await dialog.getByRole("button", { name: "Save as schedule" }).click();

@@ -1,6 +1,7 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
+import { signInOnPage } from "./support/oidc-login.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // Data Harmonization on a fresh start with demo data: each platform's view on the demo
@@ -10,9 +11,9 @@ import { startE2eServer, type E2eServer } from "./support/server.js";
 const USER = { email: "dh@example.com", password: "correct-horse-battery-staple" };
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
-const problems: string[] = [];
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 beforeAll(async () => {
   server = await startE2eServer({
@@ -22,19 +23,9 @@ beforeAll(async () => {
     // One server answers both names: "localhost" is a data-harmonization site.
     ASSAY_DATA_HARMONIZATION_HOSTS: "^localhost$",
   });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("console", (message) => {
-    // Signed out, the lookup of who is signed in (GET /v1/me) answers 401 by design.
-    if (message.type() === "error" && !/status of 401/.test(message.text()))
-      problems.push(`console error: ${message.text()}`);
-  });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
-  expect(problems).toEqual([]);
 });
 
 /** Opens an MUI select by its label and picks an option. */
@@ -67,11 +58,7 @@ describe("Data Harmonization", () => {
   });
 
   it("runs a report once signed in and follows it to Finished", async () => {
-    await page.goto(`${server.url}/auth/login?return_to=%2Fdata`);
-    await page.fill("#email", USER.email);
-    await page.fill("#password", USER.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL(`${server.url}/data`);
+    await signInOnPage(page, server.url, USER, "/data");
     await choose("Environment", "Legacy Dev (demo)");
     const before = await page.getByText(/Run \d+: Finished/).innerText();
     const run = page.getByRole("button", { name: "Run Report" });
@@ -101,6 +88,7 @@ describe("Data Harmonization", () => {
   });
 
   it("shows NextGen's entity cards; More Details only for Success", async () => {
+    await page.goto(`${server.url}/data`);
     await choose("Platform", "NextGen");
     await choose("Environment", "NextGen FHIR Dev (demo)");
     await page.getByText(/Run \d+: Finished/).waitFor({ timeout: 30_000 });
@@ -118,6 +106,7 @@ describe("Data Harmonization", () => {
   });
 
   it("shows an SFDC document's S3, MySQL and discrepancy records", async () => {
+    await page.goto(`${server.url}/data`);
     await choose("Platform", "SFDC");
     await choose("Environment", "SFDC Dev (demo)");
     await page.getByRole("cell", { name: "sfdc/leads/leads-2026-11-25.ndjson.gz" }).click();
@@ -144,11 +133,12 @@ describe("Data Harmonization", () => {
   });
 
   it("shows a global schema per environment with per-table counts and errors", async () => {
+    await signInOnPage(page, server.url, USER, "/data");
     await choose("Platform", "Global");
     expect(await page.locator('label:text-is("Environment")').count()).toBe(0);
     await choose("Global Schema", "reference");
     await choose("Global Environment Type", "stage");
-    // The demo ran the dev schemas at start; stage is run here (signed in above).
+    // The demo ran the dev schemas at start; stage is run here only.
     await page.getByText("No report for this environment yet: press Run Report.").waitFor();
     await page.getByRole("button", { name: "Run Report" }).click();
     await page.getByText("Errors").waitFor({ timeout: 30_000 });

@@ -1,6 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 /**
@@ -10,8 +10,9 @@ import { startE2eServer, type E2eServer } from "./support/server.js";
  */
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 interface RunItem {
   test_run_key: string;
@@ -52,11 +53,8 @@ beforeAll(async () => {
     if (Date.now() > until) throw new Error(`demo data did not load:\n${server.output()}`);
     await new Promise((r) => setTimeout(r, 1000));
   }
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 }, 300_000);
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
 

@@ -1,6 +1,6 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowConsoleErrors, launchBrowser, screenshot } from "./support/browser.js";
+import { allowConsoleErrors, browserPerFile, screenshot } from "./support/browser.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // The sidebar of spec section 2, in order, with the header title each entry opens.
@@ -17,17 +17,15 @@ const SCREENS = [
 ] as const;
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 beforeAll(async () => {
   // One server answers both host names: "localhost" is configured as a data-harmonization site.
   server = await startE2eServer({ ASSAY_DATA_HARMONIZATION_HOSTS: "^localhost$" });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
 
@@ -44,10 +42,10 @@ describe("the app shell", () => {
     await screenshot(page, "shell-dashboard-1440x900");
     await page.setViewportSize({ width: 1280, height: 720 });
     await screenshot(page, "shell-dashboard-1280x720");
-    await page.setViewportSize({ width: 1440, height: 900 });
   });
 
   it("lists every screen in the sidebar, 230 px wide, with the documentation links", async () => {
+    await page.goto(`${server.url}/dashboard`);
     const labels = await nav().getByRole("link").allTextContents();
     expect(labels).toEqual(SCREENS.map(([label]) => label));
     const drawer = await page.locator(".MuiDrawer-paper").boundingBox();
@@ -64,6 +62,7 @@ describe("the app shell", () => {
   });
 
   it("navigates to each screen, highlighting its entry and showing its title", async () => {
+    await page.goto(`${server.url}/dashboard`);
     for (const [label, path, title] of SCREENS) {
       await nav().getByRole("link", { name: label }).click();
       await page.waitForURL(`${server.url}${path}`);

@@ -1,6 +1,8 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, screenshot } from "./support/browser.js";
+import { browserPerFile, screenshot } from "./support/browser.js";
+import { signInOnPage } from "./support/oidc-login.js";
+import { ingestClient, uploadReportText } from "./support/uploads.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // Top Fails -> Test History -> Dynamic Tags, in real Chromium against the real server, with
@@ -16,8 +18,9 @@ const background = (segment: "passed" | "rest") =>
   );
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+browserPerFile((p) => (page = p));
 
 type Outcome = "passed" | "failed";
 
@@ -42,17 +45,12 @@ function junitReport(startedAt: Date, outcomes: Record<number, Outcome>): string
 </testsuites>`;
 }
 
-async function upload(xml: string): Promise<void> {
-  const form = new FormData();
-  form.append("test_run_name", "checkout nightly");
-  form.append("file", new Blob([xml], { type: "application/xml" }), "junit.xml");
-  const res = await fetch(`${server.url}/v1/ingest/reports`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}` },
-    body: form,
-  });
-  if (!res.ok) throw new Error(`upload: ${res.status} ${await res.text()}`);
-}
+const upload = (xml: string) =>
+  uploadReportText(
+    ingestClient(server.url, TOKEN),
+    { name: "junit.xml", type: "application/xml", text: xml },
+    { test_run_name: "checkout nightly" },
+  );
 
 beforeAll(async () => {
   server = await startE2eServer({
@@ -68,11 +66,8 @@ beforeAll(async () => {
   await upload(
     junitReport(new Date(now - HOUR), { 9101: "failed", 9102: "failed", 9103: "passed" }),
   );
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
 
@@ -95,6 +90,7 @@ describe("Top Fails and Test History", () => {
   });
 
   it("follows a Test ID to its history: both runs, and a half green, half red bar", async () => {
+    await page.goto(`${server.url}/top_fails`);
     await page.getByRole("link", { name: "TC9101" }).click();
     await page.waitForURL(`${server.url}/history/9101`);
     await page.getByRole("table", { name: "Past results" }).waitFor();
@@ -120,6 +116,8 @@ describe("Top Fails and Test History", () => {
   });
 
   it("looks up another id with Enter and puts it in the URL", async () => {
+    await page.goto(`${server.url}/history/9101`);
+    await page.getByRole("table", { name: "Past results" }).waitFor();
     const field = page.getByRole("textbox", { name: "Test ID" });
     await field.fill("");
     expect(await page.getByRole("button", { name: "Retrieve" }).isDisabled()).toBe(true);
@@ -144,11 +142,7 @@ describe("Dynamic Tags", () => {
   });
 
   it("signed in, adds a tag to a test and removes it again", async () => {
-    await page.goto(`${server.url}/auth/login?return_to=%2Fdtags`);
-    await page.fill("#email", USER.email);
-    await page.fill("#password", USER.password);
-    await page.click("button[type=submit]");
-    await page.waitForURL(`${server.url}/dtags`);
+    await signInOnPage(page, server.url, USER, "/dtags");
 
     const tagField = page.getByRole("combobox", { name: "Tag" });
     await expect.poll(() => tagField.isEnabled()).toBe(true);

@@ -1,32 +1,26 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allowConsoleErrors, launchBrowser, screenshot } from "./support/browser.js";
+import { allowConsoleErrors, browserPerFile, screenshot } from "./support/browser.js";
+import { ingestClient, type Ingest } from "./support/uploads.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 const TOKEN = "e2e-ingest-token-0123456789abcdef";
 const XSS = "<img src=x onerror=alert(1)>";
 
 let server: E2eServer;
-let browser: Browser;
 let page: Page;
+// A page of its own per test; support/setup.ts fails a test on any console or page error.
+const browser = browserPerFile((p) => {
+  page = p;
+  page.on("dialog", (dialog) => {
+    throw new Error(`a script ran an alert: ${dialog.message()}`);
+  });
+});
 let runKeys: string[] = [];
 
-async function api(path: string, init: RequestInit = {}): Promise<unknown> {
-  const res = await fetch(`${server.url}${path}`, {
-    ...init,
-    headers: { authorization: `Bearer ${TOKEN}`, ...init.headers },
-  });
-  if (!res.ok)
-    throw new Error(`${init.method ?? "GET"} ${path}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-const postJson = (path: string, body: unknown) =>
-  api(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+let ingest: Ingest;
+const api = (path: string, init?: RequestInit) => ingest.api(path, init);
+const postJson = (path: string, body: unknown) => ingest.postJson(path, body);
 
 type Outcome = "passed" | "failed" | "pending" | null;
 
@@ -57,7 +51,7 @@ const STEPS = [
 
 /** A screen-like PNG, drawn and captured by Chromium itself. */
 async function drawScreen(label: string, hue: number): Promise<Buffer> {
-  const canvas = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const canvas = await browser().newPage({ viewport: { width: 1280, height: 800 } });
   await canvas.setContent(
     `<body style="margin:0;font:28px sans-serif;background:hsl(${hue},40%,96%)">
       <header style="height:64px;background:hsl(${hue},50%,35%);color:#fff;padding:16px 24px">
@@ -135,18 +129,19 @@ async function uploadDay(day: number): Promise<string> {
 
 beforeAll(async () => {
   server = await startE2eServer({ ASSAY_INGEST_TOKEN: TOKEN });
-  browser = await launchBrowser();
+  ingest = ingestClient(server.url, TOKEN);
   runKeys = [];
   for (const day of [1, 2, 3]) runKeys.push(await uploadDay(day));
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  page.on("dialog", (dialog) => {
-    throw new Error(`a script ran an alert: ${dialog.message()}`);
-  });
 });
 afterAll(async () => {
-  await browser?.close();
   await server?.stop();
 });
+
+/** Opens the newest run's results dialog, as a shared link would. */
+async function openNewestRun() {
+  await page.goto(`${server.url}/test_runs/${newest()}`);
+  await results().getByRole("article").first().waitFor();
+}
 
 /** What this project (no DOM types) needs to know of an image element. */
 type LoadedImage = { complete: boolean; naturalWidth: number };
@@ -238,6 +233,7 @@ describe("Test Reports", () => {
   });
 
   it("filters to the New Failure and keeps the view in a shareable URL", async () => {
+    await openNewestRun();
     await results().getByRole("combobox", { name: "Filter Failure List" }).click();
     await page.getByRole("option", { name: "New Failure" }).click();
     await expect.poll(cardIds).toEqual(["TC7002", "TC7008"]);
@@ -245,7 +241,7 @@ describe("Test Reports", () => {
     expect(url).toContain("failures=new_failure");
     await screenshot(page, "test-reports-new-failure-1440x900");
 
-    const shared = await browser.newPage({ viewport: { width: 1280, height: 720 } });
+    const shared = await browser().newPage({ viewport: { width: 1280, height: 720 } });
     await shared.goto(url);
     const dialog = shared.getByRole("dialog", { name: newest(), exact: true });
     await dialog.getByRole("article").first().waitFor();
@@ -259,6 +255,7 @@ describe("Test Reports", () => {
   });
 
   it("opens a test's detail with its steps and screenshots, and follows History", async () => {
+    await openNewestRun();
     await results().getByRole("combobox", { name: "Filter Failure List" }).click();
     await page.getByRole("option", { name: "New Failure" }).click();
     const card = results().getByRole("article", { name: /^TC7002/ });

@@ -3,8 +3,9 @@
 // feature's part using the feature's hooks) is not counted. Each package's src/ itself is left
 // out: it holds
 // the composition root (app.ts, server.ts, which import every module) and shared leaves
-// (errors.ts, config.ts) that every module imports. Reads import specifiers as text, `import
-// type` included, so a loop of types counts too.
+// (errors.ts, config.ts) that every module imports. Within and across folders, no two files
+// import each other either (a file loop: the demo's planners once shared types that way). Reads
+// import specifiers as text, `import type` included, so a loop of types counts too.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -34,10 +35,13 @@ function resolve(from, spec) {
   return undefined;
 }
 
+const fileEdges = new Map(); // file -> Map(file -> example)
 for (const file of files) {
+  fileEdges.set(file, new Map());
   for (const [, spec] of readFileSync(file, "utf8").matchAll(SPECIFIER)) {
     const target = resolve(file, spec);
     if (!target) continue;
+    if (target !== file) fileEdges.get(file).set(target, `${file} -> ${target}`);
     const a = path.posix.dirname(file);
     const b = path.posix.dirname(target);
     if (a === b || isRoot(a) || isRoot(b) || a.startsWith(`${b}/`)) continue;
@@ -46,42 +50,51 @@ for (const file of files) {
   }
 }
 
-// Tarjan's strongly connected components: a component of two or more folders is a loop.
-let index = 0;
-const stack = [];
-const info = new Map();
-const loops = [];
-function visit(v) {
-  info.set(v, { index, low: index, onStack: true });
-  index++;
-  stack.push(v);
-  for (const w of edges.get(v)?.keys() ?? []) {
-    if (!info.has(w)) {
-      visit(w);
-      info.get(v).low = Math.min(info.get(v).low, info.get(w).low);
-    } else if (info.get(w).onStack) {
-      info.get(v).low = Math.min(info.get(v).low, info.get(w).index);
+/** Tarjan's strongly connected components: a component of two or more nodes is a loop. */
+function loopsOf(graph) {
+  let index = 0;
+  const stack = [];
+  const info = new Map();
+  const loops = [];
+  function visit(v) {
+    info.set(v, { index, low: index, onStack: true });
+    index++;
+    stack.push(v);
+    for (const w of graph.get(v)?.keys() ?? []) {
+      if (!info.has(w)) {
+        visit(w);
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).low);
+      } else if (info.get(w).onStack) {
+        info.get(v).low = Math.min(info.get(v).low, info.get(w).index);
+      }
+    }
+    if (info.get(v).low === info.get(v).index) {
+      const component = [];
+      let w;
+      do {
+        w = stack.pop();
+        info.get(w).onStack = false;
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) loops.push(component);
     }
   }
-  if (info.get(v).low === info.get(v).index) {
-    const component = [];
-    let w;
-    do {
-      w = stack.pop();
-      info.get(w).onStack = false;
-      component.push(w);
-    } while (w !== v);
-    if (component.length > 1) loops.push(component);
-  }
+  for (const v of graph.keys()) if (!info.has(v)) visit(v);
+  return loops;
 }
-for (const v of edges.keys()) if (!info.has(v)) visit(v);
 
-for (const loop of loops) {
-  console.error(`folder loop: ${loop.join(" <-> ")}`);
-  for (const a of loop) {
-    for (const [b, example] of edges.get(a) ?? [])
-      if (loop.includes(b)) console.error(`  ${example}`);
+function report(kind, graph) {
+  const loops = loopsOf(graph);
+  for (const loop of loops) {
+    console.error(`${kind} loop: ${loop.join(" <-> ")}`);
+    for (const a of loop) {
+      for (const [b, example] of graph.get(a) ?? [])
+        if (loop.includes(b)) console.error(`  ${example}`);
+    }
   }
+  return loops.length;
 }
-if (loops.length > 0) process.exit(1);
-console.log(`folder loops: none (${files.length} files, ${edges.size} folders that import others)`);
+
+const failed = report("folder", edges) + report("file", fileEdges);
+if (failed > 0) process.exit(1);
+console.log(`import loops: none (${files.length} files; ${edges.size} folders that import others)`);

@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 
 /** Where journeys leave their screenshots, for a person to look at. */
 export const SCREENSHOT_DIR = fileURLToPath(
@@ -61,6 +62,52 @@ export async function launchBrowser(): Promise<Browser> {
     return context;
   };
   return browser;
+}
+
+/**
+ * The file's Chromium, launched before its other hooks run and closed after them, and a page of
+ * its own for each test (pagePerTest). Call it before any hook that uses the browser; the
+ * returned function gives the browser (for pages a test opens besides its own). `options` are the
+ * pages' context options (1440x900 unless given).
+ */
+export function browserPerFile(
+  use: (page: Page) => void,
+  options: BrowserContextOptions = {},
+): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  const get = () => {
+    if (!browser) throw new Error("the browser is not launched yet (see browserPerFile)");
+    return browser;
+  };
+  pagePerTest(get, use, { viewport: { width: 1440, height: 900 }, ...options });
+  return get;
+}
+
+/**
+ * Gives each test of the file a page of its own, closed after it: browser.newPage makes a
+ * context for the page, so no cookie, storage, route or open dialog of another test carries
+ * over, and each test navigates (and signs in) itself. `use` receives the new page.
+ */
+function pagePerTest(
+  browser: () => Browser,
+  use: (page: Page) => void,
+  options: BrowserContextOptions,
+): void {
+  let current: Page | undefined;
+  beforeEach(async () => {
+    current = await browser().newPage(options);
+    use(current);
+  });
+  afterEach(async () => {
+    await current?.close();
+    current = undefined;
+  });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

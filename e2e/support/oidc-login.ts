@@ -1,9 +1,13 @@
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import type { Page } from "playwright-core";
 
 /**
- * Signing in at Assay's embedded provider with plain HTTP, as a browser would: fetch with manual
- * redirects and a cookie jar, through the real login form. For tests of the provider, the CLI
- * and the server's sign-in.
+ * Signing in at Assay's embedded provider: with plain HTTP, as a browser would (fetch with manual
+ * redirects and a cookie jar, through the real login form), for tests of the provider, the CLI
+ * and the server's sign-in; and in a journey's real browser page (signInOnPage).
  */
 
 /** Cookies by name, as a browser keeps them for one site (paths are ignored). */
@@ -154,4 +158,54 @@ export async function signInWithPassword(options: {
   }
   const callback = await followToRedirectUri(jar, posted, loginUrl, options.redirectUri);
   return { callback, request, jar };
+}
+
+const CLI = fileURLToPath(new URL("../../apps/cli/dist/main.js", import.meta.url));
+
+/**
+ * `npx assay users add` against the database in `dataDir` (a running server's ASSAY_DATA_DIR);
+ * returns the password the CLI shows once.
+ */
+export async function addUserWithCli(
+  dataDir: string,
+  user: { email: string; name: string },
+): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [CLI, "users", "add", "--email", user.email, "--name", user.name],
+    {
+      cwd: fileURLToPath(new URL("../..", import.meta.url)),
+      env: { PATH: process.env.PATH ?? "", ASSAY_DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    },
+  );
+  const lines = stdout.trim().split("\n");
+  const password = lines[lines.indexOf("Their password, shown this once:") + 1];
+  if (!password) throw new Error(`no password in: ${stdout}`);
+  return password;
+}
+
+/** Fills and submits the embedded provider's login page that `page` shows (or is about to). */
+export async function submitLoginPage(
+  page: Page,
+  user: { email: string; password: string },
+): Promise<void> {
+  await page.getByRole("heading", { name: "Sign in to Assay" }).waitFor();
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+/**
+ * Signs `page` in through the app's Sign in route and the provider's login page, and waits until
+ * it is back on `returnTo`: a journey's test that needs a signed-in user starts with this.
+ */
+export async function signInOnPage(
+  page: Page,
+  serverUrl: string,
+  user: { email: string; password: string },
+  returnTo = "/",
+): Promise<void> {
+  await page.goto(`${serverUrl}/auth/login?return_to=${encodeURIComponent(returnTo)}`);
+  await submitLoginPage(page, user);
+  await page.waitForURL(`${serverUrl}${returnTo}`);
 }

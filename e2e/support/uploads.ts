@@ -88,14 +88,39 @@ export async function uploadBackendRun({ postJson }: Ingest): Promise<string> {
 }
 
 export async function uploadReport(
-  { api }: Ingest,
+  ingest: Ingest,
   files: string[],
   fields: Record<string, string> = {},
 ): Promise<string> {
+  const reports = files.map((file) => ({
+    name: file.split("/").at(-1) ?? file,
+    body: readFileSync(`${FIXTURES}${file}`),
+  }));
+  return postReports(ingest, reports, fields);
+}
+
+/**
+ * A report a test wrote (not a fixture), uploaded as the file `name` of media type `type`;
+ * returns the run's key.
+ */
+export function uploadReportText(
+  ingest: Ingest,
+  file: { name: string; type: string; text: string },
+  fields: Record<string, string> = {},
+): Promise<string> {
+  return postReports(ingest, [{ name: file.name, type: file.type, body: file.text }], fields);
+}
+
+async function postReports(
+  { api }: Ingest,
+  reports: { name: string; type?: string; body: string | Buffer }[],
+  fields: Record<string, string>,
+): Promise<string> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) form.append(name, value);
-  for (const file of files) {
-    form.append("file", new Blob([readFileSync(`${FIXTURES}${file}`)]), file.split("/").at(-1));
+  for (const { name, type, body } of reports) {
+    const bytes = typeof body === "string" ? body : new Uint8Array(body);
+    form.append("file", new Blob([bytes], type ? { type } : {}), name);
   }
   const res = (await api("/v1/ingest/reports", { method: "POST", body: form })) as {
     test_run_key: string;

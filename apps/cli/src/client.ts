@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { Transform, type Readable } from "node:stream";
-import { KnownError } from "./errors.js";
+import { KnownError, UnexpectedError } from "./errors.js";
 
 export interface ServerTarget {
   url: URL;
@@ -32,6 +32,36 @@ export interface ApiAnswer {
 export function errorMessage(answer: ApiAnswer): string {
   const body = answer.body as { error?: { message?: string } } | undefined;
   return body?.error?.message ?? `the server answered HTTP ${answer.status}`;
+}
+
+/**
+ * The body of a command's answer, as `schema` reads it. A refused token, a server failure (with
+ * what it said), any other 4xx, and an answer that is not Assay's each throw the error the CLI
+ * prints; `what` names the call in the last ("an upload", "an import").
+ */
+export function answerBody<T>(
+  target: ServerTarget,
+  answer: ApiAnswer,
+  schema: { safeParse(value: unknown): { success: true; data: T } | { success: false } },
+  what: string,
+): T {
+  if (answer.status === 401) {
+    throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
+  }
+  if (answer.status >= 500) {
+    const said = (answer.body as { error?: { message?: string } } | undefined)?.error?.message;
+    throw new UnexpectedError(
+      `the server failed (HTTP ${answer.status})${said ? `: ${said}` : ""}; its log says why.`,
+    );
+  }
+  if (answer.status >= 400) throw new KnownError(errorMessage(answer));
+  const parsed = schema.safeParse(answer.body);
+  if (!parsed.success) {
+    throw new UnexpectedError(
+      `${target.url} answered HTTP ${answer.status}, but not as an Assay server answers ${what}; check --server or ASSAY_URL.`,
+    );
+  }
+  return parsed.data;
 }
 
 /**

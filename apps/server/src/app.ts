@@ -50,7 +50,7 @@ import { integrationsRoutes } from "./modules/integrations/integrations.routes.j
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
 import { registerSyncWorker } from "./modules/integrations/integrations.sync.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
-import { scheduledBuildLauncher } from "./modules/builds/builds.service.js";
+import { scheduledBuildLauncher } from "./modules/builds/scheduled-launcher.js";
 import { buildTokenLookup } from "./modules/builds/build-env.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
@@ -82,6 +82,11 @@ export interface AppDeps {
   serverEnv?: NodeJS.ProcessEnv;
   /** Jira and Spira clients; default: those config.integrations names (the demo's fakes, server.ts). */
   trackers?: Trackers;
+  /**
+   * The installation's secret key, as startServer read it once for the whole start; default:
+   * read here (loadSecretKey), for apps built without startServer (tests, benches).
+   */
+  secret?: Buffer;
 }
 
 /**
@@ -104,10 +109,11 @@ const docsPolicy = (csp: string) =>
  */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config, db } = deps;
+  const secret = deps.secret ?? loadSecretKey(config);
   // The embedded identity provider at /oidc, unless sign-in goes to an external issuer.
   const identity = config.oidcIssuer
     ? undefined
-    : createEmbeddedIdentity({ config, db: db.kysely, log: deps.logger });
+    : createEmbeddedIdentity({ config, db: db.kysely, secret, log: deps.logger });
   const app = Fastify({
     loggerInstance: deps.logger,
     // Bounded so a slow client cannot hold a connection forever (no reverse proxy assumed).
@@ -121,7 +127,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   // Sign-in: session cookie, service tokens and the issuer's access tokens (modules/auth).
-  const secret = loadSecretKey(config);
   const auth = createAuth({
     app,
     config,

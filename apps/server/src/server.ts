@@ -41,12 +41,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   let objects: ObjectStore;
   let firstAdmin: FirstAdmin | undefined;
   let demoTrackers: DemoTrackers | undefined;
+  let secret: Buffer;
   try {
     await assertDurable(database.db.pool);
     const applied = await migrate(database.db.pool);
     if (applied.length > 0) log.info({ applied }, "applied database migrations");
+    // Read once for the whole start: the provider's keys, the app and the demo's app use it.
+    secret = loadSecretKey(config);
     // The embedded provider's keys: made on the first start; another secret key stops here.
-    if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, loadSecretKey(config));
+    if (!config.oidcIssuer) await loadSigningKeys(database.db.kysely, secret);
     objects = await createObjectStore(config, log);
     const spools = await removeDeadSpools();
     if (spools > 0) log.warn({ spools }, "removed upload spool folders of a killed Assay process");
@@ -57,7 +60,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const trackers = demoTrackers
       ? createTrackers(demoTrackers.config, demoTrackers.demo)
       : undefined;
-    app = await buildApp({ config, db: database.db, logger: log, objects, jobs, trackers });
+    app = await buildApp({ config, db: database.db, logger: log, objects, jobs, trackers, secret });
     await app.listen({ port: config.port, host: config.host });
     // After listen: a start that fails earlier must not make an admin whose password nobody saw.
     if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);
@@ -75,7 +78,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   const runningJobs = jobs;
   // In the background, after listen: the start-up line does not wait for the demo data.
   const demo = shouldLoadDemo(config)
-    ? startDemoLoad({ config, db: database.db, objects, jobs: runningJobs, log })
+    ? startDemoLoad({ config, db: database.db, objects, jobs: runningJobs, log, secret })
     : undefined;
   return {
     app: running,

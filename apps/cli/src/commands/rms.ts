@@ -3,8 +3,8 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
 import { RMS_IMPORT_MAX_CHARS, RmsImportResultSchema } from "@assay/core";
-import { errorMessage, sendStream, serverTarget } from "../client.js";
-import { KnownError, UnexpectedError } from "../errors.js";
+import { answerBody, sendStream, serverTarget } from "../client.js";
+import { KnownError } from "../errors.js";
 
 export const rmsUsage = `Usage: assay rms import FILE [--server URL] [--token TOKEN]
 
@@ -55,20 +55,7 @@ export async function rms(argv: string[]): Promise<void> {
     "content-type": "application/json",
     "content-length": body.length,
   });
-  if (answer.status === 401) {
-    throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
-  }
-  if (answer.status >= 500) {
-    throw new UnexpectedError(`the server failed (HTTP ${answer.status}); its log says why.`);
-  }
-  if (answer.status >= 400) throw new KnownError(errorMessage(answer));
-  const parsed = RmsImportResultSchema.safeParse(answer.body);
-  if (!parsed.success) {
-    throw new UnexpectedError(
-      `${target.url} answered HTTP ${answer.status}, but not as an Assay server answers an import; check --server or ASSAY_URL.`,
-    );
-  }
-  const result = parsed.data;
+  const result = answerBody(target, answer, RmsImportResultSchema, "an import");
   console.log(
     `Imported ${result.requirements} requirements with ${result.bugs} linked bugs from ${result.fileName}${result.removed ? `; ${result.removed} no longer in the file were removed` : ""}.`,
   );

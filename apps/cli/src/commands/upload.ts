@@ -4,8 +4,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { IngestResponseSchema } from "@assay/core";
 import { glob, isDynamicPattern } from "tinyglobby";
-import { errorMessage, sendStream, serverTarget, type ApiAnswer } from "../client.js";
-import { KnownError, UnexpectedError } from "../errors.js";
+import { answerBody, sendStream, serverTarget, type ApiAnswer } from "../client.js";
+import { KnownError } from "../errors.js";
 import { multipartBody, type FileOnDisk } from "@assay/server/multipart-body";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
@@ -170,22 +170,7 @@ export async function upload(argv: string[]): Promise<void> {
       await new Promise((r) => setTimeout(r, 1000 * attempt));
     }
   }
-  if (answer.status === 401)
-    throw new KnownError(`the server refused the token: ${errorMessage(answer)}`);
-  if (answer.status >= 500) {
-    const said = (answer.body as { error?: { message?: string } } | undefined)?.error?.message;
-    throw new UnexpectedError(
-      `the server failed (HTTP ${answer.status})${said ? `: ${said}` : ""}; its log says why.`,
-    );
-  }
-  if (answer.status >= 400) throw new KnownError(errorMessage(answer));
-  const parsed = IngestResponseSchema.safeParse(answer.body);
-  if (!parsed.success) {
-    throw new UnexpectedError(
-      `${target.url} answered HTTP ${answer.status}, but not as an Assay server answers an upload; check --server or ASSAY_URL.`,
-    );
-  }
-  const body = parsed.data;
+  const body = answerBody(target, answer, IngestResponseSchema, "an upload");
   const c = body.counts;
   const n = (count: number) => count.toLocaleString("en-US");
   console.log(

@@ -1,4 +1,4 @@
-import type { PlannedResult, PlannedRun } from "./demo-plan.js";
+import type { PlannedResult, PlannedRun } from "./demo-run-types.js";
 import { screenshotBase64, type ScreenshotPlatform } from "./demo-png.js";
 import { DEMO_CHROME_VERSION, DEMO_PLATFORM } from "./demo-vocabulary.js";
 import { backgroundSteps, failingStep, mainSteps, uiStack, type UiStep } from "./demo-ui-steps.js";

@@ -1,5 +1,5 @@
 import type { Attempt } from "./demo-outcomes.js";
-import type { PlannedResult, PlannedRun } from "./demo-plan.js";
+import type { PlannedResult, PlannedRun } from "./demo-run-types.js";
 import { screenshotBase64 } from "./demo-png.js";
 import { apiLog, apiStack } from "./demo-live.js";
 import { failingStep, mainSteps, uiStack } from "./demo-ui-steps.js";

@@ -1,7 +1,7 @@
 import type { ApiRequestInput, ResultInput } from "@assay/core";
 import { Rng } from "./prng.js";
 import type { Attempt } from "./demo-outcomes.js";
-import type { PlannedResult, PlannedRun } from "./demo-plan.js";
+import type { PlannedResult, PlannedRun } from "./demo-run-types.js";
 import type { DemoTest } from "./demo-tests.js";
 
 /*

@@ -1,16 +1,7 @@
 import type { Rng } from "./prng.js";
-import type { PlannedRun } from "./demo-plan.js";
+import type { LoadProfile, PlannedRun } from "./demo-run-types.js";
 import { MINUTE, runKey } from "./demo-schedule.js";
 import { HUMANS } from "./demo-vocabulary.js";
-
-/** A locust file, the host it targets and its endpoints with their typical median time. */
-export interface LoadProfile {
-  team: string;
-  testFile: string;
-  env: string;
-  host: string;
-  endpoints: readonly (readonly [method: string, name: string, medianMs: number])[];
-}
 
 /** Load runs, with the teams, files and environments of the example catalogue. */
 const LOAD_PROFILES: readonly LoadProfile[] = [
@@ -63,20 +54,6 @@ const LOAD_PROFILES: readonly LoadProfile[] = [
 ];
 
 const LOAD_REGIONS = ["us-west-2", "eu-central-1", "ap-southeast-1"] as const;
-
-/** A load run: which locust file hit which host, how hard and for how long. */
-export interface PlannedLoad {
-  profile: LoadProfile;
-  users: number;
-  runTime: string;
-  durationSeconds: number;
-  spawnRate: number;
-  region: string;
-  /** Share of failed requests (a bad day has a few per cent). */
-  failureRate: number;
-  /** Slows every endpoint down on a bad day. */
-  slowdown: number;
-}
 
 /** What the load plan needs of the planner. */
 export interface PlanClock {

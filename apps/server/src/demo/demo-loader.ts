@@ -10,9 +10,9 @@ import {
   FULL_DEMO,
   type DemoPlan,
   type DemoPlanOptions,
-  type PlannedRun,
   withExecutorNames,
 } from "./demo-plan.js";
+import type { PlannedRun } from "./demo-run-types.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
 import { demoRequirements } from "./demo-requirements.js";
 import { demoTagging } from "./demo-tags.js";

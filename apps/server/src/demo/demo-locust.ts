@@ -1,5 +1,5 @@
 import { Rng } from "./prng.js";
-import type { PlannedRun } from "./demo-plan.js";
+import type { PlannedRun } from "./demo-run-types.js";
 import type { ReportFilePart } from "./demo-junit.js";
 
 /*

@@ -1,14 +1,9 @@
 import { defaultRunName } from "../modules/ingest/ingest.service.js";
 import { Rng } from "./prng.js";
-import {
-  attemptsOf,
-  isPending,
-  retryAttempt,
-  type Attempt,
-  type Occasion,
-} from "./demo-outcomes.js";
+import { attemptsOf, isPending, retryAttempt, type Occasion } from "./demo-outcomes.js";
 import { buildTests, type DemoTest } from "./demo-tests.js";
-import { loadRunsOf, type PlannedLoad } from "./demo-load-plan.js";
+import { loadRunsOf } from "./demo-load-plan.js";
+import type { PlannedRun, RunFormat } from "./demo-run-types.js";
 import { DAY, MINUTE, runKey, schedule, withScreenshots } from "./demo-schedule.js";
 import {
   CHINA_EXECUTOR,
@@ -35,40 +30,6 @@ export interface DemoPlanOptions {
 
 /** What `npm start` loads: 60 days, about 1,500 tests. */
 export const FULL_DEMO = { days: 60, tests: 1500, seed: 20_260_101 } as const;
-
-export type RunFormat = "cucumber" | "junit" | "live" | "locust";
-export type RunKind = "daily" | "rerun" | "person" | "china" | "load";
-
-export interface PlannedResult {
-  test: DemoTest;
-  start: Date;
-  /** Oldest first; the last decides the result's status. */
-  attempts: Attempt[];
-  /** Screenshots after each step, not only on failure. */
-  stepScreenshots: boolean;
-  /** A screenshot of the failure (UI tests). */
-  errorScreenshot: boolean;
-}
-
-export interface PlannedRun {
-  key: string;
-  family: "frontend" | "backend" | "load";
-  kind: RunKind;
-  format: RunFormat;
-  suite?: Suite;
-  name: string;
-  start: Date;
-  end: Date;
-  executor: string;
-  site?: string;
-  env?: string;
-  baseurl?: string;
-  branch: string;
-  commit: string;
-  chinaRegion: boolean;
-  results: PlannedResult[];
-  load?: PlannedLoad;
-}
 
 export interface DemoPlan {
   tests: DemoTest[];

@@ -3,7 +3,7 @@ import { cucumberReport } from "./demo-cucumber.js";
 import { junitReport, type ReportFilePart } from "./demo-junit.js";
 import { liveResults } from "./demo-live.js";
 import { locustFiles } from "./demo-locust.js";
-import type { PlannedRun } from "./demo-plan.js";
+import type { PlannedRun } from "./demo-run-types.js";
 
 /**
  * What a CI job would send for a planned run: report files with the run's metadata for

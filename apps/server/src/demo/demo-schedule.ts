@@ -1,6 +1,6 @@
 import type { Rng } from "./prng.js";
 import { isPending, type Attempt } from "./demo-outcomes.js";
-import type { PlannedResult } from "./demo-plan.js";
+import type { PlannedResult } from "./demo-run-types.js";
 import type { DemoTest } from "./demo-tests.js";
 
 /** Helpers of the demo plan: run keys, parallel runners, and which results keep screenshots. */

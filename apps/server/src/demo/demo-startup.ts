@@ -30,6 +30,8 @@ export interface DemoDeps {
   objects: ObjectStore;
   jobs: Jobs;
   log: Logger;
+  /** The secret key startServer read; default: the demo's app reads it itself. */
+  secret?: Buffer;
 }
 
 /**
@@ -49,6 +51,7 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
       logger: deps.log.child({ module: "demo-ingest" }, { level: "warn" }),
       objects: deps.objects,
       jobs: deps.jobs,
+      secret: deps.secret,
       startWorkers: false,
     });
     try {

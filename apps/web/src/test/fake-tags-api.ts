@@ -1,5 +1,5 @@
 import { buildMe } from "./me-factory";
-import type { TagList } from "@assay/core";
+import { normalizeTag, type TagList } from "@assay/core";
 import { vi } from "vitest";
 import { errorResponse, jsonResponse } from "./mock-api";
 
@@ -50,7 +50,10 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
   };
 
   const add = (body: { name: string; testId: number; testName?: string }) => {
-    const name = body.name.trim().toLowerCase();
+    // The server's own rule (core), so the fake cannot drift from it.
+    const check = normalizeTag(body.name);
+    if (!check.ok) return errorResponse(400, "bad_request", check.message);
+    const { name } = check;
     let tag = tags.find((t) => t.name === name);
     const tagCreated = !tag;
     if (!tag) {

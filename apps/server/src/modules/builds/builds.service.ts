@@ -9,7 +9,6 @@ import {
   type BuildPage,
   type BuildPhase,
   type BuildStatus,
-  type BuildTemplate,
 } from "@assay/core";
 import type { Kysely } from "kysely";
 import type { z } from "zod";
@@ -18,11 +17,9 @@ import { AppError, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
 import { hasTestManagementCredentials } from "../profile/profile.service.js";
 import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
-import type { BuildLauncher } from "../settings/build-launcher.js";
 import type { BuildsConfig } from "./builds.config.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow, NewBuild } from "./builds.repo.js";
-import { rerun } from "./builds.rerun.js";
 
 /** What the build service needs; the runner starts, polls and stops what it records. */
 export interface BuildsDeps {
@@ -94,7 +91,7 @@ export function toBuild(row: BuildRow): Build {
 }
 
 /** A 400 naming each refused field with the spec's message; the first message leads. */
-function invalidBuild(error: z.ZodError): AppError {
+export function invalidBuild(error: z.ZodError): AppError {
   const details = error.issues.map((issue) => ({
     field: issue.path.join(".") || "(body)",
     message: issue.message,
@@ -224,47 +221,6 @@ export async function createBuild(
 ): Promise<Build> {
   const payload = await validatePayload(deps, list, user, body);
   return recordBuild(deps, user, { list, payload });
-}
-
-/**
- * The Daily Run Scheduler's launcher: a schedule's template is checked by the same rules as its
- * Create Build dialog (an OQ run is refused: it needs a person's Spira credentials) and run under
- * the daily robot's executor name.
- */
-export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
-  /** The template's list and payload, by its dialog's rules; a 400 naming each field if not. */
-  const checked = (template: BuildTemplate, executorName?: string) => {
-    const list: BuildList =
-      template.family === "frontend"
-        ? template.region === "CHINA"
-          ? "china"
-          : "frontend"
-        : template.family;
-    const body = executorName ? { ...template.payload, executor: executorName } : template.payload;
-    const schema =
-      list === "backend"
-        ? BackendBuildSchema
-        : list === "load"
-          ? LoadBuildSchema
-          : frontendBuildSchema({ ...deps.catalog, hasSpiraCredentials: false });
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw invalidBuild(parsed.error);
-    return { list, payload: parsed.data as Record<string, unknown> };
-  };
-  return {
-    check(template) {
-      checked(template);
-    },
-    async launch(template, executorName) {
-      const { list, payload } = checked(template, executorName);
-      const build = await recordBuild(deps, SCHEDULER, { list, payload });
-      return { buildId: String(build.id), testRunKey: build.test_run_key };
-    },
-    async rerunFailures(family, testRunKey, executorName) {
-      const build = await rerun(deps, family, testRunKey, "failed", SCHEDULER, executorName);
-      return { buildId: String(build.id), testRunKey: build.test_run_key };
-    },
-  };
 }
 
 export async function listBuilds(

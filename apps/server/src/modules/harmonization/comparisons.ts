@@ -6,23 +6,12 @@ import {
   type DhReportKind,
   type DhRow,
 } from "@assay/core";
-import { reasonOf, type Connector } from "./connectors/index.js";
+import { reasonOf } from "./connectors/index.js";
 import { fhirPlan, sfdcPlan } from "./document-comparisons.js";
+import type { RunPlan } from "./run-plan.js";
 
-/**
- * What a run compares, per comparison kind (spec section 5 routing): its rows as they start,
- * and for each row the work that fills it in. A task throws when its entity cannot be compared;
- * the runner marks that row Failed with the reason and goes on with the others.
- */
-export type Sources = (name: string) => Promise<Connector>;
-export type RowTask = (row: DhRow, sources: Sources) => Promise<DhRow>;
-
-export interface RunPlan {
-  kind: DhReportKind;
-  /** The rows as they start (SFDC lists its documents first). */
-  rows: (sources: Sources) => Promise<DhRow[]>;
-  task: RowTask;
-}
+// The plan's types live in run-plan.ts, which document-comparisons.ts shares without a loop.
+export type { RowTask, RunPlan, Sources } from "./run-plan.js";
 
 const difference = (a: number, b: number) => b - a;
 

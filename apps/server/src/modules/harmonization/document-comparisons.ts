@@ -1,6 +1,6 @@
 import { SFDC_COLUMNS, type DhEnvironment, type DhFileRecord } from "@assay/core";
 import type { Connector, DocumentInfo } from "./connectors/index.js";
-import type { RunPlan } from "./comparisons.js";
+import type { RunPlan } from "./run-plan.js";
 
 /** Records of one SFDC document read at most: the grids show them all, the run stays bounded. */
 export const SFDC_RECORD_LIMIT = 1_000;

@@ -72,6 +72,16 @@ const toRun = (row: RunRow): RunRecord => ({
   finishedAt: row.finished_at,
 });
 
+/** The runs of one environment (its platform, type, env and schema), to narrow or order. */
+const runsOf = (db: Db, key: RunKey) =>
+  db.kysely
+    .selectFrom("dh_runs")
+    .select(runColumns)
+    .where("platform", "=", key.platform)
+    .where("type", "=", key.type)
+    .where("env", "=", key.env)
+    .where("schema", "=", key.schema);
+
 /**
  * A queued run for the key, or the run already queued or running for it (created false): the
  * partial unique index keeps one active run per environment, also across servers.
@@ -101,13 +111,7 @@ export async function createOrJoinRun(
     .returning(runColumns)
     .executeTakeFirst();
   if (inserted) return { run: toRun(inserted), created: true };
-  const active = await db.kysely
-    .selectFrom("dh_runs")
-    .select(runColumns)
-    .where("platform", "=", values.platform)
-    .where("type", "=", values.type)
-    .where("env", "=", values.env)
-    .where("schema", "=", values.schema)
+  const active = await runsOf(db, values)
     .where("state", "in", ["queued", "running"])
     .executeTakeFirst();
   // The active run finished between the insert and this read: try once more.
@@ -126,28 +130,13 @@ export async function findRun(db: Db, id: number): Promise<RunRecord | undefined
 
 /** Runs of an environment, newest first. */
 export async function listRuns(db: Db, key: RunKey, limit: number): Promise<RunRecord[]> {
-  const rows = await db.kysely
-    .selectFrom("dh_runs")
-    .select(runColumns)
-    .where("platform", "=", key.platform)
-    .where("type", "=", key.type)
-    .where("env", "=", key.env)
-    .where("schema", "=", key.schema)
-    .orderBy("id", "desc")
-    .limit(limit)
-    .execute();
+  const rows = await runsOf(db, key).orderBy("id", "desc").limit(limit).execute();
   return rows.map(toRun);
 }
 
 /** The finished run of the same environment just before `run`, if any. */
 export async function previousFinishedRun(db: Db, run: RunRecord): Promise<RunRecord | undefined> {
-  const row = await db.kysely
-    .selectFrom("dh_runs")
-    .select(runColumns)
-    .where("platform", "=", run.platform)
-    .where("type", "=", run.type)
-    .where("env", "=", run.env)
-    .where("schema", "=", run.schema)
+  const row = await runsOf(db, run)
     .where("state", "in", ["done", "failed"])
     .where("id", "<", run.id)
     .orderBy("id", "desc")

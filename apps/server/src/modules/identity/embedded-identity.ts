@@ -3,7 +3,6 @@ import type { JWK } from "jose";
 import type { Kysely } from "kysely";
 import type { Config } from "../../config.js";
 import type { Database } from "../../db/schema.js";
-import { loadSecretKey } from "../../secret-key.js";
 import { forgetOldAttempts } from "../users/sign-in.service.js";
 import { deleteExpiredState } from "./identity.service.js";
 import { interactionRoutes } from "./interactions.routes.js";
@@ -39,10 +38,11 @@ export interface EmbeddedIdentity {
 export function createEmbeddedIdentity(deps: {
   config: Config;
   db: Kysely<Database>;
+  /** The installation's secret key (secret-key.ts), read once per start by the caller. */
+  secret: Buffer;
   log: FastifyBaseLogger;
 }): EmbeddedIdentity {
-  const { config, db } = deps;
-  const secret = loadSecretKey(config);
+  const { config, db, secret } = deps;
   const publicUrl = new URL(config.publicUrl);
   let loading: Promise<LoadedProvider> | undefined;
   const load = (): Promise<LoadedProvider> => {

@@ -6,23 +6,18 @@ import {
   DEFAULT_RUN_TYPE,
   type BackendBuildInput,
   type BackendRunType,
-  type Build,
   type BuildTemplate,
   type Catalog,
 } from "@assay/core";
 import Box from "@mui/material/Box";
-import FormControl from "@mui/material/FormControl";
-import FormControlLabel from "@mui/material/FormControlLabel";
-import FormLabel from "@mui/material/FormLabel";
 import MenuItem from "@mui/material/MenuItem";
-import Radio from "@mui/material/Radio";
-import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
 import { issuesOf } from "./build-issues";
-import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
+import { BuildDialogFrame, ParallelRunnersField, type BuildDialogProps } from "./BuildDialogFrame";
 import { FRONTEND_RUN_TYPE_LABEL, knownTags, subsetLabel } from "./frontend-build-form";
+import { RunTypeRadios } from "./RunTypeRadios";
 import { TagPicker } from "./TagPicker";
 import { buildsPath, useCreateBuild } from "./use-builds";
 
@@ -56,17 +51,7 @@ export function backendPayload(form: BackendForm, catalog: Catalog): BackendBuil
  * By Test Tags and a sub set for By Sub Set; as the spec says, a refused form silently does not
  * submit: the fields at fault are only outlined.
  */
-export function BackendBuildDialog({
-  catalog,
-  handedTags,
-  onClose,
-  onCreated,
-}: {
-  catalog: Catalog;
-  handedTags: readonly string[];
-  onClose: () => void;
-  onCreated: (build: Build) => void;
-}) {
+export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: BuildDialogProps) {
   const create = useCreateBuild();
   const [form, setForm] = useState<BackendForm>({
     runType: handedTags.length > 0 ? "by_tags" : DEFAULT_RUN_TYPE,
@@ -113,24 +98,13 @@ export function BackendBuildDialog({
         onClose={onClose}
         onSaveAsSchedule={saveAsSchedule}
       >
-        <FormControl>
-          <FormLabel id="backend-run-type">Run type</FormLabel>
-          <RadioGroup
-            row
-            aria-labelledby="backend-run-type"
-            value={form.runType}
-            onChange={(event) => set({ runType: event.target.value as BackendRunType })}
-          >
-            {BACKEND_RUN_TYPES.map((type) => (
-              <FormControlLabel
-                key={type}
-                value={type}
-                control={<Radio />}
-                label={FRONTEND_RUN_TYPE_LABEL[type]}
-              />
-            ))}
-          </RadioGroup>
-        </FormControl>
+        <RunTypeRadios
+          id="backend-run-type"
+          types={BACKEND_RUN_TYPES}
+          labelOf={(type) => FRONTEND_RUN_TYPE_LABEL[type]}
+          value={form.runType}
+          onChange={(runType) => set({ runType })}
+        />
         <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr 1fr", gap: 2 }}>
           <ParallelRunnersField
             value={form.parallelRunners}

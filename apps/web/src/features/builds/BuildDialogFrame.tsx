@@ -1,4 +1,4 @@
-import { PARALLEL_RUNNERS_MAX, PARALLEL_RUNNERS_MIN } from "@assay/core";
+import { PARALLEL_RUNNERS_MAX, PARALLEL_RUNNERS_MIN, type Build, type Catalog } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -9,6 +9,14 @@ import DialogTitle from "@mui/material/DialogTitle";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import type { FormEvent, ReactNode } from "react";
+
+/** What each Create Build dialog is given; handedTags: test ids handed over (Rerun, failed ids). */
+export interface BuildDialogProps {
+  catalog: Catalog;
+  handedTags: readonly string[];
+  onClose: () => void;
+  onCreated: (build: Build) => void;
+}
 
 /**
  * The frame of the three Create Build dialogs: a form with its title, the fields, an error alert

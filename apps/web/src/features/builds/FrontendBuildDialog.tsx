@@ -2,18 +2,10 @@ import {
   FRONTEND_RUN_TYPES,
   frontendBuildSchema,
   OTHER_OPTION_VALUE,
-  type Build,
   type BuildTemplate,
-  type Catalog,
-  type FrontendRunType,
 } from "@assay/core";
 import Box from "@mui/material/Box";
-import FormControl from "@mui/material/FormControl";
-import FormControlLabel from "@mui/material/FormControlLabel";
-import FormLabel from "@mui/material/FormLabel";
 import MenuItem from "@mui/material/MenuItem";
-import Radio from "@mui/material/Radio";
-import RadioGroup from "@mui/material/RadioGroup";
 import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
@@ -23,7 +15,8 @@ import { useMe } from "../../api/use-me";
 import { useTags } from "../tags/use-tags";
 import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
-import { BuildDialogFrame, ParallelRunnersField } from "./BuildDialogFrame";
+import { BuildDialogFrame, ParallelRunnersField, type BuildDialogProps } from "./BuildDialogFrame";
+import { RunTypeRadios } from "./RunTypeRadios";
 import {
   FRONTEND_RUN_TYPE_LABEL,
   frontendPayload,
@@ -41,17 +34,7 @@ import { buildsPath, useCreateBuild } from "./use-builds";
  * The Frontend Create Build dialog (spec sections 2, 4, 5 and 9). What it sends is parsed with
  * core's frontendBuildSchema first, the server's own rules, and their messages are shown.
  */
-export function FrontendBuildDialog({
-  catalog,
-  handedTags,
-  onClose,
-  onCreated,
-}: {
-  catalog: Catalog;
-  handedTags: readonly string[];
-  onClose: () => void;
-  onCreated: (build: Build) => void;
-}) {
+export function FrontendBuildDialog({ catalog, handedTags, onClose, onCreated }: BuildDialogProps) {
   const { me } = useMe();
   const tags = useTags();
   const create = useCreateBuild();
@@ -104,27 +87,16 @@ export function FrontendBuildDialog({
         onClose={onClose}
         onSaveAsSchedule={saveAsSchedule}
       >
-        <FormControl>
-          <FormLabel id="frontend-run-type">Run type</FormLabel>
-          <RadioGroup
-            row
-            aria-labelledby="frontend-run-type"
-            value={form.runType}
-            onChange={(event) => {
-              setIssues(NO_ISSUES);
-              setForm(withRunType(form, catalog, event.target.value as FrontendRunType));
-            }}
-          >
-            {FRONTEND_RUN_TYPES.map((type) => (
-              <FormControlLabel
-                key={type}
-                value={type}
-                control={<Radio />}
-                label={FRONTEND_RUN_TYPE_LABEL[type]}
-              />
-            ))}
-          </RadioGroup>
-        </FormControl>
+        <RunTypeRadios
+          id="frontend-run-type"
+          types={FRONTEND_RUN_TYPES}
+          labelOf={(type) => FRONTEND_RUN_TYPE_LABEL[type]}
+          value={form.runType}
+          onChange={(runType) => {
+            setIssues(NO_ISSUES);
+            setForm(withRunType(form, catalog, runType));
+          }}
+        />
         <Box sx={{ display: "grid", gridTemplateColumns: "160px 1fr", gap: 2 }}>
           <ParallelRunnersField
             value={form.parallelRunners}

@@ -1,21 +1,10 @@
-import {
-  LoadBuildSchema,
-  OTHER_OPTION_VALUE,
-  type Build,
-  type Catalog,
-  type LoadRunType,
-} from "@assay/core";
+import { LOAD_RUN_TYPES, LoadBuildSchema, OTHER_OPTION_VALUE, type LoadRunType } from "@assay/core";
 import Box from "@mui/material/Box";
-import FormControl from "@mui/material/FormControl";
-import FormControlLabel from "@mui/material/FormControlLabel";
-import FormLabel from "@mui/material/FormLabel";
 import MenuItem from "@mui/material/MenuItem";
-import Radio from "@mui/material/Radio";
-import RadioGroup from "@mui/material/RadioGroup";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
-import { BuildDialogFrame } from "./BuildDialogFrame";
+import { BuildDialogFrame, type BuildDialogProps } from "./BuildDialogFrame";
 import {
   initialLoadForm,
   loadPayload,
@@ -23,7 +12,13 @@ import {
   withTeam,
   type LoadForm,
 } from "./load-build-form";
+import { RunTypeRadios } from "./RunTypeRadios";
 import { buildsPath, useCreateBuild } from "./use-builds";
+
+const LOAD_RUN_TYPE_LABEL: Record<LoadRunType, string> = {
+  general: "General",
+  custom_db: "Custom DB",
+};
 
 /**
  * The Load Create Build dialog (spec sections 2, 4 and 5): General or Custom DB, and the seven
@@ -33,11 +28,7 @@ export function LoadBuildDialog({
   catalog,
   onClose,
   onCreated,
-}: {
-  catalog: Catalog;
-  onClose: () => void;
-  onCreated: (build: Build) => void;
-}) {
+}: Omit<BuildDialogProps, "handedTags">) {
   const create = useCreateBuild();
   const [form, setForm] = useState<LoadForm>(() => initialLoadForm(catalog));
   const [issues, setIssues] = useState<Issues>(NO_ISSUES);
@@ -96,20 +87,13 @@ export function LoadBuildDialog({
       onSubmit={submit}
       onClose={onClose}
     >
-      <FormControl>
-        <FormLabel id="load-run-type">Run type</FormLabel>
-        <RadioGroup
-          row
-          aria-labelledby="load-run-type"
-          value={form.runType}
-          onChange={(event) =>
-            setForm(withLoadRunType(form, catalog, event.target.value as LoadRunType))
-          }
-        >
-          <FormControlLabel value="general" control={<Radio />} label="General" />
-          <FormControlLabel value="custom_db" control={<Radio />} label="Custom DB" />
-        </RadioGroup>
-      </FormControl>
+      <RunTypeRadios
+        id="load-run-type"
+        types={LOAD_RUN_TYPES}
+        labelOf={(type) => LOAD_RUN_TYPE_LABEL[type]}
+        value={form.runType}
+        onChange={(runType) => setForm(withLoadRunType(form, catalog, runType))}
+      />
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(3, 1fr)", gap: 2 }}>
         {select("Env", "env", catalog.loadEnvs, (env) => set({ env }), customDb)}
         {form.env === OTHER_OPTION_VALUE ? text("Custom host", "customHost", "host") : <span />}

@@ -23,6 +23,57 @@ function dailyTime(cron: string | null): string {
   return match ? `${pad(match[2] ?? "2")}:${pad(match[1] ?? "0")}` : "02:00";
 }
 
+type Options<T> = readonly (readonly [value: T, text: string])[];
+const ACTIVE_OPTIONS: Options<0 | 1> = [
+  [1, "True"],
+  [0, "False"],
+];
+const MODE_OPTIONS: Options<Mode> = [
+  ["none", "Never (by hand)"],
+  ["daily", "Every day at"],
+  ["cron", "Cron expression"],
+];
+const FAMILY_OPTIONS: Options<BuildTemplate["family"]> = [
+  ["frontend", "Frontend"],
+  ["backend", "Backend"],
+  ["load", "Load"],
+];
+const REGION_OPTIONS: Options<BuildTemplate["region"]> = [
+  ["US", "US"],
+  ["CHINA", "CHINA"],
+];
+
+/** One of the editor's small fixed choices: the picked option's own value, typed. */
+function Choice<T extends string | number>(props: {
+  label: string;
+  value: T;
+  options: Options<T>;
+  onChange: (value: T) => void;
+  width: number;
+  helperText?: string;
+}) {
+  return (
+    <TextField
+      select
+      label={props.label}
+      size="small"
+      value={props.value}
+      helperText={props.helperText}
+      onChange={(e) => {
+        const picked = props.options.find(([value]) => String(value) === String(e.target.value));
+        if (picked) props.onChange(picked[0]);
+      }}
+      sx={{ width: props.width }}
+    >
+      {props.options.map(([value, text]) => (
+        <MenuItem key={value} value={value}>
+          {text}
+        </MenuItem>
+      ))}
+    </TextField>
+  );
+}
+
 /**
  * The in-place editor of one row: the spec's Name *, Description and Is Active, then when it runs
  * (never, daily at a time, or a cron, in a time zone) and what it launches (a build template).
@@ -118,32 +169,17 @@ export function SettingEditor(props: {
           helperText=" "
           sx={{ flex: 3 }}
         />
-        <TextField
-          select
+        <Choice
           label="Is Active"
-          size="small"
           value={isActive}
-          onChange={(e) => setIsActive(Number(e.target.value) === 1 ? 1 : 0)}
+          options={ACTIVE_OPTIONS}
+          onChange={setIsActive}
           helperText=" "
-          sx={{ width: 130 }}
-        >
-          <MenuItem value={1}>True</MenuItem>
-          <MenuItem value={0}>False</MenuItem>
-        </TextField>
+          width={130}
+        />
       </Stack>
       <Stack direction="row" sx={{ gap: 1.5, alignItems: "flex-start" }}>
-        <TextField
-          select
-          label="Runs"
-          size="small"
-          value={mode}
-          onChange={(e) => setMode(e.target.value as Mode)}
-          sx={{ width: 170 }}
-        >
-          <MenuItem value="none">Never (by hand)</MenuItem>
-          <MenuItem value="daily">Every day at</MenuItem>
-          <MenuItem value="cron">Cron expression</MenuItem>
-        </TextField>
+        <Choice label="Runs" value={mode} options={MODE_OPTIONS} onChange={setMode} width={170} />
         {mode === "daily" && (
           <TextField
             label="Time"
@@ -175,29 +211,20 @@ export function SettingEditor(props: {
       </Stack>
       {mode !== "none" && (
         <Stack direction="row" sx={{ gap: 1.5, alignItems: "flex-start" }}>
-          <TextField
-            select
+          <Choice
             label="Build"
-            size="small"
             value={family}
-            onChange={(e) => setFamily(e.target.value as BuildTemplate["family"])}
-            sx={{ width: 140 }}
-          >
-            <MenuItem value="frontend">Frontend</MenuItem>
-            <MenuItem value="backend">Backend</MenuItem>
-            <MenuItem value="load">Load</MenuItem>
-          </TextField>
-          <TextField
-            select
+            options={FAMILY_OPTIONS}
+            onChange={setFamily}
+            width={140}
+          />
+          <Choice
             label="Region"
-            size="small"
             value={region}
-            onChange={(e) => setRegion(e.target.value as BuildTemplate["region"])}
-            sx={{ width: 120 }}
-          >
-            <MenuItem value="US">US</MenuItem>
-            <MenuItem value="CHINA">CHINA</MenuItem>
-          </TextField>
+            options={REGION_OPTIONS}
+            onChange={setRegion}
+            width={120}
+          />
           <TextField
             label="Create Build payload (JSON)"
             size="small"

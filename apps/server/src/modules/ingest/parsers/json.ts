@@ -1,21 +1,9 @@
 import { parse as parseLenient, printParseErrorCode, type ParseError } from "jsonc-parser";
 import sjson from "secure-json-parse";
-import { ReportError } from "./types.js";
+import { locate, ReportError } from "./types.js";
 
 /** Deeper than any real report; bounds the work a hostile file can cause. */
 export const MAX_JSON_DEPTH = 64;
-
-function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
-}
 
 /** Refuses nesting deeper than the limit before parsing, in one pass that skips strings. */
 function checkDepth(file: string, text: string, maxDepth: number): void {
@@ -33,7 +21,7 @@ function checkDepth(file: string, text: string, maxDepth: number): void {
         throw new ReportError(
           file,
           `JSON is nested deeper than ${maxDepth} levels`,
-          lineAndColumn(text, i),
+          locate(text, i),
         );
       }
     } else if (c === 125 || c === 93) depth--;
@@ -76,7 +64,7 @@ function syntaxError(name: string, text: string, fallback: string): ReportError 
     `invalid JSON: ${printParseErrorCode(first.error)
       .replace(/([a-z])([A-Z])/g, "$1 $2")
       .toLowerCase()}`,
-    lineAndColumn(text, first.offset),
+    locate(text, first.offset),
   );
 }
 

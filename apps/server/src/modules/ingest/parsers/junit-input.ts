@@ -1,5 +1,5 @@
 import { TextDecoder } from "node:util";
-import { ReportError, type ReportLocation } from "./types.js";
+import { locate, ReportError } from "./types.js";
 
 /*
  * The bytes of a JUnit file turned into text for the SAX parser, with the checks that must happen
@@ -58,19 +58,6 @@ export function scanProlog(text: string, final: boolean): PrologScan {
     if (!tag[2] && !final) return { kind: "more" };
     return { kind: "root", name: tag[1] };
   }
-}
-
-/** Line and column (both 1-based) of an offset in text. */
-export function locate(text: string, offset: number): ReportLocation {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = 0; i < offset && i < text.length; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { line, column: offset - lineStart + 1 };
 }
 
 /**

@@ -47,6 +47,19 @@ export interface ReportLocation {
   path?: string;
 }
 
+/** Line and column (both 1-based) of an offset in text. */
+export function locate(text: string, offset: number): ReportLocation {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: offset - lineStart + 1 };
+}
+
 /** The report is malformed or unsafe; the upload is refused with 400 and nothing is stored. */
 export class ReportError extends Error {
   constructor(
