@@ -73,6 +73,9 @@ describe("Data Harmonization", () => {
   });
 
   it("finds the keys missing on the destination of an entity with unequal counts", async () => {
+    await signInOnPage(page, server.url, USER, "/data");
+    await choose("Environment", "Legacy Dev (demo)");
+    await page.getByText(/Run \d+: Finished/).waitFor({ timeout: 60_000 });
     // Only a row whose counts differ offers it: Visits (the demo's Redshift lost two visits).
     expect(await page.getByRole("button", { name: "Find missing rows" }).count()).toBe(1);
     await rowOf("Entity counts", "Visits")

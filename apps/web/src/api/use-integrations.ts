@@ -23,7 +23,7 @@ export function useIntegrations() {
  * which the server answers from its cache or one batched Jira lookup. Not retried: a 503 'not
  * configured' or a 502 stays as it is, and the screen says so.
  */
-export function useTicketDetails(keys: readonly string[]) {
+export function useTicketDetails(keys: readonly string[], enabled = true) {
   return useQuery({
     queryKey: queryKeys.ticketDetails(keys.join(",")),
     queryFn: async () => {
@@ -34,7 +34,7 @@ export function useTicketDetails(keys: readonly string[]) {
       }
       return new Map(found.map((ticket) => [ticket.key, ticket]));
     },
-    enabled: keys.length > 0,
+    enabled: enabled && keys.length > 0,
     retry: false,
     staleTime: 5 * 60_000,
   });

@@ -2,7 +2,7 @@ import type { TicketDetail } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Chip from "@mui/material/Chip";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { useTicketDetails } from "../api/use-integrations";
+import { useIntegrations, useTicketDetails } from "../api/use-integrations";
 
 /**
  * Ticket details (summary and status from Jira) for every ticket a screen shows: the provider
@@ -30,14 +30,20 @@ export function TicketDetailsProvider({
     () => [...new Set(tickets.map((ticket) => ticket.toUpperCase()))].sort(),
     [tickets],
   );
-  const query = useTicketDetails(keys);
-  const state = useMemo<TicketDetailsState>(
-    () => ({
-      byKey: query.data,
-      loading: query.isLoading,
-      problem: query.isError ? query.error.message : null,
-    }),
-    [query.data, query.isLoading, query.isError, query.error],
+  // Asked only when Jira is configured: without it there is nothing to show but the bare links,
+  // and a refused request would be an error in every run dialog's console.
+  const jira = useIntegrations().data?.jira.configured === true;
+  const query = useTicketDetails(keys, jira);
+  const state = useMemo<TicketDetailsState | null>(
+    () =>
+      jira
+        ? {
+            byKey: query.data,
+            loading: query.isLoading,
+            problem: query.isError ? query.error.message : null,
+          }
+        : null,
+    [jira, query.data, query.isLoading, query.isError, query.error],
   );
   return <TicketDetailsContext.Provider value={state}>{children}</TicketDetailsContext.Provider>;
 }

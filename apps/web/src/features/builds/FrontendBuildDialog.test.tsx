@@ -1,11 +1,11 @@
-import { BUILD_MESSAGES } from "@assay/core";
+import { BUILD_MESSAGES, NOT_CONFIGURED } from "@assay/core";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { buildPage, buildRecord } from "../../test/build-fixtures";
 import { buildCatalog } from "../../test/catalog-factory";
 import { buildMe } from "../../test/me-factory";
-import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
+import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { BuildsPage } from "./BuildsPage";
 
@@ -48,9 +48,24 @@ function open(path = "/builds?tab=0&new=1", me = buildMe()) {
     "/v1/dtag": () => jsonResponse({ byTag: {} }),
     "/v1/builds": list,
     "/v1/china/builds": list,
+    // Spira is configured, Jira is not: only Spira's releases are asked for.
+    "/v1/integrations": () =>
+      jsonResponse({
+        jira: { configured: false, kind: null, origin: null, requirementsSync: false },
+        spira: { configured: true, kind: "real", origin: "https://spira.example.com" },
+        sync: {
+          state: "never",
+          progress: null,
+          startedAt: null,
+          finishedAt: null,
+          lastSuccessAt: null,
+          error: null,
+        },
+      }),
     "/v1/spira/releases": () => jsonResponse([{ ReleaseId: 12, FullName: "Nora 7.4" }]),
-    "/v1/jira/release-versions": () =>
-      errorResponse(503, "not_configured", "Jira is not configured: set ASSAY_JIRA_URL."),
+    "/v1/jira/release-versions": () => {
+      throw new Error("an unconfigured Jira must not be asked for its releases");
+    },
   });
   const view = renderUi(<BuildsPage />, { path });
   return { ...view, posted };
@@ -186,8 +201,8 @@ describe("Frontend Create Build dialog", () => {
     const { posted } = open();
     await dialog();
     await userEvent.click(screen.getByRole("radio", { name: "OQ Test" }));
-    // Jira answered 503: its selector stays disabled and says why.
-    expect(await screen.findByText("Jira is not configured: set ASSAY_JIRA_URL.")).toBeVisible();
+    // Jira is not configured: its selector stays disabled and says what to set.
+    expect(await screen.findByText(NOT_CONFIGURED.jira)).toBeVisible();
     expect(screen.getByRole("combobox", { name: "Jira release" })).toHaveAttribute(
       "aria-disabled",
       "true",

@@ -1,7 +1,12 @@
+import { NOT_CONFIGURED } from "@assay/core";
 import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
-import { useJiraReleaseVersions, useSpiraReleases } from "../../api/use-integrations";
+import {
+  useIntegrations,
+  useJiraReleaseVersions,
+  useSpiraReleases,
+} from "../../api/use-integrations";
 
 /**
  * The OQ run's Spira and Jira release selectors (spec: Spira releases ReleaseId + FullName, Jira
@@ -18,10 +23,23 @@ export function ReleaseSelectors({
   jiraRelease: string;
   onChange: (change: { releaseId?: string; jiraRelease?: string }) => void;
 }) {
-  const spira = useSpiraReleases();
-  const jira = useJiraReleaseVersions();
-  const why = (query: { isPending: boolean; error: Error | null }) =>
-    query.isPending ? "Loading…" : query.error ? query.error.message : undefined;
+  // A list is asked for only from a configured tracker: an unconfigured one is said so here,
+  // not by a refused request (an error in the browser's console).
+  const integrations = useIntegrations();
+  const spiraOn = integrations.data?.spira.configured === true;
+  const jiraOn = integrations.data?.jira.configured === true;
+  const spira = useSpiraReleases(spiraOn);
+  const jira = useJiraReleaseVersions(jiraOn);
+  const why = (
+    tracker: keyof typeof NOT_CONFIGURED,
+    on: boolean,
+    query: { isPending: boolean; error: Error | null },
+  ) => {
+    if (integrations.isPending) return "Loading…";
+    if (integrations.error) return integrations.error.message;
+    if (!on) return NOT_CONFIGURED[tracker];
+    return query.isPending ? "Loading…" : query.error ? query.error.message : undefined;
+  };
   return (
     <Box sx={{ display: "grid", gridTemplateColumns: "1fr 1fr", gap: 2 }}>
       <TextField
@@ -30,7 +48,7 @@ export function ReleaseSelectors({
         value={spira.data ? releaseId : ""}
         disabled={!spira.data}
         onChange={(event) => onChange({ releaseId: event.target.value })}
-        helperText={why(spira)}
+        helperText={why("spira", spiraOn, spira)}
       >
         <MenuItem value="">–</MenuItem>
         {(spira.data ?? []).map((release) => (
@@ -45,7 +63,7 @@ export function ReleaseSelectors({
         value={jira.data ? jiraRelease : ""}
         disabled={!jira.data}
         onChange={(event) => onChange({ jiraRelease: event.target.value })}
-        helperText={why(jira)}
+        helperText={why("jira", jiraOn, jira)}
       >
         <MenuItem value="">–</MenuItem>
         {(jira.data ?? []).map((version) => (

@@ -83,11 +83,32 @@ const viewOf = (detail: ReturnType<typeof buildRunDetail>) =>
 
 let detailsAsked: string[][] = [];
 
+/** GET /v1/integrations with Jira configured or not. */
+const integrations = (jiraConfigured: boolean) => () =>
+  jsonResponse({
+    jira: {
+      configured: jiraConfigured,
+      kind: jiraConfigured ? "real" : null,
+      origin: jiraConfigured ? "https://jira.example.com" : null,
+      requirementsSync: false,
+    },
+    spira: { configured: false, kind: null, origin: null },
+    sync: {
+      state: "never",
+      progress: null,
+      startedAt: null,
+      finishedAt: null,
+      lastSuccessAt: null,
+      error: null,
+    },
+  });
+
 function mock(overrides: Parameters<typeof mockApi>[0] = {}) {
   return mockApi({
     "/v1/catalog": () => jsonResponse(catalog),
     "/v1/test-runs": () => jsonResponse(buildRunPage([])),
     "/v1/test-runs/ui-run-1/view": viewOf(buildRunDetail(results)),
+    "/v1/integrations": integrations(true),
     "/v1/jira/details": (_url, init) => {
       detailsAsked.push(JSON.parse(String(init?.body)) as string[]);
       return jsonResponse([
@@ -311,17 +332,30 @@ describe("Frontend results dialog", () => {
     expect(detailsAsked).toEqual([["NXL-123", "NXL-7"]]);
   });
 
-  it("says once why ticket details are missing when Jira is not configured", async () => {
+  it("says once why ticket details are missing when Jira fails", async () => {
     mock({
       "/v1/jira/details": () =>
-        errorResponse(503, "not_configured", "Jira is not configured: set ASSAY_JIRA_URL."),
+        errorResponse(502, "tracker_failed", "Jira did not answer: connect ECONNREFUSED."),
     });
     await open();
     expect(
-      await screen.findByText(/Ticket details unavailable: Jira is not configured/),
+      await screen.findByText(/Ticket details unavailable: Jira did not answer/),
     ).toBeInTheDocument();
     const card = within(await screen.findByRole("article", { name: /^TC2 / }));
     expect(card.getAllByRole("link", { name: "NXL-123" }).length).toBeGreaterThan(0);
+  });
+
+  it("asks nothing of Jira when it is not configured, and shows the bare ticket links", async () => {
+    detailsAsked = [];
+    const calls = mock({ "/v1/integrations": integrations(false) });
+    await open();
+    const card = within(await screen.findByRole("article", { name: /^TC2 / }));
+    expect(card.getAllByRole("link", { name: "NXL-123" }).length).toBeGreaterThan(0);
+    const asked = () => calls.mock.calls.map(([input]) => String(input));
+    await waitFor(() => expect(asked().some((url) => url.includes("/v1/integrations"))).toBe(true));
+    expect(card.queryByText("not found in Jira")).toBeNull();
+    expect(screen.queryByText(/Ticket details unavailable/)).toBeNull();
+    expect(detailsAsked).toEqual([]);
   });
 
   it("shows a skipped result's hourglass and pending reason, and user text as text", async () => {
