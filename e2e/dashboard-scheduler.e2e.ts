@@ -47,7 +47,9 @@ describe("Dashboard", () => {
   it("charts the daily robot's UI runs and lists a clicked day's runs", async () => {
     await page.goto(`${server.url}/`);
     await page.waitForURL(/\/dashboard$/);
-    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
+    // Attached, not visible: once today's demo run exists the Total line is flat (600 every day),
+    // a path of zero height, which Playwright counts as hidden.
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor({ state: "attached" });
     await expect(uiPanel().getByText("Total")).toBeTruthy();
     await uiPanel().getByLabel("Latest pass rate").waitFor();
     // Every day of the period is drawn: the Total line runs the whole width of the x axis.
@@ -75,10 +77,10 @@ describe("Dashboard", () => {
 
   it("switches platform and environment, and TABLE lists the rerun-failed runs that open their run", async () => {
     await page.goto(`${server.url}/dashboard`);
-    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor({ state: "attached" });
     await uiPanel().getByLabel("NextGen").check();
     await uiPanel().getByLabel("DEV or STAGE").check();
-    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor();
+    await uiPanel().locator("svg .MuiLineChart-line").first().waitFor({ state: "attached" });
     await uiPanel().getByLabel("GRAPH or TABLE").check();
     const rows = uiPanel()
       .getByRole("table", { name: "Daily rerun-failed runs" })
