@@ -186,27 +186,33 @@ const FRONTEND_LIST_COLUMNS = FRONTEND_RESULT_COLUMNS.filter(
 );
 
 /**
+ * Results, each joined to the key of its last image attachment (`shot.object_key`): a lateral
+ * probe of attachments_result_idx per result, so the attachments table is never scanned whatever
+ * its size. The run detail and the run view read frontend results through it.
+ */
+export function resultsWithLastShot(db: Db) {
+  return db.kysely.selectFrom("results").leftJoinLateral(
+    (eb) =>
+      eb
+        .selectFrom("attachments")
+        .select("attachments.object_key")
+        .whereRef("attachments.result_id", "=", "results.id")
+        .where("attachments.content_type", "like", "image/%")
+        .orderBy("attachments.id", "desc")
+        .limit(1)
+        .as("shot"),
+    (join) => join.onTrue(),
+  );
+}
+
+/**
  * A frontend run's results, every attempt, in report order (found by the unique index on
  * (run_id, test_run_test_id), sorted by id), each with the object key of its last image
- * attachment: a lateral probe of attachments_result_idx per result, so the attachments table is
- * never scanned whatever its size. Timestamps come as ISO text. With `testId`, only that test's
+ * attachment (resultsWithLastShot). Timestamps come as ISO text. With `testId`, only that test's
  * attempts.
  */
 export async function listFrontendResults(db: Db, runId: number, testId?: number) {
-  const rows = await db.kysely
-    .selectFrom("results")
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("attachments")
-          .select("attachments.object_key")
-          .whereRef("attachments.result_id", "=", "results.id")
-          .where("attachments.content_type", "like", "image/%")
-          .orderBy("attachments.id", "desc")
-          .limit(1)
-          .as("shot"),
-      (join) => join.onTrue(),
-    )
+  const rows = await resultsWithLastShot(db)
     .select(FRONTEND_LIST_COLUMNS.map((column) => `results.${column}` as const))
     .select([isoText("start_time"), isoText("end_time")])
     .select("shot.object_key as screenshot")

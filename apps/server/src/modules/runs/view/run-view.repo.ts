@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/pool.js";
+import { resultsWithLastShot } from "../runs.repo.js";
 
 /**
  * Reads behind the run view (view.service.ts): the final results of one run, with only the
@@ -10,20 +11,7 @@ import type { Db } from "../../../db/pool.js";
 
 /** The frontend card's columns, start_time for the history anchors, the last screenshot's key. */
 export async function listFrontendViewRows(db: Db, runId: number) {
-  const rows = await db.kysely
-    .selectFrom("results")
-    .leftJoinLateral(
-      (eb) =>
-        eb
-          .selectFrom("attachments")
-          .select("attachments.object_key")
-          .whereRef("attachments.result_id", "=", "results.id")
-          .where("attachments.content_type", "like", "image/%")
-          .orderBy("attachments.id", "desc")
-          .limit(1)
-          .as("shot"),
-      (join) => join.onTrue(),
-    )
+  const rows = await resultsWithLastShot(db)
     .select([
       "results.id",
       "results.test_run_test_id",
