@@ -105,6 +105,23 @@ describe("compressed answers", () => {
     expect(JSON.parse(small.body)).toBeTypeOf("object");
   });
 
+  it("compresses a mid-size JSON answer in one call (a sized body, not a stream)", async () => {
+    const VIEW = "/v1/test-runs/big-1/view?limit=300";
+    const plain = await get(VIEW);
+    expect(plain.body.length).toBeGreaterThan(COMPRESS_THRESHOLD_BYTES);
+    expect(plain.body.length).toBeLessThan(256 * 1024);
+    const packed = await get(VIEW, { "accept-encoding": "br" });
+    expect(packed.headers["content-encoding"]).toBe("br");
+    // The plugin's streams answer chunked; the one-call path knows the length.
+    expect(Number(packed.headers["content-length"])).toBe(packed.rawPayload.length);
+    expect(packed.headers["transfer-encoding"]).toBeUndefined();
+    expect(packed.headers.vary).toMatch(/accept-encoding/i);
+    expect(decode("br", packed.rawPayload)).toBe(plain.body);
+    const refused = await get(VIEW, { "accept-encoding": "br", "x-no-compression": "1" });
+    expect(refused.headers["content-encoding"]).toBeUndefined();
+    expect(refused.body).toBe(plain.body);
+  });
+
   it("answers 304 to the run detail's ETag with and without compression", async () => {
     const first = await get("/v1/test-runs/big-1", { "accept-encoding": "br" });
     const etag = first.headers.etag as string;

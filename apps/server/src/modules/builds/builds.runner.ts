@@ -14,9 +14,15 @@ import { newBuildToken, payloadEnv } from "./build-env.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
 import { listOf } from "./builds.service.js";
-import { CodeBuildExecutor } from "./executors/codebuild.js";
-import { BuildRefused, MISSING, type Executor, type ExecutorState } from "./executors/executor.js";
+import {
+  BuildRefused,
+  CODEBUILD_BATCH,
+  MISSING,
+  type Executor,
+  type ExecutorState,
+} from "./executors/executor.js";
 import { GitHubExecutor } from "./executors/github.js";
+import { LazyExecutor } from "./executors/lazy.js";
 import { LocalExecutor } from "./executors/local.js";
 import { keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
 import { LocalStops } from "./builds.stops.js";
@@ -71,7 +77,12 @@ function executorFor(
   deps: RunnerDeps,
   onExit: LocalExecutor["options"]["onExit"],
 ): Executor {
-  if (settings.kind === "codebuild") return new CodeBuildExecutor(settings, deps.serverEnv);
+  if (settings.kind === "codebuild") {
+    return new LazyExecutor("codebuild", CODEBUILD_BATCH, async () => {
+      const { CodeBuildExecutor } = await import("./executors/codebuild.js");
+      return new CodeBuildExecutor(settings, deps.serverEnv);
+    });
+  }
   if (settings.kind === "github") return new GitHubExecutor(settings, deps.serverEnv);
   return new LocalExecutor(settings, {
     installDir: deps.installDir,

@@ -12,6 +12,7 @@ import type { CodeBuildExecutorSettings } from "../builds.config.js";
 import { CloudWatchLogReader } from "./cloudwatch-logs.js";
 import {
   BuildRefused,
+  CODEBUILD_BATCH,
   MISSING,
   type Executor,
   type ExecutorState,
@@ -19,9 +20,6 @@ import {
   type Launched,
   type PollResult,
 } from "./executor.js";
-
-/** BatchGetBuilds takes at most 100 ids per call. */
-export const CODEBUILD_BATCH = 100;
 
 /** Errors CodeBuild answers for a build it will not run: the build fails with CodeBuild's message. */
 const REFUSALS = new Set([

@@ -35,6 +35,9 @@ export interface ExecutorState {
   log?: RemoteLog;
 }
 
+/** BatchGetBuilds takes at most 100 ids per call (here so the runner knows it before loading the SDK). */
+export const CODEBUILD_BATCH = 100;
+
 /** The executor no longer knows the build (deleted, expired, or its process is gone). */
 export const MISSING = "missing" as const;
 
