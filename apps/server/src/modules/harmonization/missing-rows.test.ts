@@ -51,6 +51,8 @@ async function finishedRun(payload: Record<string, unknown>): Promise<DhRun> {
 
 const find = (runId: number, rowId: number, app = user) =>
   app.inject({ method: "POST", url: `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows` });
+const stored = (runId: number, rowId: number) =>
+  user.inject({ method: "GET", url: `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows` });
 
 describe("Find missing rows", () => {
   let legacy: DhRun;
@@ -100,6 +102,33 @@ describe("Find missing rows", () => {
     const res = await find(legacy.id, rowOf("Queries").id);
     expect(res.statusCode).toBe(502);
     expect(res.json().error.message).toMatch(/Find missing rows failed: .*queries.*does not exist/);
+    // A failed search keeps nothing: the dialog offers to search again.
+    expect((await stored(legacy.id, rowOf("Queries").id)).json()).toEqual({ data: null });
+  });
+
+  it("keeps the result with the row: reopening shows it and when, until recomputed", async () => {
+    const unsearched = await stored(legacy.id, rowOf("Diary Entries").id);
+    expect(unsearched.statusCode).toBe(200);
+    expect(unsearched.json()).toEqual({ data: null });
+
+    const visits = rowOf("Visits");
+    const first = (await find(legacy.id, visits.id)).json<DhMissingRows>();
+    expect(Date.parse(first.computedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await stored(legacy.id, visits.id)).json()).toEqual({ data: first });
+
+    // The destination catches up on one key: the kept result stays as computed until asked.
+    await database.db.pool.query("INSERT INTO dh_demo_legacy_redshift.visits VALUES (1207)");
+    try {
+      expect((await stored(legacy.id, visits.id)).json().data.missing).toEqual(["1207", "2950"]);
+      const again = (await find(legacy.id, visits.id)).json<DhMissingRows>();
+      expect(again.missing).toEqual(["2950"]);
+      expect(Date.parse(again.computedAt)).toBeGreaterThan(Date.parse(first.computedAt));
+      expect((await stored(legacy.id, visits.id)).json()).toEqual({ data: again });
+    } finally {
+      await database.db.pool.query("DELETE FROM dh_demo_legacy_redshift.visits WHERE id = 1207");
+    }
+    expect((await stored(999_999, 0)).statusCode).toBe(404);
+    expect((await stored(legacy.id, 99)).statusCode).toBe(404);
   });
 
   it("refuses a run that is not sql, an unknown run or row, and says what to do", async () => {
