@@ -86,7 +86,24 @@ describe("Data Harmonization", () => {
     await missing.waitFor({ timeout: 30_000 });
     expect(await missing.getByRole("listitem").allInnerTexts()).toEqual(["1207", "2950"]);
     await dialog.getByText("None: the destination has no key the source lacks.").waitFor();
+    const computed = await dialog.getByText(/^Computed \d{4}-\d\d-\d\d [\d:]+ UTC/).innerText();
     await screenshot(page, "data-harmonization-missing-rows");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    // Reopened, the dialog shows the kept result and when it was computed; Recompute searches.
+    await rowOf("Entity counts", "Visits")
+      .getByRole("button", { name: "Find missing rows" })
+      .click();
+    expect(await dialog.getByText(/^Computed /).innerText()).toBe(computed);
+    const searched = page.waitForResponse(
+      (r) => r.request().method() === "POST" && r.url().endsWith("/missing-rows"),
+      { timeout: 30_000 },
+    );
+    await dialog.getByRole("button", { name: "Recompute" }).click();
+    expect((await searched).status()).toBe(200);
+    await missing.waitFor();
+    expect(await missing.getByRole("listitem").allInnerTexts()).toEqual(["1207", "2950"]);
     await dialog.getByRole("button", { name: "Close" }).click();
   });
 

@@ -11,106 +11,18 @@
 // garbage collection), each Hide switch until the list is updated and painted, and for
 // comparison the size of the spec's whole run detail (GET /v1/test-runs/{key}), br-compressed
 // and not. BENCH_SERVER_URL and BENCH_TOKEN measure a server already running.
-import { spawn } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
-import { cpus, loadavg, tmpdir } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import {
+  frontendResult,
+  majorTag,
+  median,
+  outcome,
+  round,
+  startBench,
+  uploadRun,
+} from "./bench-support.mjs";
 
 const SIZES = (process.argv[2] ?? "100000,14000").split(",").map(Number);
-const TOKEN = process.env.BENCH_TOKEN ?? "bench-ingest-token-0123456789abcdef";
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const MAJOR = ["@login", "@econsent", "@patient", "@diary", "@visit", "@admin", "@reports"];
-const round = (x) => Math.round(x);
 const mb = (bytes) => (bytes / 1e6).toFixed(2);
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-async function freePort() {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startServer() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "assay-bench-"));
-  await chmod(dataDir, 0o711);
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, "apps/cli/dist/main.js"), "start"], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      PORT: String(port),
-      ASSAY_DATA_DIR: dataDir,
-      ASSAY_INGEST_TOKEN: TOKEN,
-      ASSAY_DEMO: "0",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 480; tries++) {
-    if (child.exitCode !== null) throw new Error("the server exited early");
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  return { url, stop };
-}
-
-async function post(url, body) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** Test i's outcome on a day: about 8% fail, a third of those for days on end; 2% pending. */
-function outcome(i, day) {
-  if (i % 50 === 7) return "pending";
-  if (i % 40 === 3) return "failed";
-  return (i * 7 + day * 13) % 23 === 0 ? "failed" : "passed";
-}
-
-function frontendResult(i, day) {
-  const status = outcome(i, day);
-  return {
-    test_run_test_id: `t${i}`,
-    name: `Scenario ${i}: the patient completes step ${i % 17}`,
-    title: `Scenario ${i}: the patient completes step ${i % 17}`,
-    scenario: `Feature ${i % 120}`,
-    file: `features/area-${i % 40}/feature-${i % 120}.feature`,
-    tags: [MAJOR[i % 9] ?? "@misc", `@TC${100000 + i}`],
-    status: status === "passed" ? "passed" : "failed",
-    error_message:
-      status === "failed"
-        ? `Timed out after 30000 ms waiting for [data-test=submit-${i % 13}], see nxl-${i % 997}\n    at Page.click (features/support/page.ts:${i % 300}:12)`
-        : status === "pending"
-          ? "Pending reason == waiting for the translation service"
-          : undefined,
-    start_time: new Date(Date.UTC(2026, 4, day, 6, 0, 0) + i * 200).toISOString(),
-    duration_ms: 1_000 + ((i * 37) % 20_000),
-    chrome_version: "126.0.6478.126",
-    platform: "linux",
-    commit_hash: "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432",
-    nora_site: "dev1.nextgen.example.com",
-  };
-}
 
 /** An API test: its stack, console log and script are what made the spec's detail 56 MB. */
 function backendResult(i) {
@@ -122,7 +34,7 @@ function backendResult(i) {
     title: `GET /v1/patients/${i % 500} answers 200 for case ${i}`,
     scenario: `patients-${i % 60}`,
     file: `test/patients-${i % 60}.spec.ts`,
-    tags: [MAJOR[i % 9] ?? "@misc"],
+    tags: [majorTag(i)],
     status: status === "passed" ? "passed" : "failed",
     error_name: failed ? "AssertionError" : undefined,
     error_message: failed
@@ -138,23 +50,6 @@ function backendResult(i) {
     start_time: new Date(Date.UTC(2026, 4, 1, 6, 0, 0) + i * 50).toISOString(),
     duration_ms: 20 + ((i * 37) % 2_000),
   };
-}
-
-async function uploadRun(url, family, name, count, make) {
-  const run = await post(`${url}/v1/ingest/runs`, {
-    family,
-    test_run_name: name,
-    executor: "bench",
-    ...(family === "frontend" ? { nora_site: "dev1.nextgen.example.com", is_next_gen: true } : {}),
-  });
-  const key = run.test_run_key;
-  for (let from = 0; from < count; from += 2_000) {
-    const batch = [];
-    for (let i = from; i < Math.min(count, from + 2_000); i++) batch.push(make(i));
-    await post(`${url}/v1/ingest/runs/${key}/results`, batch);
-  }
-  await post(`${url}/v1/ingest/runs/${key}/finish`, {});
-  return key;
 }
 
 /** The spec's whole run detail, as API clients get it: bytes compressed and not. */
@@ -283,51 +178,34 @@ function report(label, open, spec, runs) {
 }
 
 async function main() {
-  console.log(
-    `Machine: ${cpus().length} CPUs, load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
-  const server = process.env.BENCH_SERVER_URL
-    ? { url: process.env.BENCH_SERVER_URL, stop: async () => undefined }
-    : await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const { url, browser, stop } = await startBench();
   try {
     for (const size of SIZES) {
       const t0 = performance.now();
       let key = "";
       for (let day = 1; day <= 2; day++) {
-        key = await uploadRun(server.url, "frontend", `bench ${size} day ${day}`, size, (i) =>
+        key = await uploadRun(url, "frontend", `bench ${size} day ${day}`, size, (i) =>
           frontendResult(i, day),
         );
       }
-      const apiKey = await uploadRun(
-        server.url,
-        "backend",
-        `bench api ${size}`,
-        size,
-        backendResult,
-      );
+      const apiKey = await uploadRun(url, "backend", `bench api ${size}`, size, backendResult);
       console.log(
         `\nUploaded 2 frontend runs and 1 backend run of ${size} results in ${round(performance.now() - t0)} ms`,
       );
 
       const frontendSpec = {
         path: "/v1/test-runs/{key}",
-        ...(await specDetailSize(`${server.url}/v1/test-runs/${key}`)),
+        ...(await specDetailSize(`${url}/v1/test-runs/${key}`)),
       };
       const backendSpec = {
         path: "/v1/api-test-run/{key}",
-        ...(await specDetailSize(`${server.url}/v1/api-test-run/${apiKey}`)),
+        ...(await specDetailSize(`${url}/v1/api-test-run/${apiKey}`)),
       };
       // Each open is cold for the browser; the first also for the server's run view.
       const frontendRuns = [];
       for (let n = 0; n < 3; n++) {
         frontendRuns.push(
-          await measureOpen(browser, `${server.url}/test_runs/${key}?hide=`, FRONTEND_SWITCHES),
+          await measureOpen(browser, `${url}/test_runs/${key}?hide=`, FRONTEND_SWITCHES),
         );
       }
       report(
@@ -339,7 +217,7 @@ async function main() {
       const backendRuns = [];
       for (let n = 0; n < 3; n++) {
         backendRuns.push(
-          await measureOpen(browser, `${server.url}/test_runs/${apiKey}?be=1`, BACKEND_SWITCHES),
+          await measureOpen(browser, `${url}/test_runs/${apiKey}?be=1`, BACKEND_SWITCHES),
         );
       }
       report(
@@ -350,8 +228,7 @@ async function main() {
       );
     }
   } finally {
-    await browser.close();
-    await server.stop();
+    await stop();
   }
 }
 

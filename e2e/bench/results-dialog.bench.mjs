@@ -6,125 +6,13 @@
 // runs of `results` tests each through the live ingest API (so the newest run has a history),
 // then opens the newest run the way a person does and prints, in milliseconds: the API answers,
 // the open from the list to the first card, the Hide toggles, the failure filter, and scrolling.
-import { spawn } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
-import { tmpdir, cpus, loadavg } from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { frontendResult, median, round, startBench, uploadRun } from "./bench-support.mjs";
 
 const RESULTS = Number(process.argv[2] ?? 10_000);
 const DAYS = Number(process.argv[3] ?? 4);
-const TOKEN = "bench-ingest-token-0123456789abcdef";
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const MAJOR = ["@login", "@econsent", "@patient", "@diary", "@visit", "@admin", "@reports"];
 
-async function freePort() {
-  const server = net.createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function startServer() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "assay-bench-"));
-  await chmod(dataDir, 0o711);
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(repoRoot, "apps/cli/dist/main.js"), "start"], {
-    cwd: repoRoot,
-    env: {
-      PATH: process.env.PATH ?? "",
-      PORT: String(port),
-      ASSAY_DATA_DIR: dataDir,
-      ASSAY_INGEST_TOKEN: TOKEN,
-      ASSAY_DEMO: "0",
-      LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let tries = 0; tries < 360; tries++) {
-    if (child.exitCode !== null) throw new Error("the server exited early");
-    const ready = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const stop = async () => {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
-    await rm(dataDir, { recursive: true, force: true });
-  };
-  return { url, stop };
-}
-
-async function post(url, body) {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`POST ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
-/** Test i's outcome on a day: about 8% fail, a third of those for days on end; 2% pending. */
-function outcome(i, day) {
-  if (i % 50 === 7) return "pending";
-  if (i % 40 === 3) return "failed";
-  return (i * 7 + day * 13) % 23 === 0 ? "failed" : "passed";
-}
-
-function result(i, day) {
-  const status = outcome(i, day);
-  const failed = status === "failed";
-  return {
-    test_run_test_id: `t${i}`,
-    name: `Scenario ${i}: the patient completes step ${i % 17}`,
-    title: `Scenario ${i}: the patient completes step ${i % 17}`,
-    scenario: `Feature ${i % 120}`,
-    file: `features/area-${i % 40}/feature-${i % 120}.feature`,
-    tags: [MAJOR[i % 9] ?? "@misc", `@TC${100000 + i}`],
-    status: status === "passed" ? "passed" : "failed",
-    error_message: failed
-      ? `Timed out after 30000 ms waiting for [data-test=submit-${i % 13}], see nxl-${i % 997}\n    at Page.click (features/support/page.ts:${i % 300}:12)`
-      : status === "pending"
-        ? "Pending reason == waiting for the translation service"
-        : undefined,
-    start_time: new Date(Date.UTC(2026, 4, day, 6, 0, 0) + i * 200).toISOString(),
-    duration_ms: 1_000 + ((i * 37) % 20_000),
-    chrome_version: "126.0.6478.126",
-    platform: "linux",
-    commit_hash: "9f8e7d6c5b4a39281706f5e4d3c2b1a098765432",
-    nora_site: "dev1.nextgen.example.com",
-  };
-}
-
-async function uploadDay(url, day) {
-  const run = await post(`${url}/v1/ingest/runs`, {
-    family: "frontend",
-    test_run_name: `2026-05-0${day} 06:00 bench`,
-    nora_site: "dev1.nextgen.example.com",
-    executor: "bench",
-    is_next_gen: true,
-  });
-  const key = run.test_run_key;
-  for (let from = 0; from < RESULTS; from += 2_000) {
-    const batch = [];
-    for (let i = from; i < Math.min(RESULTS, from + 2_000); i++) batch.push(result(i, day));
-    await post(`${url}/v1/ingest/runs/${key}/results`, batch);
-  }
-  await post(`${url}/v1/ingest/runs/${key}/finish`, {});
-  return key;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const round = (x) => Math.round(x);
+const uploadDay = (url, day) =>
+  uploadRun(url, "frontend", `2026-05-0${day} 06:00 bench`, RESULTS, (i) => frontendResult(i, day));
 
 async function timeFetch(url, times = 5) {
   const samples = [];
@@ -181,38 +69,27 @@ const pageHelpers = () => {
 };
 
 async function main() {
-  console.log(
-    `Machine: ${cpus().length} CPUs, load average ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(" ")}`,
-  );
   // BENCH_SERVER_URL: measure a server already running with this token; BENCH_RUN_KEY: and a
   // run already there (no upload).
-  const server = process.env.BENCH_SERVER_URL
-    ? { url: process.env.BENCH_SERVER_URL, stop: async () => undefined }
-    : await startServer();
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
+  const { url, browser, stop } = await startBench();
   try {
     const t0 = performance.now();
     let key = process.env.BENCH_RUN_KEY ?? "";
     if (!key) {
-      for (let day = 1; day <= DAYS; day++) key = await uploadDay(server.url, day);
+      for (let day = 1; day <= DAYS; day++) key = await uploadDay(url, day);
       console.log(
         `Uploaded ${DAYS} runs of ${RESULTS} results in ${round(performance.now() - t0)} ms`,
       );
     }
 
-    const run = await timeFetch(`${server.url}/v1/test-runs/${key}`);
-    const history = await timeFetch(`${server.url}/v1/test-runs/${key}/history?limit=5`);
+    const run = await timeFetch(`${url}/v1/test-runs/${key}`);
+    const history = await timeFetch(`${url}/v1/test-runs/${key}/history?limit=5`);
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
     await page.addInitScript(pageHelpers);
 
     const opens = [];
     for (let n = 0; n < 5; n++) {
-      await page.goto(`${server.url}/test_runs`);
+      await page.goto(`${url}/test_runs`);
       await page.getByRole("link", { name: `2026-05-0${DAYS} 06:00 bench` }).waitFor();
       opens.push(
         await page.evaluate((name) => globalThis.bench.open(name), `2026-05-0${DAYS} 06:00 bench`),
@@ -275,8 +152,7 @@ async function main() {
     );
     console.log(`| Cards in the page while scrolling ${RESULTS} results | ${cards} |`);
   } finally {
-    await browser.close();
-    await server.stop();
+    await stop();
   }
 }
 

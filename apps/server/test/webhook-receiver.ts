@@ -29,11 +29,18 @@ export async function startReceiver(answer: (n: number) => number | "hang" = () 
       else response.writeHead(status, { "content-type": "text/plain" }).end("ok");
     });
   });
+  // Every TCP connection, answered or not (an https request to this http server is no request).
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as { port: number }).port;
   return {
     url: `http://127.0.0.1:${port}`,
+    port,
     received,
+    get connections() {
+      return connections;
+    },
     /** Resolves once `count` requests arrived; rejects after `timeoutMs`. */
     async waitFor(count: number, timeoutMs = 60_000): Promise<Received[]> {
       const until = Date.now() + timeoutMs;

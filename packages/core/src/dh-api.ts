@@ -184,8 +184,13 @@ export const DhMissingRowsSchema = z.object({
   segmentQueries: z.number().int().describe("Checksum queries run on each side"),
   keysRead: z.number().int().describe("Keys read from both sides to list the differences"),
   elapsedMs: z.number().int(),
+  computedAt: z
+    .string()
+    .describe("When the search ran (ISO 8601): the result is kept with the row until recomputed"),
 });
 export type DhMissingRows = z.infer<typeof DhMissingRowsSchema>;
+/** A row's stored Find missing rows result; null until it is first computed. */
+export const DhStoredMissingRowsSchema = z.object({ data: DhMissingRowsSchema.nullable() });
 
 /** The spec's twelve columns of the SFDC S3 Records, My Sql Records and Discrepancies grids. */
 export const SFDC_COLUMNS = [

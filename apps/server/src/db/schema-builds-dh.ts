@@ -78,4 +78,7 @@ export interface DhRunRowsTable {
   id: number;
   status: string;
   data: JSONColumnType<Record<string, unknown>>;
+  /** The row's last Find missing rows result (migration 0051), and when it was computed. */
+  missing_rows: JSONColumnType<Record<string, unknown> | null, string | undefined, string | null>;
+  missing_rows_at: Timestamp | null;
 }

@@ -40,4 +40,5 @@ export const queryKeys = {
     ["dh-runs", platform, type, envType, env, schema] as const,
   dhRun: (id: number) => ["dh-run", id] as const,
   dhChanges: (id: number) => ["dh-changes", id] as const,
+  dhMissingRows: (runId: number, rowId: number) => ["dh-missing-rows", runId, rowId] as const,
 };

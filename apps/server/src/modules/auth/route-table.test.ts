@@ -100,6 +100,7 @@ const EXPECTED: Record<string, Access> = {
   "GET /v1/dh/runs/:id": "read",
   "GET /v1/dh/runs/:id/changes": "read",
   "GET /v1/dh/runs/:id/csv": "read",
+  "GET /v1/dh/runs/:id/rows/:rowId/missing-rows": "read",
   "POST /v1/dh/runs/:id/rows/:rowId/missing-rows": "user",
   "GET /v1/dh/report/:platform/:type/:env": "read",
   "GET /v1/dh/nosql/getDocuments/:platform/:type/:env": "read",

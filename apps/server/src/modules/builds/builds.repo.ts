@@ -144,6 +144,20 @@ export async function countRunBuilds(db: Kysely<Database>, testRunKey: string): 
   return Number(row.n);
 }
 
+/**
+ * The runs an executor reran in place since `since`: the keys of its rerun builds, as a query to
+ * nest (`test_run_key IN (...)`), so that a reader of runs (the Dashboard's rerun table) keeps
+ * one statement and one plan while the builds table's SQL stays here.
+ */
+export function rerunRunKeys(db: Kysely<Database>, executor: string, since: Date) {
+  return db
+    .selectFrom("builds")
+    .select("builds.test_run_key")
+    .where("builds.executor", "=", executor)
+    .where("builds.rerun_of", "is not", null)
+    .where("builds.start_time", ">=", since);
+}
+
 /** A run's family, or undefined when there is no such run. */
 export async function findRun(
   db: Kysely<Database>,

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/pool.js";
+import { rerunRunKeys } from "../builds/builds.repo.js";
 
 /**
  * The Dashboard's reads of `runs` (owned by ingestion): runs of one executor since a time, on
@@ -58,8 +59,9 @@ export async function listDailyRuns(db: Db, filter: DailyRunsFilter): Promise<Da
 
 /**
  * The runs the rerun-failed executor worked on: its own runs (a rerun reported as a run of its
- * own) and the runs it reran in place (the Daily Run Scheduler's automatic rerun: a build of
- * the builds table under that executor name, reporting into the scheduled run). Newest first.
+ * own) and the runs it reran in place (the Daily Run Scheduler's automatic rerun: a build
+ * under that executor name reporting into the scheduled run, which the builds module finds).
+ * Newest first.
  */
 export async function listRerunRuns(db: Db, filter: DailyRunsFilter): Promise<DailyRunRow[]> {
   if (filter.targets.length === 0) return [];
@@ -82,16 +84,7 @@ export async function listRerunRuns(db: Db, filter: DailyRunsFilter): Promise<Da
     .where((eb) =>
       eb.or([
         eb("executor", "=", filter.executor),
-        eb(
-          "test_run_key",
-          "in",
-          eb
-            .selectFrom("builds")
-            .select("builds.test_run_key")
-            .where("builds.executor", "=", filter.executor)
-            .where("builds.rerun_of", "is not", null)
-            .where("builds.start_time", ">=", filter.since),
-        ),
+        eb("test_run_key", "in", rerunRunKeys(db.kysely, filter.executor, filter.since)),
       ]),
     )
     .orderBy("created_at", "desc")

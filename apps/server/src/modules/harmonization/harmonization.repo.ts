@@ -2,7 +2,10 @@ import { sql } from "kysely";
 import type { DhRow } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 
-/** Data harmonization runs and their rows: the dh_runs and dh_run_rows tables (migration 0050). */
+/**
+ * Data harmonization runs and their rows: the dh_runs and dh_run_rows tables (migration 0050; a
+ * row's Find missing rows result, 0051).
+ */
 
 export interface RunKey {
   platform: string;
@@ -193,4 +196,42 @@ export async function finishRun(db: Db, runId: number, error: string | null): Pr
     .set({ state: error ? "failed" : "done", error, finished_at: sql`now()` })
     .where("id", "=", runId)
     .execute();
+}
+
+/**
+ * A row's stored Find missing rows result and when it was computed: null when never computed,
+ * undefined when the run has no such row.
+ */
+export async function findMissingRowsResult(
+  db: Db,
+  runId: number,
+  rowId: number,
+): Promise<{ result: Record<string, unknown>; computedAt: Date } | null | undefined> {
+  const row = await db.kysely
+    .selectFrom("dh_run_rows")
+    .select(["missing_rows", "missing_rows_at"])
+    .where("run_id", "=", runId)
+    .where("id", "=", rowId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  if (!row.missing_rows || !row.missing_rows_at) return null;
+  return { result: row.missing_rows, computedAt: row.missing_rows_at };
+}
+
+/** Keeps a Find missing rows result with its row; answers when it was stored. */
+export async function saveMissingRowsResult(
+  db: Db,
+  runId: number,
+  rowId: number,
+  result: Record<string, unknown>,
+): Promise<Date> {
+  const row = await db.kysely
+    .updateTable("dh_run_rows")
+    .set({ missing_rows: JSON.stringify(result), missing_rows_at: sql`now()` })
+    .where("run_id", "=", runId)
+    .where("id", "=", rowId)
+    .returning("missing_rows_at")
+    .executeTakeFirst();
+  // The row was replaced meanwhile (its run was retried): nothing to keep it with.
+  return row?.missing_rows_at ?? new Date();
 }

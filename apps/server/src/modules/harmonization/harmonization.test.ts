@@ -1,63 +1,32 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { DhRun } from "@assay/core";
-import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../test/build-test-app.js";
-import { QA_USER } from "../../../test/tag-apps.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { loadDhDemo } from "../../demo/dh-demo.js";
+import { startDhDemoApp, type DhDemoApp } from "../../../test/dh-demo-app.js";
 
 /**
  * Run Report end to end on the example configuration's demo environments: the real app, a
  * pg-boss job, the connectors reading schemas in PostgreSQL and NDJSON files (plain and gzip).
  */
 
-let database: TestDatabase;
-let dataDir: string;
-let user: FastifyInstance;
-let anonymous: FastifyInstance;
-
+let demo: DhDemoApp;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), "assay-dh-"));
-  await loadDhDemo(database.db, dataDir);
-  const env = { ASSAY_DATA_DIR: dataDir };
-  user = (await buildTestApp(database.db, { env, resolvePrincipal: async () => QA_USER })).app;
-  anonymous = (await buildTestApp(database.db, { env, resolvePrincipal: async () => undefined }))
-    .app;
+  demo = await startDhDemoApp();
 });
 afterAll(async () => {
-  await user?.close();
-  await anonymous?.close();
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
-const start = (payload: Record<string, unknown>, app = user) =>
-  app.inject({ method: "POST", url: "/v1/dh/runs", payload });
-
-async function finished(id: number): Promise<DhRun> {
-  for (let i = 0; i < 100; i++) {
-    const run = (await user.inject({ method: "GET", url: `/v1/dh/runs/${id}` })).json<DhRun>();
-    if (run.state === "done" || run.state === "failed") return run;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const last = (await user.inject({ method: "GET", url: `/v1/dh/runs/${id}` })).json<DhRun>();
-  throw new Error(`run ${id} did not finish: ${JSON.stringify(last).slice(0, 600)}`);
-}
-
+const start = (...args: Parameters<DhDemoApp["start"]>) => demo.start(...args);
+const finished = (id: number) => demo.finished(id);
 const byEntity = (run: DhRun) => new Map(run.rows.map((r) => [r.entity, r]));
 
 describe("Run Report", () => {
   it("needs sign-in and changes nothing without it", async () => {
     const res = await start(
       { platform: "legacy", type: "sql", envType: "dev", env: "legacy-dev" },
-      anonymous,
+      demo.anonymous,
     );
     expect(res.statusCode).toBe(401);
-    const { rows } = await database.db.pool.query("SELECT id FROM dh_runs");
+    const { rows } = await demo.database.db.pool.query("SELECT id FROM dh_runs");
     expect(rows).toEqual([]);
   });
 
@@ -120,10 +89,13 @@ describe("Run Report", () => {
       total: 6,
     });
 
-    const report = await user.inject({ method: "GET", url: "/v1/dh/report/legacy/sql/legacy-dev" });
+    const report = await demo.user.inject({
+      method: "GET",
+      url: "/v1/dh/report/legacy/sql/legacy-dev",
+    });
     expect(report.json().data.map((r: { entity: string }) => r.entity)).toContain("Diary Entries");
 
-    const csv = await user.inject({ method: "GET", url: `/v1/dh/runs/${run.id}/csv` });
+    const csv = await demo.user.inject({ method: "GET", url: `/v1/dh/runs/${run.id}/csv` });
     expect(csv.headers["content-type"]).toMatch(/text\/csv/);
     expect(csv.body.split("\r\n")[0]).toMatch(
       /^entity,status,sourceCount,destinationCount,difference/,
@@ -176,7 +148,7 @@ describe("Run Report", () => {
       docdb: { count: 0 },
     });
 
-    const paths = await user.inject({
+    const paths = await demo.user.inject({
       method: "POST",
       url: "/v1/dh/nosql/getFHIRDocumentPaths/nextGen/nextgen-fhir-dev/dev",
       payload: { table: "Observation" },
@@ -192,7 +164,7 @@ describe("Run Report", () => {
 
     // getFHIRBucketData: the entity the screen holds (fhirBuckets) answered with its counts.
     const bucketData = (fhirBuckets: unknown) =>
-      user.inject({
+      demo.user.inject({
         method: "POST",
         url: "/v1/dh/nosql/getFHIRBucketData/nextGen/nextgen-fhir-dev/dev",
         payload: { fhirBuckets },
@@ -222,7 +194,7 @@ describe("Run Report", () => {
     expect(run.rows.map((r) => r.status)).toEqual(["Success", "Failed", "Success"]);
     const second = run.rows[1];
     expect(second?.docPath).toBe("sfdc/leads/leads-2026-11-25.ndjson.gz");
-    const data = await user.inject({
+    const data = await demo.user.inject({
       method: "POST",
       url: "/v1/dh/nosql/getSFDCDocumentData/sfdc/sfdc-dev/dev",
       payload: { bucket: { docPath: second?.docPath } },
@@ -266,7 +238,7 @@ describe("Run Report", () => {
     const language = row?.tableCounts?.find(([table]) => table === "language");
     expect(language?.[1].errors[0]).toMatch(/^Redshift: .*does not exist/);
 
-    const global = await user.inject({
+    const global = await demo.user.inject({
       method: "GET",
       url: "/v1/dh/queryGlobalData/global/reference?envType=stage",
     });
@@ -280,11 +252,11 @@ describe("Run Report", () => {
       envType: "dev",
       env: "legacy-dev",
     });
-    await database.db.pool.query(
+    await demo.database.db.pool.query(
       "INSERT INTO dh_demo_legacy_redshift.visits VALUES (3399), (3400)",
     );
     const run = await finished(again.json().id);
-    const changes = await user.inject({ method: "GET", url: `/v1/dh/runs/${run.id}/changes` });
+    const changes = await demo.user.inject({ method: "GET", url: `/v1/dh/runs/${run.id}/changes` });
     expect(changes.json().changes).toEqual([
       {
         entity: "Visits",
@@ -292,7 +264,7 @@ describe("Run Report", () => {
         after: { status: "Success", difference: 0 },
       },
     ]);
-    const list = await user.inject({
+    const list = await demo.user.inject({
       method: "GET",
       url: "/v1/dh/runs?platform=legacy&type=sql&env=legacy-dev",
     });

@@ -1,13 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { DhMissingRows, DhRun } from "@assay/core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
-import { QA_USER } from "../../../test/tag-apps.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { loadDhDemo } from "../../demo/dh-demo.js";
+import { startDhDemoApp, type DhDemoApp } from "../../../test/dh-demo-app.js";
 import { findMissingRows } from "./missing-rows.js";
 
 /**
@@ -15,42 +9,22 @@ import { findMissingRows } from "./missing-rows.js";
  * Legacy Dev lacks visits 1207 and 2950, and its queries table does not exist.
  */
 
-let database: TestDatabase;
-let dataDir: string;
-let testApp: TestApp;
-let user: FastifyInstance;
-let anonymous: FastifyInstance;
-
+let demo: DhDemoApp;
 beforeAll(async () => {
-  database = await createTestDatabase();
-  dataDir = await mkdtemp(path.join(tmpdir(), "assay-dh-missing-"));
-  await loadDhDemo(database.db, dataDir);
-  const env = { ASSAY_DATA_DIR: dataDir };
-  testApp = await buildTestApp(database.db, { env, resolvePrincipal: async () => QA_USER });
-  user = testApp.app;
-  anonymous = (await buildTestApp(database.db, { env, resolvePrincipal: async () => undefined }))
-    .app;
+  demo = await startDhDemoApp();
 });
 afterAll(async () => {
-  await user?.close();
-  await anonymous?.close();
-  await database?.drop();
-  await rm(dataDir, { recursive: true, force: true });
+  await demo?.close();
 });
 
 async function finishedRun(payload: Record<string, unknown>): Promise<DhRun> {
-  const started = await user.inject({ method: "POST", url: "/v1/dh/runs", payload });
-  const id = started.json<{ id: number }>().id;
-  for (let i = 0; i < 150; i++) {
-    const run = (await user.inject({ method: "GET", url: `/v1/dh/runs/${id}` })).json<DhRun>();
-    if (run.state === "done" || run.state === "failed") return run;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`run ${id} did not finish`);
+  return demo.finished((await demo.start(payload)).json<{ id: number }>().id);
 }
 
-const find = (runId: number, rowId: number, app = user) =>
+const find = (runId: number, rowId: number, app: FastifyInstance = demo.user) =>
   app.inject({ method: "POST", url: `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows` });
+const stored = (runId: number, rowId: number) =>
+  demo.user.inject({ method: "GET", url: `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows` });
 
 describe("Find missing rows", () => {
   let legacy: DhRun;
@@ -92,7 +66,7 @@ describe("Find missing rows", () => {
   });
 
   it("needs sign-in", async () => {
-    const res = await find(legacy.id, rowOf("Visits").id, anonymous);
+    const res = await find(legacy.id, rowOf("Visits").id, demo.anonymous);
     expect(res.statusCode).toBe(401);
   });
 
@@ -100,6 +74,35 @@ describe("Find missing rows", () => {
     const res = await find(legacy.id, rowOf("Queries").id);
     expect(res.statusCode).toBe(502);
     expect(res.json().error.message).toMatch(/Find missing rows failed: .*queries.*does not exist/);
+    // A failed search keeps nothing: the dialog offers to search again.
+    expect((await stored(legacy.id, rowOf("Queries").id)).json()).toEqual({ data: null });
+  });
+
+  it("keeps the result with the row: reopening shows it and when, until recomputed", async () => {
+    const unsearched = await stored(legacy.id, rowOf("Diary Entries").id);
+    expect(unsearched.statusCode).toBe(200);
+    expect(unsearched.json()).toEqual({ data: null });
+
+    const visits = rowOf("Visits");
+    const first = (await find(legacy.id, visits.id)).json<DhMissingRows>();
+    expect(Date.parse(first.computedAt)).toBeGreaterThan(Date.now() - 60_000);
+    expect((await stored(legacy.id, visits.id)).json()).toEqual({ data: first });
+
+    // The destination catches up on one key: the kept result stays as computed until asked.
+    await demo.database.db.pool.query("INSERT INTO dh_demo_legacy_redshift.visits VALUES (1207)");
+    try {
+      expect((await stored(legacy.id, visits.id)).json().data.missing).toEqual(["1207", "2950"]);
+      const again = (await find(legacy.id, visits.id)).json<DhMissingRows>();
+      expect(again.missing).toEqual(["2950"]);
+      expect(Date.parse(again.computedAt)).toBeGreaterThan(Date.parse(first.computedAt));
+      expect((await stored(legacy.id, visits.id)).json()).toEqual({ data: again });
+    } finally {
+      await demo.database.db.pool.query(
+        "DELETE FROM dh_demo_legacy_redshift.visits WHERE id = 1207",
+      );
+    }
+    expect((await stored(999_999, 0)).statusCode).toBe(404);
+    expect((await stored(legacy.id, 99)).statusCode).toBe(404);
   });
 
   it("refuses a run that is not sql, an unknown run or row, and says what to do", async () => {
@@ -117,14 +120,14 @@ describe("Find missing rows", () => {
   });
 
   it("refuses an entity without a key column, naming the setting", async () => {
-    const settings = testApp.config.dataHarmonization;
+    const settings = demo.testApp.config.dataHarmonization;
     if (!settings) throw new Error("the example configuration has data harmonization");
     const environments = settings.config.environments.legacy.map((e) => ({
       ...e,
       entities: e.entities.map(({ key: _key, ...entity }) => entity),
     }));
     const deps = {
-      db: database.db,
+      db: demo.database.db,
       jobs: undefined as never,
       settings: {
         ...settings,
@@ -133,7 +136,11 @@ describe("Find missing rows", () => {
           environments: { ...settings.config.environments, legacy: environments },
         },
       },
-      context: { secrets: settings.secrets, assayDatabaseUrl: database.url, dataDir },
+      context: {
+        secrets: settings.secrets,
+        assayDatabaseUrl: demo.database.url,
+        dataDir: demo.dataDir,
+      },
     };
     await expect(findMissingRows(deps, legacy.id, rowOf("Visits").id)).rejects.toMatchObject({
       statusCode: 400,

@@ -1,15 +1,21 @@
-import type { DhMissingRows } from "@assay/core";
+import { DhMissingRowsSchema, type DhMissingRows } from "@assay/core";
 import { AppError, badRequest, notFound } from "../../errors.js";
 import { openConnector, reasonOf, type Connector } from "./connectors/index.js";
 import type { ConnectorContext } from "./connectors/index.js";
-import { findRun, listRows } from "./harmonization.repo.js";
+import {
+  findMissingRowsResult,
+  findRun,
+  listRows,
+  saveMissingRowsResult,
+} from "./harmonization.repo.js";
 import type { DhDeps } from "./harmonization.service.js";
 import { diffKeys, KEY_DIFF_LIMITS, type KeyDiffLimits } from "./key-diff.js";
 
 /**
  * Find missing rows for one entity of a sql run: its source and destination tables' keys are
  * compared by checksum bisection (key-diff.ts). The tables and the key column come from the
- * configuration of the run's environment; the request only names the run and the row.
+ * configuration of the run's environment; the request only names the run and the row. The
+ * result is kept with the row (storedMissingRows answers it until the next search).
  */
 export async function findMissingRows(
   deps: DhDeps,
@@ -37,6 +43,7 @@ export async function findMissingRows(
       `The entity ${row.entity} has no key column: add key: (an integer column both tables share) to its mapping in assay.config.yaml.`,
     );
   const opened: Connector[] = [];
+  let result: Omit<DhMissingRows, "computedAt">;
   try {
     const open = async (name: string) => {
       const source = config.sources[name];
@@ -60,7 +67,7 @@ export async function findMissingRows(
       // A data store that fails is not the caller's fault: its reason, as the row shows it.
       throw new AppError(502, "source_failed", `Find missing rows failed: ${reasonOf(error)}`);
     });
-    return {
+    result = {
       runId,
       rowId,
       entity: row.entity,
@@ -73,4 +80,24 @@ export async function findMissingRows(
   } finally {
     await Promise.allSettled(opened.map((c) => c.close()));
   }
+  const computedAt = await saveMissingRowsResult(deps.db, runId, rowId, result);
+  return { ...result, computedAt: computedAt.toISOString() };
+}
+
+/** The row's last Find missing rows result, null until one is computed; 404 for no such row. */
+export async function storedMissingRows(
+  deps: Pick<DhDeps, "db">,
+  runId: number,
+  rowId: number,
+): Promise<DhMissingRows | null> {
+  if (!(await findRun(deps.db, runId))) throw notFound(`No data harmonization run ${runId}.`);
+  const stored = await findMissingRowsResult(deps.db, runId, rowId);
+  if (stored === undefined) throw notFound(`Run ${runId} has no row ${rowId}.`);
+  if (!stored) return null;
+  // A result kept in a shape this version no longer reads is as good as none: search again.
+  const parsed = DhMissingRowsSchema.safeParse({
+    ...stored.result,
+    computedAt: stored.computedAt.toISOString(),
+  });
+  return parsed.success ? parsed.data : null;
 }

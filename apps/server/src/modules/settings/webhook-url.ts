@@ -1,3 +1,4 @@
+import type { LookupAddress } from "node:dns";
 import { lookup } from "node:dns/promises";
 import ipaddr from "ipaddr.js";
 
@@ -5,13 +6,18 @@ import ipaddr from "ipaddr.js";
  * Where a schedule's webhook may point. By default only https to public addresses: a webhook is
  * a request the server makes on a user's behalf, so loopback, private, link-local (cloud
  * metadata) and other special ranges are refused, both when the URL is saved (a literal
- * address, localhost) and before each delivery (what the name resolves to then).
+ * address, localhost) and before each delivery (what the name resolves to then; the delivery
+ * connects to exactly the addresses checked, see webhook.ts).
  * ASSAY_WEBHOOK_ALLOW_PRIVATE=true allows those addresses, and http to them.
  */
 
 export interface WebhookPolicy {
   allowPrivate: boolean;
+  /** How a host name is resolved before a delivery: the system's resolver unless a test stands in for DNS. */
+  resolve?: (hostname: string) => Promise<LookupAddress[]>;
 }
+
+const systemResolve = (hostname: string) => lookup(hostname, { all: true });
 
 /** Whether an IP address is a public one ("unicast" in ipaddr.js' range names). */
 function isPublicAddress(address: string): boolean {
@@ -52,17 +58,29 @@ export function webhookUrlProblem(value: string, policy: WebhookPolicy): string 
 
 /**
  * Checked again before each delivery, against what the name resolves to now: a public name may
- * later point inside the network. Throws with the reason when the URL may not be used.
+ * later point inside the network. Returns the addresses checked, which the delivery must connect
+ * to (resolving the name again would reopen the gap: DNS rebinding). Throws with the reason when
+ * the URL may not be used.
  */
-export async function assertDeliverable(value: string, policy: WebhookPolicy): Promise<void> {
+export async function checkedAddresses(
+  value: string,
+  policy: WebhookPolicy,
+): Promise<LookupAddress[]> {
   const problem = webhookUrlProblem(value, policy);
   if (problem) throw new Error(problem);
-  if (policy.allowPrivate) return;
   const { hostname } = new URL(value);
-  if (literalAddress(hostname)) return;
-  const addresses = await lookup(hostname, { all: true });
+  const literal = literalAddress(hostname);
+  if (literal)
+    return [{ address: literal, family: ipaddr.parse(literal).kind() === "ipv6" ? 6 : 4 }];
+  const addresses = await (policy.resolve ?? systemResolve)(hostname).catch((error: unknown) => {
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new Error(`could not resolve the webhook's host ${hostname} (${code})`, { cause: error });
+  });
+  if (addresses.length === 0) throw new Error(`The webhook's host ${hostname} has no address.`);
   const inside = addresses.find((entry) => !isPublicAddress(entry.address));
-  if (inside) throw new Error(NOT_PUBLIC(`${hostname} (${inside.address})`));
+  if (inside && !policy.allowPrivate)
+    throw new Error(NOT_PUBLIC(`${hostname} (${inside.address})`));
+  return addresses;
 }
 
 /**

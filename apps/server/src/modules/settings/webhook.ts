@@ -1,6 +1,10 @@
+import type { LookupAddress } from "node:dns";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
 import type { WebhookFormat } from "@assay/core";
 import type { NewFailure, RunCounts } from "./run-summary.repo.js";
-import { assertDeliverable, type WebhookPolicy } from "./webhook-url.js";
+import { checkedAddresses, type WebhookPolicy } from "./webhook-url.js";
 
 /**
  * The run's summary a schedule's webhook receives when the run ends (after the automatic rerun,
@@ -57,8 +61,68 @@ export function webhookBody(format: WebhookFormat, summary: RunSummary): unknown
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /**
- * POSTs the body; resolves on a 2xx answer, else throws a message naming what went wrong (the
- * URL is never in it: its path is a secret).
+ * A connection's `lookup` that answers the addresses checked before the delivery and never asks
+ * DNS again: a name that resolved to a public address at the check must not be reached at a
+ * loopback or private one a moment later (DNS rebinding). The request still names the host, so
+ * TLS sends it as SNI and checks the certificate against it.
+ */
+function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
+  return (_hostname, options, callback) => {
+    const usable = options.family
+      ? addresses.filter((entry) => entry.family === options.family)
+      : [...addresses];
+    const [first] = usable;
+    if (!first) {
+      const error: NodeJS.ErrnoException = new Error("no checked address of that family");
+      error.code = "ENOTFOUND";
+      callback(error, "");
+    } else if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
+}
+
+/** POSTs `payload` to the pinned addresses; resolves with the status once the answer is read. */
+function post(url: URL, payload: string, addresses: LookupAddress[], timeoutMs: number) {
+  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise<number>((resolve, reject) => {
+    const timeout = new Error(`no answer within ${timeoutMs / 1000} s`);
+    const fail = (error: Error) => {
+      if (error === timeout) return reject(timeout);
+      const code = (error as NodeJS.ErrnoException).code ?? error.message;
+      reject(new Error(`could not reach the webhook's host (${code})`, { cause: error }));
+    };
+    const request = send(
+      url,
+      {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(payload),
+          "user-agent": "Assay-Webhook/1",
+        },
+        lookup: pinnedLookup(addresses),
+        // A connection of its own, closed after the answer: a pooled one could be reused by a
+        // later delivery whose check found other addresses.
+        agent: false,
+      },
+      (response) => {
+        response.on("error", fail);
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        // The answer's body is not used (redirects are not followed: a 3xx is a failure).
+        response.resume();
+      },
+    );
+    const timer = setTimeout(() => request.destroy(timeout), timeoutMs);
+    request.on("close", () => clearTimeout(timer));
+    request.on("error", fail);
+    request.end(payload);
+  });
+}
+
+/**
+ * POSTs the body to the addresses the URL's host resolved to when checked; resolves on a 2xx
+ * answer, else throws a message naming what went wrong (the URL is never in it: its path is a
+ * secret).
  */
 export async function deliverWebhook(
   url: string,
@@ -66,23 +130,7 @@ export async function deliverWebhook(
   policy: WebhookPolicy,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): Promise<void> {
-  await assertDeliverable(url, policy);
-  let response: Response;
-  try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "Assay-Webhook/1" },
-      body: JSON.stringify(body),
-      redirect: "error",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    const cause = error as Error;
-    if (cause.name === "TimeoutError")
-      throw new Error(`no answer within ${timeoutMs / 1000} s`, { cause });
-    const code = (cause.cause as { code?: string } | undefined)?.code;
-    throw new Error(`could not reach the webhook's host (${code ?? cause.message})`, { cause });
-  }
-  await response.body?.cancel();
-  if (!response.ok) throw new Error(`the webhook answered HTTP ${response.status}`);
+  const addresses = await checkedAddresses(url, policy);
+  const status = await post(new URL(url), JSON.stringify(body), addresses, timeoutMs);
+  if (status < 200 || status > 299) throw new Error(`the webhook answered HTTP ${status}`);
 }

@@ -147,7 +147,7 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     expect(within(totals).getByText("Unequal Counts: 1")).toBeVisible();
   });
 
-  it("Find missing rows on a Legacy row with unequal counts lists the keys the server found", async () => {
+  it("Find missing rows lists the keys the server found, keeps them and recomputes on request", async () => {
     const rows = [
       { id: 0, entity: "Subjects", status: "Success", sourceCount: 5, destinationCount: 5 },
       { id: 1, entity: "Visits", status: "Unequal Counts", sourceCount: 9, destinationCount: 7 },
@@ -162,15 +162,20 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
       totals: dhTotals(rows),
       rows,
     };
-    let asked = "";
+    // The server's side: GET answers the kept result, POST searches and keeps a new one.
+    const asked: string[] = [];
+    let kept: unknown = null;
     mockApi({
       "/v1/me": () => jsonResponse(buildMe()),
       "/v1/dh/legacy/sql/dev/environments": () => jsonResponse({ data: [LEGACY_DEV] }),
       "/v1/dh/runs": () => jsonResponse({ data: [legacyRun] }),
       "/v1/dh/runs/8": () => jsonResponse(legacyRun),
       "/v1/dh/runs/8/rows/1/missing-rows": (_url, init) => {
-        asked = init?.method ?? "";
-        return jsonResponse({
+        const method = init?.method ?? "GET";
+        asked.push(method);
+        if (method === "GET") return jsonResponse({ data: kept });
+        const searches = asked.filter((m) => m === "POST").length;
+        kept = {
           runId: 8,
           rowId: 1,
           entity: "Visits",
@@ -178,14 +183,16 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
           source: "db:3306/legacy visits",
           destination: "rs:5439/dw legacy.visits",
           limit: 1000,
-          missing: ["1207", "2950"],
+          missing: searches === 1 ? ["1207", "2950"] : ["2950"],
           extra: ["9001"],
           truncated: false,
           timedOut: false,
           segmentQueries: 3,
           keysRead: 412,
           elapsedMs: 95,
-        });
+          computedAt: `2026-11-26T09:0${searches}:00.000Z`,
+        };
+        return jsonResponse(kept);
       },
     });
     renderUi(<DataHarmonizationPage />);
@@ -193,8 +200,9 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     const buttons = await screen.findAllByRole("button", { name: "Find missing rows" });
     // Only the row whose counts differ offers it.
     expect(buttons).toHaveLength(1);
-    await userEvent.setup().click(buttons[0] as HTMLElement);
-    const dialog = await screen.findByRole("dialog", { name: "Missing rows: Visits" });
+    const user = userEvent.setup();
+    await user.click(buttons[0] as HTMLElement);
+    let dialog = await screen.findByRole("dialog", { name: "Missing rows: Visits" });
     const missing = await within(dialog).findByRole("list", { name: "Missing in destination" });
     expect(
       within(missing)
@@ -204,9 +212,29 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     const extra = within(dialog).getByRole("list", { name: "Extra in destination" });
     expect(within(extra).getByText("9001")).toBeVisible();
     expect(
-      within(dialog).getByText(/3 checksum queries a side, 412 keys read, 95 ms/),
+      within(dialog).getByText(
+        /Computed 2026-11-26 09:01:00 UTC: 3 checksum queries a side, 412 keys read, 95 ms/,
+      ),
     ).toBeVisible();
-    expect(asked).toBe("POST");
+    // Nothing was kept yet: the first opening searched.
+    expect(asked).toEqual(["GET", "POST"]);
+
+    // Reopened, the kept result shows without a search; Recompute searches again.
+    await user.click(within(dialog).getByRole("button", { name: "Close" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await user.click(buttons[0] as HTMLElement);
+    dialog = await screen.findByRole("dialog", { name: "Missing rows: Visits" });
+    expect(await within(dialog).findByText(/Computed 2026-11-26 09:01:00 UTC/)).toBeVisible();
+    expect(asked.filter((m) => m === "POST")).toHaveLength(1);
+    await user.click(within(dialog).getByRole("button", { name: "Recompute" }));
+    expect(await within(dialog).findByText(/Computed 2026-11-26 09:02:00 UTC/)).toBeVisible();
+    const after = within(dialog).getByRole("list", { name: "Missing in destination" });
+    expect(
+      within(after)
+        .getAllByRole("listitem")
+        .map((li) => li.textContent),
+    ).toEqual(["2950"]);
+    expect(asked.filter((m) => m === "POST")).toHaveLength(2);
   });
 
   it("says 'Unknown error while fetching data' when a fetch fails", async () => {

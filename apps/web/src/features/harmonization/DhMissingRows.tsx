@@ -10,8 +10,8 @@ import DialogTitle from "@mui/material/DialogTitle";
 import Stack from "@mui/material/Stack";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
-import { useFindMissingRows } from "./use-dh";
+import { useEffect, useState } from "react";
+import { useFindMissingRows, useStoredMissingRows } from "./use-dh";
 
 const plural = (n: number, one: string, many: string) =>
   `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
@@ -86,6 +86,7 @@ function Found({ result }: { result: MissingRows }) {
         />
       </Stack>
       <Typography variant="caption" color="text.secondary">
+        Computed {result.computedAt.slice(0, 19).replace("T", " ")} UTC:{" "}
         {plural(result.segmentQueries, "checksum query", "checksum queries")} a side,{" "}
         {plural(result.keysRead, "key", "keys")} read, {result.elapsedMs.toLocaleString("en-US")} ms
       </Typography>
@@ -96,6 +97,8 @@ function Found({ result }: { result: MissingRows }) {
 /**
  * Find missing rows on a Legacy sql row whose counts differ: the server compares key-range
  * checksums of both tables and lists the keys one side lacks (spec beyond counts, issue #23).
+ * The result is kept with the row: the first opening searches, later ones show the kept result
+ * and when it was computed, and Recompute searches again.
  */
 export function DhFindMissingRows({
   runId,
@@ -107,35 +110,63 @@ export function DhFindMissingRows({
   signedIn: boolean;
 }) {
   const [open, setOpen] = useState(false);
+  const offered = row.status === "Unequal Counts";
+  const stored = useStoredMissingRows(runId, row.id, open && offered);
   const find = useFindMissingRows();
-  if (row.status !== "Unequal Counts") return null;
-  const start = () => {
-    setOpen(true);
-    find.mutate({ runId, rowId: row.id });
+  const search = find.mutate;
+  const unsearched = open && stored.isSuccess && stored.data === null;
+  useEffect(() => {
+    if (unsearched && find.isIdle && signedIn) search({ runId, rowId: row.id });
+  }, [unsearched, find.isIdle, signedIn, search, runId, row.id]);
+  if (!offered) return null;
+  const close = () => {
+    setOpen(false);
+    // A search that failed is tried again when the dialog opens again.
+    if (find.isError) find.reset();
   };
+  const result = find.isPending ? undefined : stored.data;
   return (
     <>
       <Tooltip title={signedIn ? "" : "Sign in to find missing rows"}>
         <span>
-          <Button size="small" variant="outlined" disabled={!signedIn} onClick={start}>
+          <Button
+            size="small"
+            variant="outlined"
+            disabled={!signedIn}
+            onClick={() => setOpen(true)}
+          >
             Find missing rows
           </Button>
         </span>
       </Tooltip>
-      <Dialog open={open} onClose={() => setOpen(false)} maxWidth="md" fullWidth>
+      <Dialog open={open} onClose={close} maxWidth="md" fullWidth>
         <DialogTitle>Missing rows: {row.entity}</DialogTitle>
         <DialogContent>
-          {find.isPending && (
+          {(find.isPending || stored.isPending) && (
             <Stack direction="row" spacing={2} sx={{ alignItems: "center", py: 2 }}>
               <CircularProgress size={24} />
-              <Typography>Comparing key ranges of both tables…</Typography>
+              <Typography>
+                {find.isPending
+                  ? "Comparing key ranges of both tables…"
+                  : "Reading the last result…"}
+              </Typography>
             </Stack>
           )}
+          {stored.error && <Alert severity="error">{stored.error.message}</Alert>}
           {find.error && <Alert severity="error">{find.error.message}</Alert>}
-          {find.data && <Found result={find.data} />}
+          {result && <Found result={result} />}
         </DialogContent>
         <DialogActions>
-          <Button onClick={() => setOpen(false)}>Close</Button>
+          {(result || find.isError) && (
+            <Button
+              disabled={!signedIn}
+              onClick={() => search({ runId, rowId: row.id })}
+              title="Compare both tables again: their keys may have changed since"
+            >
+              Recompute
+            </Button>
+          )}
+          <Button onClick={close}>Close</Button>
         </DialogActions>
       </Dialog>
     </>

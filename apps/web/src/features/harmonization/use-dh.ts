@@ -5,6 +5,7 @@ import {
   DhRunListSchema,
   DhRunSchema,
   DhRunSummarySchema,
+  DhStoredMissingRowsSchema,
   type DhEnvType,
   type DhGlobalSchema,
   type DhPlatform,
@@ -103,8 +104,26 @@ export function useStartDhRun() {
   });
 }
 
-/** Find missing rows for one entity of a sql run: the server bisects key ranges (up to 20 s). */
+/** A row's last Find missing rows result (null until one is computed), read when `enabled`. */
+export function useStoredMissingRows(runId: number, rowId: number, enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.dhMissingRows(runId, rowId),
+    queryFn: ({ signal }) =>
+      getJson(
+        `/v1/dh/runs/${runId}/rows/${rowId}/missing-rows`,
+        DhStoredMissingRowsSchema,
+        signal,
+      ).then((r) => r.data),
+    enabled,
+  });
+}
+
+/**
+ * Find missing rows for one entity of a sql run: the server bisects key ranges (up to 20 s) and
+ * keeps the result with the row, which becomes the row's stored result here too.
+ */
 export function useFindMissingRows() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ runId, rowId }: { runId: number; rowId: number }) =>
       sendJson(
@@ -113,5 +132,8 @@ export function useFindMissingRows() {
         undefined,
         DhMissingRowsSchema,
       ),
+    onSuccess: (result) => {
+      queryClient.setQueryData(queryKeys.dhMissingRows(result.runId, result.rowId), result);
+    },
   });
 }
