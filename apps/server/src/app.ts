@@ -12,7 +12,7 @@ import {
   type ZodTypeProvider,
 } from "fastify-type-provider-zod";
 import type { Config } from "./config.js";
-import type { Db } from "./db/pool.js";
+import { createSidePool, type Db } from "./db/pool.js";
 import type { Jobs } from "./jobs/jobs.js";
 import { registerErrorHandler } from "./errors.js";
 import multipart from "@fastify/multipart";
@@ -20,6 +20,7 @@ import { objectStoreSink } from "./modules/ingest/pipeline/attachment-sink.js";
 import { KnownTests } from "./modules/ingest/test-ids/test-id-cache.js";
 import { ParseWorkers } from "./modules/ingest/worker/parse-workers.js";
 import { ingestRoutes } from "./modules/ingest/http/ingest.routes.js";
+import { startOrphanSweep } from "./modules/ingest/orphan-sweep.js";
 import { liveRoutes } from "./modules/ingest/http/live.routes.js";
 import { registerAccessControl, type PrincipalResolver } from "./modules/auth/access.js";
 import cookie from "@fastify/cookie";
@@ -208,10 +209,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(objectsRoutes(deps.objects));
   const parseWorkers = new ParseWorkers(availableParallelism());
   app.addHook("onClose", () => parseWorkers.close());
+  // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
+  const pendingPool = createSidePool(db, 2, "assay-pending-objects");
+  app.addHook("onClose", () => pendingPool.end());
   const ingest = {
     db,
     parseWorkers,
-    attachments: objectStoreSink(deps.objects),
+    attachments: objectStoreSink(deps.objects, pendingPool),
     testIdPattern: config.catalog.testIdPattern,
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
@@ -219,6 +223,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
+  // Objects stored by uploads that never committed (a killed server): at start, then periodically.
+  if (deps.startWorkers !== false)
+    await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
   await app.register(

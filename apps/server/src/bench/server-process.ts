@@ -21,6 +21,8 @@ export interface ServerOptions {
   maxLifetimeMs: number;
   /** File name of its output in dataDir (default server.log). */
   logName?: string;
+  /** Environment variables over the defaults (the load test sets ASSAY_DEMO=1). */
+  env?: Record<string, string>;
 }
 
 export interface ServerProcess {
@@ -122,6 +124,7 @@ export async function startServerProcess(
     ASSAY_DEMO: "0",
     BENCH_SERVER_MAX_MS: String(options.maxLifetimeMs),
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
   };
   const child: ChildProcess = spawn(process.execPath, [...(options.nodeArgs ?? []), ENTRY], {
     cwd: options.dataDir,

@@ -54,3 +54,15 @@ export async function withTransaction<T>(
     client.release();
   }
 }
+
+/**
+ * A small pool of its own on the same database, for statements that must commit apart from a
+ * transaction their caller holds on the main pool (the pending object records of an upload):
+ * waiting on the main pool for a second connection could deadlock once every connection is held
+ * by such a caller.
+ */
+export function createSidePool(db: Db, max: number, name: string): pg.Pool {
+  const pool = new pg.Pool({ ...db.pool.options, max, application_name: name });
+  pool.on("error", () => undefined);
+  return pool;
+}

@@ -258,6 +258,12 @@ export interface IdempotencyKeysTable {
   created_at: DefaultTimestamp;
 }
 
+/** An object stored ahead of the row that will name it (migration 0070, orphan-sweep.ts). */
+export interface PendingObjectsTable {
+  object_key: string;
+  created_at: DefaultTimestamp;
+}
+
 export interface UsersTable {
   id: Generated<number>;
   /** Lower case; unique. */
@@ -335,6 +341,7 @@ export interface Database {
   requirement_edits: RequirementEditsTable;
   service_tokens: ServiceTokensTable;
   idempotency_keys: IdempotencyKeysTable;
+  pending_objects: PendingObjectsTable;
   users: UsersTable;
   sign_in_attempts: SignInAttemptsTable;
   oidc_models: OidcModelsTable;

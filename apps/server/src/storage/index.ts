@@ -18,7 +18,12 @@ export async function createObjectStore(
   const settings = config.objectStore;
   if (settings.kind === "local") {
     const store = new LocalObjectStore(settings.dir);
-    await store.init();
+    const removed = await store.init();
+    if (removed > 0)
+      log.warn(
+        { partialObjects: removed },
+        "removed half-written objects of a killed Assay process",
+      );
     log.info({ objectStore: { kind: "local", dir: store.root } }, "object store ready");
     return store;
   }

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { mkdir, open, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -21,12 +21,30 @@ interface Meta {
 
 const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === "ENOENT";
 const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
+/**
+ * Half-written objects and their metadata, until renamed into place: one folder (no key can
+ * name it: segments never start with a dot), so that a start finds what a killed process left
+ * without walking the store. Each file is named `<pid>-<uuid>.tmp` (and `.tmp.meta`).
+ */
+const PARTIAL = ".partial";
+/** A half-written file older than this is left over whatever its process. */
+const PARTIAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists, owned by someone else.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 /**
  * Objects as files under one folder (by default `<ASSAY_DATA_DIR>/objects`), for a single
- * machine. The key is the relative path. Hidden files next to an object hold its metadata
- * (`.<name>.meta.json`) and its half-written data (`.<name>.<uuid>.tmp`); keys cannot name
- * them, since no key segment may start with a dot.
+ * machine. The key is the relative path. A hidden file next to an object holds its metadata
+ * (`.<name>.meta.json`), and half-written data waits in `.partial/`; keys cannot name either,
+ * since no key segment may start with a dot.
  */
 export class LocalObjectStore implements ObjectStore {
   readonly root: string;
@@ -35,9 +53,36 @@ export class LocalObjectStore implements ObjectStore {
     this.root = path.resolve(root);
   }
 
-  /** Creates the root folder, so that an unwritable data folder stops the start, not an upload. */
-  async init(): Promise<void> {
-    await mkdir(this.root, { recursive: true });
+  /**
+   * Creates the root folder, so that an unwritable data folder stops the start, not an upload,
+   * and removes the half-written files of processes killed during a put; returns how many.
+   */
+  async init(): Promise<number> {
+    await mkdir(path.join(this.root, PARTIAL), { recursive: true });
+    return this.removeDeadPartials();
+  }
+
+  /**
+   * Half-written files whose process is gone, or that this process's pid wrote before it
+   * started (a container restarts with the same pid), or older than a day.
+   */
+  private async removeDeadPartials(): Promise<number> {
+    const folder = path.join(this.root, PARTIAL);
+    const startedMs = Date.now() - process.uptime() * 1000;
+    let removed = 0;
+    for (const name of await readdir(folder).catch(() => [] as string[])) {
+      const file = path.join(folder, name);
+      const pid = Number(/^(\d+)-/.exec(name)?.[1]);
+      const modified = (await stat(file).catch(() => undefined))?.mtimeMs ?? 0;
+      const left =
+        !(pid > 0) ||
+        Date.now() - modified > PARTIAL_MAX_AGE_MS ||
+        (pid === process.pid ? modified < startedMs : !isAlive(pid));
+      if (!left) continue;
+      await unlink(file).catch(() => undefined);
+      removed++;
+    }
+    return removed;
   }
 
   /** The object's file; a key that resolves outside the root is refused as well as validated. */
@@ -62,12 +107,14 @@ export class LocalObjectStore implements ObjectStore {
     const file = this.fileOf(key);
     const metaFile = LocalObjectStore.metaOf(file);
     const dir = path.dirname(file);
-    const temp = path.join(dir, `.${path.basename(file)}.${randomUUID()}.tmp`);
+    const partial = path.join(this.root, PARTIAL);
+    const temp = path.join(partial, `${process.pid}-${randomUUID()}.tmp`);
     const metaTemp = `${temp}.meta`;
     const hash = createHash("md5");
     let size = 0;
     try {
       await mkdir(dir, { recursive: true });
+      await mkdir(partial, { recursive: true });
       const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
       await pipeline(
         source,

@@ -197,7 +197,7 @@ export interface IdempotencyKey {
 
 /** The answer stored for the key within the last IDEMPOTENCY_KEY_HOURS, or none. */
 export async function findIdempotentAnswer(
-  client: pg.PoolClient,
+  client: pg.PoolClient | pg.Pool,
   { client: who, key }: IdempotencyKey,
 ) {
   const { rows } = await client.query<{
@@ -243,4 +243,15 @@ export async function tryLockIdempotencyKey(
     [who, key],
   );
   return rows[0]?.locked ?? false;
+}
+
+/** Holds the key for this transaction, waiting while another transaction holds it. */
+export async function lockIdempotencyKey(
+  client: pg.PoolClient,
+  { client: who, key }: IdempotencyKey,
+): Promise<void> {
+  await client.query(
+    "SELECT pg_advisory_xact_lock(hashtextextended('idempotency:' || $1 || ':' || $2, 0))",
+    [who, key],
+  );
 }

@@ -9,6 +9,7 @@ import { classifyUpload, type UploadPlan } from "./parsers/index.js";
 import { reportErrorToAppError } from "./parsers/types.js";
 import type { ParseWorkers } from "./worker/parse-workers.js";
 import { ResultsWriter, type AttachmentSink } from "./pipeline/results-writer.js";
+import { storeOne } from "./pipeline/attachment-sink.js";
 import type { Spool } from "./worker/spool.js";
 import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
 
@@ -144,12 +145,12 @@ async function storeLoadReport(
   const report = await load();
   await repo.replaceLoadStats(client, runId, report.stats);
   if (report.htmlReport) {
-    const stored = await deps.attachments.store(
-      report.htmlReport.open(),
-      "text/html",
-      report.htmlReport.name,
-    );
+    const stored = await storeOne(deps.attachments, report.htmlReport.open(), {
+      contentType: "text/html",
+      name: report.htmlReport.name,
+    });
     await repo.setReportLocation(client, runId, `/v1/objects/${stored.key}`);
+    await deps.attachments.settle(client, [stored.key]);
   }
 }
 

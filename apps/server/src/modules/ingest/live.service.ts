@@ -1,11 +1,9 @@
-import type { Readable } from "node:stream";
 import { ResultInputSchema, type ResultInput, type RunMetadata } from "@assay/core";
 import { z } from "zod";
 import { withTransaction } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
-import * as liveRepo from "./live.repo.js";
 import { defaultRunName, newRunKey, runUrl, type IngestDeps } from "./ingest.service.js";
 import { ResultsWriter } from "./pipeline/results-writer.js";
 import { jsonPath, parseJsonText } from "./parsers/json.js";
@@ -162,48 +160,6 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
       test_run_key: key,
       state: "finished" as const,
       counts: await repo.runCounts(client, run.id),
-    };
-  });
-}
-
-export interface AttachmentFields {
-  description?: string;
-  step_index?: number;
-  timestamp?: string;
-}
-
-/** Stores a file for one result of a run (a screenshot after a step, say). */
-export async function attachToResult(
-  deps: IngestDeps,
-  key: string,
-  testRunTestId: string,
-  file: { body: Readable; contentType: string; name: string },
-  fields: AttachmentFields,
-) {
-  // Look the result up first, so a wrong id stores no orphan object.
-  const found = await liveRepo.findResult(deps.db.pool, key, testRunTestId);
-  if (!found) {
-    file.body.resume();
-    throw new AppError(404, "not_found", `No result ${testRunTestId} in run ${key}.`);
-  }
-  const stored = await deps.attachments.store(file.body, file.contentType, file.name);
-  return withTransaction(deps.db, async (client) => {
-    const id = await liveRepo.insertAttachment(client, {
-      resultId: found.id,
-      name: file.name,
-      contentType: file.contentType,
-      description: fields.description ?? null,
-      stepIndex: fields.step_index ?? null,
-      takenAt: fields.timestamp ?? null,
-      objectKey: stored.key,
-      size: stored.size,
-    });
-    await liveRepo.touchRun(client, found.run_id);
-    return {
-      id,
-      object_key: stored.key,
-      size: stored.size,
-      content_type: file.contentType,
     };
   });
 }

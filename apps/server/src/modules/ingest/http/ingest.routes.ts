@@ -6,9 +6,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../../errors.js";
 import { documentedBodyOnly } from "../../../http/documented-body.js";
-import { checkRunScope, type Principal } from "../../auth/access.js";
+import { checkRunScope } from "../../auth/access.js";
 import { ingestUpload, type IngestDeps, type IngestOutcome } from "../ingest.service.js";
 import { Spool } from "../worker/spool.js";
+import { IdempotencyHeaders, idempotencyKeyOf } from "./idempotency.js";
 
 export interface IngestRouteOptions extends IngestDeps {
   maxUploadBytes: number;
@@ -19,17 +20,13 @@ export interface IngestRouteOptions extends IngestDeps {
 /** The text fields a multipart body may carry besides its files (app.ts's multipart limits). */
 const MAX_FIELDS = 100;
 
-const IdempotencyHeaders = z.object({
-  "idempotency-key": z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(
-      "Makes a retried upload return the first answer instead of storing it twice. A key " +
-        "belongs to the token (or user) that sent it and is kept 24 hours; the same key with " +
-        "other content answers 422, and while its upload is under way, 409.",
-    ),
+/** An upload's key also answers 409 while its upload is under way. */
+const UploadIdempotencyHeaders = z.object({
+  "idempotency-key": IdempotencyHeaders.shape["idempotency-key"].describe(
+    "Makes a retried upload return the first answer instead of storing it twice. A key " +
+      "belongs to the token (or user) that sent it and is kept 24 hours; the same key with " +
+      "other content answers 422, and while its upload is under way, 409.",
+  ),
 });
 
 /** The multipart form as /docs shows it: the files, and the text fields. */
@@ -65,7 +62,7 @@ export const ingestRoutes =
             Object.keys(UploadFieldsSchema.shape).join(", ") +
             ". format=auto detects each file's format from its content.",
           consumes: ["multipart/form-data"],
-          headers: IdempotencyHeaders,
+          headers: UploadIdempotencyHeaders,
           body: UploadBodySchema,
           response: {
             200: IngestResponseSchema,
@@ -120,7 +117,7 @@ export const ingestRoutes =
             options,
             fields.data,
             spool,
-            key === undefined ? undefined : { client: clientOf(request.principal), key },
+            idempotencyKeyOf(key, request.principal),
           );
         } finally {
           await spool.dispose();
@@ -131,12 +128,6 @@ export const ingestRoutes =
       },
     );
   };
-
-/** Who an Idempotency-Key belongs to: the service token, or the signed-in user. */
-function clientOf(principal: Principal | undefined): string {
-  if (principal?.kind === "user") return `user:${principal.id}`;
-  return `token:${principal?.name ?? ""}`;
-}
 
 /** Spools the files of the multipart body and returns its text fields. */
 async function receiveParts(

@@ -15,9 +15,10 @@ import { AppError } from "../../../errors.js";
 import { checkRunScope } from "../../auth/access.js";
 import { documentedBodyOnly } from "../../../http/documented-body.js";
 import type { IngestRouteOptions } from "./ingest.routes.js";
+import { IdempotencyHeaders, idempotencyKeyOf } from "./idempotency.js";
+import { attachToResult } from "../live-attachments.service.js";
 import {
   appendResults,
-  attachToResult,
   finishLiveRun,
   batchOf,
   MAX_BATCH_RESULTS,
@@ -121,7 +122,13 @@ export const liveRoutes =
             "Attach a file (multipart: file, and optional fields description, step_index, timestamp)",
           consumes: ["multipart/form-data"],
           params: KeyParams.extend({ test_run_test_id: z.string().min(1).max(200) }),
-          response: { 201: AttachmentCreatedSchema, ...errors, 413: ErrorBodySchema },
+          headers: IdempotencyHeaders,
+          response: {
+            201: AttachmentCreatedSchema,
+            ...errors,
+            413: ErrorBodySchema,
+            422: ErrorBodySchema,
+          },
         },
       },
       async (request, reply) => {
@@ -170,6 +177,7 @@ export const liveRoutes =
           request.params.test_run_test_id,
           { body: part.file, contentType: part.mimetype, name: part.filename || "attachment" },
           fields.data,
+          idempotencyKeyOf(request.headers["idempotency-key"], request.principal),
         );
         return reply.status(201).send(created);
       },
