@@ -46,6 +46,8 @@ const drawnBars = () =>
 async function chooseView(label: string) {
   await page.getByRole("combobox", { name: "View" }).click();
   await page.getByRole("option", { name: label }).click();
+  // The menu fades out: gone before anything is read or photographed.
+  await page.getByRole("listbox").waitFor({ state: "detached" });
 }
 
 describe("Nora Releases", () => {
@@ -54,6 +56,8 @@ describe("Nora Releases", () => {
     const nav = page.getByRole("navigation", { name: "Screens" });
     await nav.getByRole("link", { name: "Dashboard" }).waitFor();
     expect(await nav.getByRole("link", { name: "Nora Releases" }).count()).toBe(0);
+    await page.getByRole("link", { name: "Nora Releases" }).waitFor();
+    await screenshot(page, "releases-dashboard-link");
     await page.getByRole("link", { name: "Nora Releases" }).click();
     await page.waitForURL(/\/releases$/);
     await page.getByRole("heading", { level: 1, name: "Nora Releases" }).waitFor();
@@ -87,23 +91,17 @@ describe("Nora Releases", () => {
     await page.goto(`${server.url}/releases`);
     await table().waitFor();
     await chooseView("All Releases");
-    expect(await versions()).toEqual([
-      "7.4.0",
-      "7.3.1",
-      "7.3.0",
-      "7.2.0",
-      "7.1.1",
-      "7.1.0",
-      "7.0.0",
-    ]);
+    await expect
+      .poll(versions)
+      .toEqual(["7.4.0", "7.3.1", "7.3.0", "7.2.0", "7.1.1", "7.1.0", "7.0.0"]);
     await chooseView("Release with OQs");
-    expect(await versions()).toEqual(["7.4.0", "7.3.1", "7.3.0", "7.2.0"]);
+    await expect.poll(versions).toEqual(["7.4.0", "7.3.1", "7.3.0", "7.2.0"]);
     await page.waitForURL(/view=withOq/);
     // 7.3.1's OQ builds name only their Spira release: Spira named the version.
     await page.getByText("Spira (demo)").waitFor();
     await screenshot(page, "releases-with-oq");
     await chooseView("Release with Incidents");
-    expect(await versions()).toEqual(["7.4.0", "7.3.1", "7.2.0", "7.1.1", "7.1.0", "7.0.0"]);
+    await expect.poll(versions).toEqual(["7.4.0", "7.3.1", "7.2.0", "7.1.1", "7.1.0", "7.0.0"]);
     await expect.poll(drawnBars).toBe(11);
   });
 });

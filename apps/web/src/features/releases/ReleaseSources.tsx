@@ -35,23 +35,26 @@ const FIGURES = [
 export function ReleaseSources({ report }: { report: ReleaseReport }) {
   return (
     <Stack component="section" aria-label="Sources of the figures" sx={{ gap: 0.5 }}>
+      <Typography variant="subtitle2">Where the figures come from</Typography>
       {FIGURES.map(([key, label]) => (
-        <Stack key={key} direction="row" sx={{ alignItems: "center", gap: 1, flexWrap: "wrap" }}>
-          <Typography variant="body2" sx={{ fontWeight: 500, minWidth: 130 }}>
+        <Stack key={key} direction="row" sx={{ gap: 1 }}>
+          <Typography variant="body2" sx={{ fontWeight: 500, width: 130, flexShrink: 0, pt: 0.25 }}>
             {label}
           </Typography>
-          {report.sources[key].map((source) => (
-            <Stack
-              key={`${source.kind}-${source.detail}`}
-              direction="row"
-              sx={{ alignItems: "center", gap: 0.75 }}
-            >
-              <SourceChip source={source} />
-              <Typography variant="body2" color="text.secondary">
-                {source.detail}
-              </Typography>
-            </Stack>
-          ))}
+          <Stack sx={{ gap: 0.5 }}>
+            {report.sources[key].map((source) => (
+              <Stack
+                key={`${source.kind}-${source.detail}`}
+                direction="row"
+                sx={{ alignItems: "center", gap: 0.75 }}
+              >
+                <SourceChip source={source} />
+                <Typography variant="body2" color="text.secondary">
+                  {source.detail}
+                </Typography>
+              </Stack>
+            ))}
+          </Stack>
         </Stack>
       ))}
     </Stack>
