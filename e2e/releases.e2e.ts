@@ -47,7 +47,7 @@ async function chooseView(label: string) {
   await page.getByRole("combobox", { name: "View" }).click();
   await page.getByRole("option", { name: label }).click();
   // The menu fades out: gone before anything is read or photographed.
-  await page.getByRole("listbox").waitFor({ state: "detached" });
+  await page.locator(".MuiPopover-root").waitFor({ state: "detached" });
 }
 
 describe("Nora Releases", () => {
