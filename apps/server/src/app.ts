@@ -50,6 +50,7 @@ import { traceabilityRoutes } from "./modules/traceability/traceability.routes.j
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
 import { registerSyncWorker } from "./modules/integrations/integrations.sync.js";
+import { releasesRoutes } from "./modules/releases/releases.routes.js";
 import { buildsRoutes } from "./modules/builds/builds.routes.js";
 import { scheduledBuildLauncher } from "./modules/builds/scheduled-launcher.js";
 import { buildTokenLookup } from "./modules/builds/build-env.js";
@@ -249,6 +250,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       jobs: deps.jobs,
     }),
   );
+  await app.register(releasesRoutes({ db, trackers, config: config.releases }));
   if (deps.startWorkers !== false)
     await registerSyncWorker(deps.jobs, { db, trackers, log: deps.logger as Logger });
   await app.register(instanceRoutes(db));

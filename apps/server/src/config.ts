@@ -13,6 +13,7 @@ import {
   readIntegrationsConfig,
   type IntegrationsConfig,
 } from "./modules/integrations/integrations.config.js";
+import { readReleasesConfig, type ReleasesConfig } from "./modules/releases/releases.config.js";
 import { z } from "zod";
 import {
   BUCKET_REQUIRED,
@@ -135,6 +136,8 @@ export interface Config {
    * (ASSAY_WEBHOOK_ALLOW_PRIVATE=true: a chat bridge on the LAN); by default https to public ones.
    */
   webhookAllowPrivate: boolean;
+  /** The Nora Releases report: incident JQL, release notes URL (ASSAY_JIRA_INCIDENT_JQL ...). */
+  releases: ReleasesConfig;
   catalog: Catalog;
   /** Executors, time limit and rate limit of builds (the file's `builds:` key). */
   builds: BuildsConfig;
@@ -284,6 +287,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const e = parsedEnv.data;
   const integrations = readIntegrationsConfig(env);
   if ("problems" in integrations) throw new ConfigError(integrations.problems);
+  const releases = readReleasesConfig(env);
+  if ("problems" in releases) throw new ConfigError(releases.problems);
   const dataDir = path.resolve(cwd, e.ASSAY_DATA_DIR);
   const defaultFile = path.resolve(cwd, "assay.config.yaml");
   const configPath = e.ASSAY_CONFIG
@@ -324,6 +329,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     scheduleCatchUpMs: e.ASSAY_SCHEDULE_CATCH_UP_MINUTES * 60_000,
     webhookAllowPrivate: e.ASSAY_WEBHOOK_ALLOW_PRIVATE,
+    releases: releases.config,
     catalog: file.catalog,
     builds: file.builds,
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),

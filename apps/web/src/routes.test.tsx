@@ -119,6 +119,14 @@ describe("routes", () => {
     expect(document.title).toBe("Dashboard · Assay");
   }, 15_000);
 
+  it("/releases (not in the sidebar) shows the title Nora Releases over its screen", async () => {
+    renderApp("/releases");
+
+    await screen.findByText(/Could not load the release report/, {}, { timeout: 14_000 });
+    expect(screen.getByRole("heading", { level: 1 })).toHaveTextContent("Nora Releases");
+    expect(highlighted()).toEqual([]);
+  }, 15_000);
+
   // Only the catalogue is mocked, so the detail of /print/run-1/7 answers 404.
   it.each([
     ["/print", "Nothing Found!"],

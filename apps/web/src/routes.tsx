@@ -7,6 +7,7 @@ import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
 import ErrorOutline from "@mui/icons-material/ErrorOutline";
 import History from "@mui/icons-material/History";
 import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
+import NewReleasesOutlined from "@mui/icons-material/NewReleasesOutlined";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
 import type SvgIcon from "@mui/material/SvgIcon";
@@ -135,6 +136,16 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
       () => import("./features/settings/DailyRunSchedulerPage"),
       "DailyRunSchedulerPage",
     ),
+  },
+  {
+    // Spec §2: a screen, not in the route list: opened from the Dashboard.
+    id: "releases",
+    path: "/releases",
+    label: "Nora Releases",
+    title: "Nora Releases",
+    icon: NewReleasesOutlined,
+    Page: lazyPage(() => import("./features/releases/NoraReleasesPage"), "NoraReleasesPage"),
+    hidden: true,
   },
   {
     // React Router matches whole paths, which is the spec's "exact match": /print/a/b/c is unknown.

@@ -30,3 +30,4 @@ export * from "./dh-api.js";
 export * from "./dashboard-api.js";
 export * from "./settings-api.js";
 export * from "./integrations-api.js";
+export * from "./releases-api.js";

@@ -246,6 +246,23 @@ describe("loadDemo", () => {
     expect(res.json()).toEqual({ demo: true, demo_loaded_at: expect.any(String) });
   });
 
+  it("records the OQ build of a stage NextGen run for the Nora Releases report", async () => {
+    const builds = await rows<{ key: string; release: string; status: string; run: string }>(
+      `SELECT b.test_run_key AS key, b.payload->>'jiraRelease' AS release,
+              b.build_status AS status, runs.nora_site AS run
+       FROM builds b LEFT JOIN runs ON runs.test_run_key = b.test_run_key
+       WHERE b.mode = 'oq_test'`,
+    );
+    expect(builds).toEqual([
+      {
+        key: expect.any(String),
+        release: "7.2.0",
+        status: "SUCCEEDED",
+        run: "stage.nextgen.example.com",
+      },
+    ]);
+  });
+
   it("does nothing when the store already has runs", async () => {
     const before = await one(
       "SELECT (SELECT count(*) FROM runs) AS runs, (SELECT count(*) FROM service_tokens) AS tokens",

@@ -14,6 +14,7 @@ import {
 } from "./demo-plan.js";
 import type { PlannedRun } from "./demo-run-types.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
+import { recordDemoOqBuilds } from "./demo-oq-builds.js";
 import { demoRequirements } from "./demo-requirements.js";
 import { demoTagging } from "./demo-tags.js";
 import * as repo from "./demo.repo.js";
@@ -182,6 +183,8 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
       await addTagToTest(db, { name: tag.name, testId: test.id, testName: test.scenario });
     }
   }
+  // The Nora Releases report's OQ runs: builds that ran some of the runs just loaded.
+  await recordDemoOqBuilds(db, plan.runs);
   await markDemoLoaded(db);
   const counts = await repo.storedCounts(db);
   const seconds = Math.round((performance.now() - started) / 100) / 10;

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readIntegrationsConfig } from "../modules/integrations/integrations.config.js";
 import { createTrackers, type Trackers } from "../modules/integrations/integrations.service.js";
+import { incidentsByVersion } from "../modules/releases/incidents.js";
+import { DEFAULT_INCIDENT_JQL } from "../modules/releases/releases.config.js";
 import { demoRequirements } from "./demo-requirements.js";
 import { startDemoTrackers, type DemoTrackers } from "./demo-trackers.js";
 
@@ -42,5 +44,13 @@ describe("demo trackers", () => {
     expect((await trackers.jira!.versions("NXL")).map((v) => v.name)).toContain("7.4.0");
     const releases = await trackers.spira!.releases(trackers.spira!.serviceCredentials!);
     expect(releases[0]).toMatchObject({ FullName: "Nora 7.0.0" });
+  });
+
+  it("hold incidents of the release versions for the Nora Releases report", async () => {
+    const versions = (await trackers.jira!.versions("NXL")).map((v) => v.name);
+    const counts = await incidentsByVersion(trackers.jira!, DEFAULT_INCIDENT_JQL, versions);
+    expect(counts.get("7.0.0")).toEqual({ count: 4, closed: 4, open: 0 });
+    expect(counts.get("7.4.0")).toEqual({ count: 2, closed: 0, open: 2 });
+    expect(counts.has("7.3.0")).toBe(false);
   });
 });

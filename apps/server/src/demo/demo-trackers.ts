@@ -10,8 +10,9 @@ import { AREAS } from "./demo-vocabulary.js";
  * without ASSAY_JIRA_URL / ASSAY_SPIRA_URL, so ticket details and release lists go through the
  * real clients and wire protocol. Their content: the demo requirements' bugs, a ticket for each
  * key the demo's failure messages can name (NXL-1200..9899, see demo-tests.ts), the release
- * versions of the demo's branches, and Spira releases of the same versions. /v1/integrations
- * says "demo" so the screens never pass them off as a real tracker.
+ * versions of the demo's branches with their incidents (the Nora Releases report), and Spira
+ * releases of the same versions. /v1/integrations says "demo" so the screens never pass them
+ * off as a real tracker.
  */
 
 const DEFECTS = [
@@ -58,6 +59,37 @@ function demoTickets(): FakeIssue[] {
   return tickets;
 }
 
+/**
+ * Incidents of the Nora Releases report (issue type Incident, found by the default incident
+ * JQL per fixVersion): per version, how many are closed and how many still open. 7.3.0 has none,
+ * so the report's "Release with Incidents" view leaves it out.
+ */
+const DEMO_INCIDENTS: readonly [version: string, closed: number, open: number][] = [
+  ["7.0.0", 4, 0],
+  ["7.1.0", 3, 0],
+  ["7.1.1", 1, 0],
+  ["7.2.0", 2, 1],
+  ["7.3.1", 1, 1],
+  ["7.4.0", 0, 2],
+];
+
+function demoIncidents(): FakeIssue[] {
+  const incidents: FakeIssue[] = [];
+  let n = 12_001;
+  for (const [version, closed, open] of DEMO_INCIDENTS) {
+    for (let i = 0; i < closed + open; i++, n++) {
+      incidents.push({
+        key: `NXL-${n}`,
+        summary: `Production incident in ${version}: ${DEFECTS[n % DEFECTS.length]}`,
+        status: i < closed ? (i % 2 === 0 ? "Closed" : "Resolved") : "In Progress",
+        issuetype: "Incident",
+        fixVersions: [version],
+      });
+    }
+  }
+  return incidents;
+}
+
 export interface DemoTrackers {
   config: IntegrationsConfig;
   demo: { jira: boolean; spira: boolean };
@@ -71,7 +103,7 @@ export async function startDemoTrackers(config: IntegrationsConfig): Promise<Dem
   if (!jira) {
     const token = randomBytes(16).toString("hex");
     const fake = new JiraFake({ deployment: "cloud", email: "demo@assay.invalid", token });
-    fake.add(...demoTickets());
+    fake.add(...demoTickets(), ...demoIncidents());
     fake.versions.set(
       "NXL",
       DEMO_VERSIONS.map((name, i) => ({

@@ -16,6 +16,7 @@ export const queryKeys = {
   integrations: ["integrations"] as const,
   jiraReleaseVersions: ["jira-release-versions"] as const,
   spiraReleases: ["spira-releases"] as const,
+  releaseReport: ["release-report"] as const,
   traceabilityTestHistory: (testId: number) => ["traceability-test-history", testId] as const,
   runList: (family: string, page: number, pageSize: number) =>
     ["run-list", family, page, pageSize] as const,

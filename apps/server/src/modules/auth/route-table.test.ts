@@ -122,6 +122,7 @@ const EXPECTED: Record<string, Access> = {
   "POST /v1/integrations/sync": "user",
   "POST /v1/jira/details": "read",
   "GET /v1/jira/release-versions": "read",
+  "GET /v1/release-detail": "read",
   // Spira is asked with the signed-in user's own credentials (their profile).
   "GET /v1/spira/releases": "user",
 };

@@ -6,7 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * enhanced POST /rest/api/3/search/jql with nextPageToken (the old /search answers 410 on
  * Cloud), Data Center's /rest/api/2/search with startAt and its 400 on an unknown key, the bulk
  * fetch (≤100 keys, unknown ones left out), project versions, {errorMessages} bodies and 429
- * with Retry-After. Its JQL is the subset Assay's defaults use, joined with AND.
+ * with Retry-After. Its JQL is the subset Assay's defaults use, joined with AND (grouping
+ * parentheses allowed).
  */
 
 export interface FakeIssue {
@@ -43,6 +44,15 @@ const LINK_TYPES: Record<string, { inward: string; outward: string }> = {
 
 const unquote = (text: string) => text.trim().replace(/^"(.*)"$/, "$1");
 const list = (text: string) => text.split(",").map(unquote).filter(Boolean);
+const parens = (text: string, char: string) => text.split(char).length - 1;
+/** A clause without the grouping parentheses of `(a AND b) AND c` (AND only: no OR here). */
+function ungroup(clause: string): string {
+  let text = clause.trim();
+  while (text.startsWith("(")) text = text.slice(1).trim();
+  while (text.endsWith(")") && parens(text, ")") > parens(text, "("))
+    text = text.slice(0, -1).trim();
+  return text;
+}
 
 export class JiraFake {
   readonly issues = new Map<string, FakeIssue>();
@@ -226,8 +236,8 @@ export class JiraFake {
         ],
       };
     let found = [...this.issues.values()];
-    for (const clause of query.split(/\s+AND\s+/i)) {
-      const m = /^(\w+)\s*(=|!=|in|not in)\s*(.+)$/i.exec(clause.trim());
+    for (const clause of query.split(/\s+AND\s+/i).map(ungroup)) {
+      const m = /^(\w+)\s*(=|!=|in|not in)\s*(.+)$/i.exec(clause);
       if (!m)
         return {
           error: [
