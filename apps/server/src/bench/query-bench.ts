@@ -10,6 +10,7 @@ import { embeddedCluster, serverVersion, type BenchCluster } from "./databases.j
 import { ms, count, median, step } from "./output.js";
 import { loadDataset, type Dataset } from "./query-data.js";
 import { startServerProcess } from "./server-process.js";
+import { decodeAnswer, getRaw, type RawAnswer } from "./http-get.js";
 
 /*
  * The read side with 10M results stored: the median of 20 HTTP calls of each read the issue
@@ -119,15 +120,18 @@ async function httpFigure(
   probe: Probe,
 ): Promise<QueryFigure> {
   const { label, path: urlPath, itemsOf, targetMs, sql } = probe;
-  let text = "";
-  // Request sent to the last byte of the answer received; the client's JSON.parse is not the
-  // server's time (10 MB for a run: ~40 ms here) and is done once, after.
+  let answer: RawAnswer | undefined;
+  // Request sent to the last byte of the answer received, compressed as a browser asks for it;
+  // decoding and the client's JSON.parse are not the server's time (10 MB for a run: ~40 ms
+  // here) and are done once, after.
   const times = await timeCalls(async () => {
-    const response = await fetch(`${baseUrl}${urlPath}`, { signal: AbortSignal.timeout(30_000) });
-    text = await response.text();
-    if (!response.ok)
-      throw new Error(`${urlPath} answered ${response.status}: ${text.slice(0, 200)}`);
+    answer = await getRaw(`${baseUrl}${urlPath}`, 30_000);
+    if (answer.status !== 200) {
+      const text = decodeAnswer(answer);
+      throw new Error(`${urlPath} answered ${answer.status}: ${text.slice(0, 200)}`);
+    }
   });
+  const text = decodeAnswer(answer!);
   const bytes = Buffer.byteLength(text);
   const body: unknown = JSON.parse(text);
   const items = itemsOf(body);
