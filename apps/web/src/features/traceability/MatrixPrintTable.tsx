@@ -84,8 +84,8 @@ export function MatrixPrintTable({ rows }: { rows: readonly TraceabilityRow[] })
                 ) : (
                   <>
                     <Box sx={{ mb: 0.5 }}>
-                      {counts.total} tests: {counts.passed} passed, {counts.failed} failed,{" "}
-                      {counts.notRun} not run
+                      {counts.total} {counts.total === 1 ? "test" : "tests"}: {counts.passed}{" "}
+                      passed, {counts.failed} failed, {counts.notRun} not run
                     </Box>
                     <Box component="ul" sx={list}>
                       {row.testRuns.map((test) => (

@@ -87,12 +87,15 @@ describe("TraceabilityPrintPage", { timeout: 30_000 }, () => {
 
     expect(await screen.findAllByTestId("print-row")).toHaveLength(40);
     // The sync's line comes with GET /v1/integrations.
-    await waitFor(() => expect(screen.getAllByTestId("report-fact")).toHaveLength(3));
+    await waitFor(() => expect(screen.getAllByTestId("report-fact")).toHaveLength(4));
     const facts = screen.getAllByTestId("report-fact").map((f) => f.textContent);
     expect(facts[0]).toMatch(/^Data read from the server \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
     expect(facts[1]).toBe("Source: Jira sync (project = NXL), 2026-11-26 06:00:00 UTC");
     expect(facts[2]).toContain("Last Jira sync failed");
     expect(facts[2]).toContain("Jira answered 503");
+    expect(facts[3]).toBe(
+      "Linked bugs: summary and status from the demo's built-in Jira when this report was opened.",
+    );
     const totals = screen.getByTestId("report-totals").textContent;
     expect(totals).toContain("Total RMS: 40");
     expect(totals).toContain("Active RMS: 39");
@@ -105,6 +108,7 @@ describe("TraceabilityPrintPage", { timeout: 30_000 }, () => {
     expect(first!.getByText(/linked by lead@example.com/)).toBeInTheDocument();
     expect(await first!.findByText(/\[Done\] From Jira/)).toBeInTheDocument();
     expect(second!.getByText(/failed: Signs in/)).toBeInTheDocument();
+    expect(second!.getByText("1 test: 0 passed, 1 failed, 0 not run")).toBeInTheDocument();
     expect(third!.getByText("No Automation for this RMS.")).toBeInTheDocument();
     expect(third!.getByText(/Manual OQ <script>/)).toBeInTheDocument();
     expect(document.querySelector("main script, [data-testid=print-row] script")).toBeNull();
@@ -119,6 +123,7 @@ describe("TraceabilityPrintPage", { timeout: 30_000 }, () => {
     });
     renderPrint();
     expect(await screen.findByText(/\[Open\] Stored/)).toBeInTheDocument();
+    expect(await screen.findByText(/Jira is not configured\)\.$/)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "Back to the matrix" })).toHaveAttribute(
       "href",
       "/traceability-matrix",

@@ -2,6 +2,7 @@ import {
   coverageLabel,
   formatUtc,
   TicketDetailsBodySchema,
+  type IntegrationsStatus,
   type SyncState,
   type TraceabilityMatrix,
 } from "@assay/core";
@@ -61,8 +62,16 @@ function syncText(sync: SyncState): string | null {
   return `A Jira sync is ${sync.state}: this report shows the data from before it.`;
 }
 
+/** Where the bugs' summaries and statuses come from, as the 'Linked Jira Bugs' dialog says. */
+function bugSourceText(jira: IntegrationsStatus["jira"]): string {
+  if (!jira.configured)
+    return "Linked bugs: summary and status as the requirements import stored them (Jira is not configured).";
+  const where = jira.kind === "demo" ? "the demo's built-in Jira" : `Jira (${jira.origin ?? ""})`;
+  return `Linked bugs: summary and status from ${where} when this report was opened.`;
+}
+
 function MatrixReport({ matrix, readAt }: { matrix: TraceabilityMatrix; readAt: number }) {
-  const sync = useIntegrations().data?.sync;
+  const integrations = useIntegrations().data;
   const active = matrix.rows.filter((row) => row.rmsDetail.noTestNeeded === 0);
   const bugKeys = useMemo(
     () =>
@@ -74,7 +83,8 @@ function MatrixReport({ matrix, readAt }: { matrix: TraceabilityMatrix; readAt: 
   const facts = [
     `Data read from the server ${formatUtc(new Date(readAt).toISOString())}`,
     sourceText(matrix.source),
-    sync ? syncText(sync) : null,
+    integrations ? syncText(integrations.sync) : null,
+    integrations ? bugSourceText(integrations.jira) : null,
   ].filter((fact): fact is string => Boolean(fact));
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
