@@ -7,12 +7,14 @@ import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
+import { startJiraFake, type JiraFake } from "./support/jira.js";
 import { signInOnPage } from "./support/oidc-login.js";
 import { ingestClient, uploadReportText } from "./support/uploads.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // Traceability Matrix: requirements imported with the real CLI (`assay rms import`), tests
-// uploaded as a CTRF report whose tags name the requirements, then the screen in Chromium.
+// uploaded as a CTRF report whose tags name the requirements, then the screen in Chromium. Jira
+// is the server's fake: the linked bug's status and summary come from it, not the file.
 
 const TOKEN = "e2e-ingest-token-0123456789abcdef";
 const USER = { email: "qa@example.com", password: "correct-horse-battery-staple" };
@@ -27,6 +29,14 @@ const REQUIREMENTS = [
 ].join("\n");
 
 let server: E2eServer;
+let jira: JiraFake;
+// Jira's word on the file's bug: another summary and status than the file says.
+const JIRA_BUG = {
+  key: "NXL-501",
+  summary: "One-time code expires after 30 s instead of 5 min",
+  status: "In Progress",
+  issuetype: "Bug",
+};
 let page: Page;
 // A page of its own per test; support/setup.ts fails a test on any console or page error.
 browserPerFile((p) => (page = p));
@@ -70,7 +80,10 @@ async function shot(name: string) {
 }
 
 beforeAll(async () => {
+  const fake = await startJiraFake([JIRA_BUG]);
+  jira = fake.jira;
   server = await startE2eServer({
+    ...fake.env,
     ASSAY_INGEST_TOKEN: TOKEN,
     ASSAY_ADMIN_EMAIL: USER.email,
     ASSAY_ADMIN_PASSWORD: USER.password,
@@ -82,6 +95,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server?.stop();
+  await jira?.stop();
 });
 
 /** `assay rms import` of REQUIREMENTS, as a person would run it; returns what it printed. */
@@ -210,15 +224,84 @@ describe("Traceability Matrix", () => {
     await expect.poll(() => rows().count(), POLL).toBe(3);
   });
 
-  it("lists the linked bugs", async () => {
+  it("lists the linked bugs with Jira's status chip and summary", async () => {
     await openMatrix();
     await page.getByRole("button", { name: "View Linked Bugs" }).click();
     const dialog = page.getByRole("dialog", { name: "Linked Jira Bugs" });
     await dialog.getByText("NXL-501").waitFor();
-    expect(await dialog.getByText("Code expires too early").isVisible()).toBe(true);
-    expect(await dialog.getByText("Open").isVisible()).toBe(true);
+    expect(await dialog.getByText(JIRA_BUG.summary).isVisible()).toBe(true);
+    expect(await dialog.locator(".MuiChip-root").innerText()).toBe("In Progress");
+    // The file's own summary and status gave way to Jira's.
+    expect(await dialog.getByText("Code expires too early").count()).toBe(0);
+    expect(
+      await dialog.getByText(/^Summary and status from Jira \(http:\/\/127\.0\.0\.1:/).count(),
+    ).toBe(1);
+    expect(jira.count("/rest/api/3/issue/bulkfetch")).toBeGreaterThan(0);
     await faded();
     await shot("linked-bugs-1440x900");
     await dialog.getByRole("button", { name: "Close" }).click();
+  });
+
+  it("links a test to a requirement on the screen and removes the link", async () => {
+    await openMatrix();
+    expect(await page.getByText("Coverage: 66.67%").isVisible()).toBe(true);
+    await page.getByRole("button", { name: "Link tests to RMS-103" }).click();
+    const dialog = page.getByRole("dialog", { name: "Linked tests: RMS-103" });
+    await dialog.getByText("No test is linked on this screen.").waitFor();
+    await dialog.getByLabel("Test id").fill("TC9101");
+    await dialog.getByRole("button", { name: "Link test" }).click();
+    await dialog.getByText(/^Linked TC9101 Signs in with a one-time code/).waitFor();
+    expect(await dialog.getByRole("cell", { name: /^qa@example.com, \d{4}-/ }).count()).toBe(1);
+    await faded();
+    await shot("link-dialog-1440x900");
+    await dialog.getByRole("button", { name: "Close" }).click();
+    await dialog.waitFor({ state: "hidden" });
+
+    // RMS-103 is covered now: by the linked test, marked with who linked it.
+    await expect.poll(() => page.getByText("Coverage: 100.00%").count(), POLL).toBe(1);
+    const rms103 = rows().filter({ hasText: "RMS-103" });
+    await rms103.getByRole("button", { name: "Show tests" }).click();
+    await rms103.getByRole("img", { name: /^Linked on the screen by qa@example.com/ }).waitFor();
+    // Shot once the list has opened (the Collapse's transition is over).
+    await rms103.locator(".MuiCollapse-entered").waitFor();
+    await shot("linked-row-1440x900");
+
+    // Removed: no longer covered, and the link stays in the history.
+    await page.getByRole("button", { name: "Link tests to RMS-103" }).click();
+    const again = page.getByRole("dialog", { name: "Linked tests: RMS-103" });
+    await again.getByRole("button", { name: "Remove TC9101" }).click();
+    await again
+      .getByRole("region", { name: "Removed links" })
+      .getByText(/^TC9101 /)
+      .waitFor();
+    await faded();
+    await shot("link-removed-1440x900");
+    await again.getByRole("button", { name: "Close" }).click();
+    await expect.poll(() => page.getByText("Coverage: 66.67%").count(), POLL).toBe(1);
+  });
+
+  it("prints the whole matrix with the time of its data and its source", async () => {
+    await openMatrix();
+    await page.getByRole("link", { name: "Printable report" }).click();
+    await page.waitForURL(/\/traceability-matrix\/print$/);
+    await expect.poll(() => page.getByTestId("print-row").count(), POLL).toBe(3);
+    // The bug as Jira has it, as in the dialog.
+    await page.getByText(`[In Progress] ${JIRA_BUG.summary}`).waitFor();
+    const facts = await page.getByTestId("report-fact").allInnerTexts();
+    expect(facts[0]).toMatch(/^Data read from the server \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+    expect(facts[1]).toMatch(/^Source: imported file requirements.csv, \d{4}-/);
+    expect(facts.at(-1)).toMatch(/^Linked bugs: summary and status from Jira \(http:\/\/127/);
+    expect(await page.getByText("Coverage (active RMS): 66.67%").isVisible()).toBe(true);
+    await shot("print-1440x900");
+
+    // What the browser's Print to PDF makes of it: the print stylesheet, then a real PDF.
+    await page.emulateMedia({ media: "print" });
+    expect(await page.getByRole("button", { name: "Print" }).isVisible()).toBe(false);
+    await shot("print-media-1440x900");
+    const pdf = await page.pdf({ preferCSSPageSize: true });
+    expect(pdf.subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    // A4 landscape, as the report's @page asks.
+    expect(pdf.toString("latin1")).toMatch(/\/MediaBox \[0 0 841\.9\d* 594\.9\d*\]/);
+    writeFileSync(path.join(tmpdir(), "s28-traceability-matrix.pdf"), pdf);
   });
 });

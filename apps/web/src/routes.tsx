@@ -158,6 +158,20 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     hidden: true,
     bare: true,
   },
+  {
+    // Reached from the matrix's 'Printable report'; bare, for the browser's Print to PDF.
+    id: "traceability-print",
+    path: "/traceability-matrix/print",
+    label: "Traceability Matrix Report",
+    title: "Traceability Matrix Report",
+    icon: PrintOutlined,
+    Page: lazyPage(
+      () => import("./features/traceability/TraceabilityPrintPage"),
+      "TraceabilityPrintPage",
+    ),
+    hidden: true,
+    bare: true,
+  },
 ];
 
 const NOT_FOUND_TITLE = "Page not found";

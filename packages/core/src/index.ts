@@ -20,6 +20,7 @@ export * from "./pass-share.js";
 export * from "./tag-rules.js";
 export * from "./tags-api.js";
 export * from "./traceability-api.js";
+export * from "./traceability-links-api.js";
 export * from "./traceability-rules.js";
 export * from "./ingest-api.js";
 export * from "./build-values.js";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ScreenLinkSchema } from "./traceability-links-api.js";
 
 /**
  * The Traceability Matrix API (spec sections 3 and 7): GET /v1/traceability-matrix, GET
@@ -93,6 +94,7 @@ export const TraceabilityTestRunSchema = z.object({
   filePath: z.string().nullable(),
   status: TestRunStatusSchema.describe("The test's latest result; null when it never ran"),
   errorMessage: z.string().nullable(),
+  link: ScreenLinkSchema.optional(),
 });
 export type TraceabilityTestRun = z.infer<typeof TraceabilityTestRunSchema>;
 

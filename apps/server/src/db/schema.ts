@@ -240,6 +240,18 @@ export interface RequirementEditsTable {
   edited_at: DefaultTimestamp;
 }
 
+/** A test linked to a requirement on the matrix screen (migration 0043); removed ones are kept. */
+export interface RequirementTestLinksTable {
+  id: Generated<number>;
+  /** The requirement's key, upper-cased. */
+  rms: string;
+  test_id: number;
+  linked_by: string;
+  linked_at: DefaultTimestamp;
+  removed_by: string | null;
+  removed_at: Timestamp | null;
+}
+
 export interface ServiceTokensTable {
   id: Generated<number>;
   name: string;
@@ -339,6 +351,7 @@ export interface Database {
   requirements: RequirementsTable;
   requirement_bugs: RequirementBugsTable;
   requirement_edits: RequirementEditsTable;
+  requirement_test_links: RequirementTestLinksTable;
   service_tokens: ServiceTokensTable;
   idempotency_keys: IdempotencyKeysTable;
   pending_objects: PendingObjectsTable;

@@ -11,6 +11,8 @@ export const queryKeys = {
   dailyChart: (search: string) => ["daily-chart", search] as const,
   rerunRuns: (search: string) => ["rerun-runs", search] as const,
   traceabilityMatrix: ["traceability-matrix"] as const,
+  /** A requirement's screen links: under the matrix's key, so reading the matrix again reads them. */
+  rmsLinks: (id: number) => ["traceability-matrix", "links", id] as const,
   /** Ticket details of a sorted, comma-joined key list (POST /v1/jira/details). */
   ticketDetails: (keys: string) => ["ticket-details", keys] as const,
   integrations: ["integrations"] as const,

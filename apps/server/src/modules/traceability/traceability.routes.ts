@@ -13,6 +13,7 @@ import {
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
+import { traceabilityLinkRoutes } from "./traceability-links.routes.js";
 import { matrixCsv } from "./traceability.export.js";
 import {
   importRequirements,
@@ -36,6 +37,8 @@ export interface TraceabilityRoutesOptions {
 export const traceabilityRoutes =
   ({ db, rmsTagPattern }: TraceabilityRoutesOptions): FastifyPluginAsyncZod =>
   async (app) => {
+    await app.register(traceabilityLinkRoutes(db));
+
     app.get(
       "/v1/traceability-matrix",
       {

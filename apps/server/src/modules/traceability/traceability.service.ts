@@ -13,6 +13,8 @@ import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
 import { readRequirementsFile } from "./requirements-file.js";
+import { addScreenLinks } from "./traceability-links.service.js";
+import { listLinkedTests } from "./traceability-links.repo.js";
 import * as repo from "./traceability.repo.js";
 
 /**
@@ -74,11 +76,12 @@ export async function traceabilityMatrix(
   db: Db,
   rmsTagPattern: string,
 ): Promise<TraceabilityMatrix> {
-  const [requirements, bugs, coverage, source] = await Promise.all([
+  const [requirements, bugs, coverage, source, linked] = await Promise.all([
     repo.listRequirements(db),
     repo.listBugs(db),
     repo.listCoverage(db, rmsTagPattern),
     repo.latestImport(db),
+    listLinkedTests(db),
   ]);
   const rows = new Map<number, TraceabilityRow>(
     requirements.map((row) => [row.id, { rmsDetail: toDetail(row), testRuns: [], linkedBugs: [] }]),
@@ -99,6 +102,7 @@ export async function traceabilityMatrix(
       errorMessage: test.error_message,
     });
   }
+  addScreenLinks(rows, linked);
   return {
     source: source
       ? {

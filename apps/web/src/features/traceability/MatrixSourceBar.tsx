@@ -18,7 +18,7 @@ import { queryKeys } from "../../api/query-keys";
  * the sync's state with 'Sync now', the requirements upload and the CSV export.
  */
 
-function sourceText(source: TraceabilityMatrix["source"]): string {
+export function sourceText(source: TraceabilityMatrix["source"]): string {
   if (!source)
     return "Source: none yet. Upload a requirements file or run `npx assay rms import FILE`.";
   if (source.kind === "file")

@@ -4,13 +4,14 @@ import CheckCircleIcon from "@mui/icons-material/CheckCircle";
 import ExpandLessIcon from "@mui/icons-material/ExpandLess";
 import ExpandMoreIcon from "@mui/icons-material/ExpandMore";
 import HourglassEmptyIcon from "@mui/icons-material/HourglassEmpty";
+import LinkIcon from "@mui/icons-material/Link";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Collapse from "@mui/material/Collapse";
 import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
-import { sourceLink } from "@assay/core";
+import { formatUtc, sourceLink } from "@assay/core";
 import { useState } from "react";
 
 /** The status icon of a test or result: check for passed, cross for failed, else an hourglass. */
@@ -127,6 +128,13 @@ export function TestRunsCell({
                 >
                   {test.name}
                 </Link>
+                {test.link && (
+                  <LinkIcon
+                    fontSize="small"
+                    color="action"
+                    titleAccess={`Linked on the screen by ${test.link.linkedBy}, ${formatUtc(test.link.linkedAt)}`}
+                  />
+                )}
               </Box>
             );
           })}

@@ -1,8 +1,7 @@
-import type { LinkedBug, RmsDetail } from "@assay/core";
+import type { RmsDetail } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
-import Chip from "@mui/material/Chip";
 import CircularProgress from "@mui/material/CircularProgress";
 import Dialog from "@mui/material/Dialog";
 import DialogActions from "@mui/material/DialogActions";
@@ -108,59 +107,6 @@ export function TestHistoryDialog({ testId, onClose }: { testId: number; onClose
                     >
                       Test Report
                     </Link>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        )}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>Close</Button>
-      </DialogActions>
-    </Dialog>
-  );
-}
-
-/** 'Linked Jira Bugs': every bug of the shown requirements, or 'N/A' when none. */
-export function LinkedBugsDialog({
-  bugs,
-  loading,
-  issueTrackerUrl,
-  onClose,
-}: {
-  bugs: LinkedBug[];
-  loading: boolean;
-  issueTrackerUrl: string | undefined;
-  onClose: () => void;
-}) {
-  return (
-    <Dialog open onClose={onClose} fullWidth maxWidth="md">
-      <DialogTitle>Linked Jira Bugs</DialogTitle>
-      <DialogContent>
-        {loading && <CircularProgress aria-label="Loading linked bugs" />}
-        {!loading && bugs.length === 0 && <Typography>N/A</Typography>}
-        {!loading && bugs.length > 0 && (
-          <Table size="small">
-            <TableBody>
-              {bugs.map((bug) => (
-                <TableRow key={bug.key}>
-                  <TableCell>
-                    {issueTrackerUrl ? (
-                      <Link
-                        href={`${issueTrackerUrl}${encodeURIComponent(bug.key)}`}
-                        target="_blank"
-                        rel="noreferrer"
-                      >
-                        {bug.key}
-                      </Link>
-                    ) : (
-                      bug.key
-                    )}
-                  </TableCell>
-                  <TableCell>{bug.fields.summary}</TableCell>
-                  <TableCell>
-                    <Chip size="small" label={bug.fields.status.name || "unknown"} />
                   </TableCell>
                 </TableRow>
               ))}

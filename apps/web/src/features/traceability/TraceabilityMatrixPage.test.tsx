@@ -200,7 +200,8 @@ describe("Traceability Matrix", { timeout: 30_000 }, () => {
     await screen.findByText("RMS-1 summary");
     await userEvent.click(screen.getByRole("button", { name: "View Linked Bugs" }));
     const dialog = await screen.findByRole("dialog", { name: "Linked Jira Bugs" });
-    expect(within(dialog).getByText("NXL-7")).toBeVisible();
+    // A spinner until GET /v1/integrations says whether Jira gives the details.
+    expect(await within(dialog).findByText("NXL-7")).toBeVisible();
     expect(within(dialog).getByText("SSO loops")).toBeVisible();
     expect(within(dialog).getByText("Open")).toBeVisible();
   });

@@ -7,7 +7,9 @@ import {
   type RmsDetail,
   type TraceabilityRow,
 } from "@assay/core";
+import AddLinkIcon from "@mui/icons-material/AddLink";
 import EditIcon from "@mui/icons-material/Edit";
+import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -29,12 +31,15 @@ import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useMemo, useState } from "react";
+import { Link as RouterLink } from "react-router";
 import { useCatalog } from "../../api/use-catalog";
 import { useSignedIn } from "../../api/use-signed-in";
 import { SignInHint } from "../tags/SignInHint";
 import { MatrixSourceBar } from "./MatrixSourceBar";
+import { RmsLinksDialog } from "./RmsLinksDialog";
 import { TestRunsCell } from "./TestRunsCell";
-import { EditRmsDialog, LinkedBugsDialog, TestHistoryDialog } from "./TraceabilityDialogs";
+import { LinkedBugsDialog } from "./LinkedBugsDialog";
+import { EditRmsDialog, TestHistoryDialog } from "./TraceabilityDialogs";
 import { useTraceabilityMatrix } from "./use-traceability";
 
 function RmsCell({ rms, issueTrackerUrl }: { rms: RmsDetail; issueTrackerUrl?: string }) {
@@ -74,6 +79,7 @@ export function TraceabilityMatrixPage() {
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(TRACEABILITY_PAGE_SIZES[0]);
   const [editing, setEditing] = useState<RmsDetail | null>(null);
+  const [linking, setLinking] = useState<RmsDetail | null>(null);
   const [historyOf, setHistoryOf] = useState<number | null>(null);
   const [bugsOpen, setBugsOpen] = useState(false);
 
@@ -107,6 +113,14 @@ export function TraceabilityMatrixPage() {
         />
         <Button variant="outlined" onClick={() => setBugsOpen(true)}>
           View Linked Bugs
+        </Button>
+        <Button
+          variant="outlined"
+          component={RouterLink}
+          to="/traceability-matrix/print"
+          startIcon={<PrintOutlined />}
+        >
+          Printable report
         </Button>
       </Box>
       <MatrixSourceBar
@@ -156,7 +170,7 @@ export function TraceabilityMatrixPage() {
                 </TextField>
               </TableCell>
               <TableCell>Notes</TableCell>
-              <TableCell sx={{ width: 72 }}>Action</TableCell>
+              <TableCell sx={{ width: 96 }}>Action</TableCell>
             </TableRow>
           </TableHead>
           <TableBody>
@@ -193,7 +207,7 @@ export function TraceabilityMatrixPage() {
                   />
                 </TableCell>
                 <TableCell sx={{ whiteSpace: "pre-wrap" }}>{row.rmsDetail.note}</TableCell>
-                <TableCell>
+                <TableCell sx={{ whiteSpace: "nowrap" }}>
                   {row.rmsDetail.rms !== "ERROR" && (
                     <SignInHint signedIn={signedIn} title={`Edit ${row.rmsDetail.rms}`}>
                       <IconButton
@@ -202,6 +216,17 @@ export function TraceabilityMatrixPage() {
                         onClick={() => setEditing(row.rmsDetail)}
                       >
                         <EditIcon fontSize="small" />
+                      </IconButton>
+                    </SignInHint>
+                  )}
+                  {row.rmsDetail.rms !== "ERROR" && (
+                    <SignInHint signedIn={signedIn} title={`Link tests to ${row.rmsDetail.rms}`}>
+                      <IconButton
+                        aria-label={`Link tests to ${row.rmsDetail.rms}`}
+                        disabled={!signedIn}
+                        onClick={() => setLinking(row.rmsDetail)}
+                      >
+                        <AddLinkIcon fontSize="small" />
                       </IconButton>
                     </SignInHint>
                   )}
@@ -229,6 +254,7 @@ export function TraceabilityMatrixPage() {
         />
       </Box>
       {editing && <EditRmsDialog rms={editing} onClose={() => setEditing(null)} />}
+      {linking && <RmsLinksDialog rms={linking} onClose={() => setLinking(null)} />}
       {historyOf !== null && (
         <TestHistoryDialog testId={historyOf} onClose={() => setHistoryOf(null)} />
       )}

@@ -8,6 +8,7 @@ import Typography from "@mui/material/Typography";
 import { useState, type ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
 import { TicketText } from "../../../components/TicketText";
+import { BackendTickets } from "./BackendTickets";
 import { ConsoleLog } from "./ConsoleLog";
 import { EarlierAttempts } from "./EarlierAttempts";
 import { ResultApiRequests } from "./ResultApiRequests";
@@ -92,6 +93,7 @@ export function BackendResultDetails({
               />
             )}
           </Typography>
+          <BackendTickets tickets={result.tickets} trackerUrl={catalog.data?.issueTrackerUrl} />
         </Section>
       )}
       {(error?.stack || link) && (
