@@ -108,6 +108,26 @@ export async function startScratchPostgres(
     async destroy() {
       // stop() waits for an exit that never comes from a process already killed.
       if (alive()) await cluster.stop();
+      // A postmaster the library lost track of (a failed run once left one behind): by its pid.
+      const pid = await readFile(path.join(dir, "pg", "postmaster.pid"), "utf8").then(
+        (lock) => Number(lock.split("\n")[0]),
+        () => 0,
+      );
+      const running = (p: number) => {
+        try {
+          process.kill(p, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      if (pid > 0 && running(pid)) {
+        process.kill(pid, "SIGINT");
+        for (let waited = 0; running(pid) && waited < 15_000; waited += 100) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        if (running(pid)) process.kill(pid, "SIGKILL");
+      }
       await rm(dir, { recursive: true, force: true });
     },
   };
