@@ -11,15 +11,26 @@ export interface Target {
   /** The server's current address: it changes at every restart. */
   url: string;
   token: string;
+  /** Told of every answer that is not 2xx (the PostgreSQL campaign holds them to 503). */
+  onRefused?: (status: number, body: string) => void;
 }
 
 export interface ReportJob {
   kind: "junit" | "ctrf";
   runKey: string;
   results: number;
+  /**
+   * Sent with test_run_name = runKey and no run_key: the server makes a new run key, so only
+   * the Idempotency-Key keeps a retry from storing a second run.
+   */
+  named?: boolean;
+  /** The run key of the acknowledgement. */
+  storedKey?: string;
   /** Answered 2xx, by the first attempt or a retry. */
   acknowledged: boolean;
   attempts: number;
+  /** What the client is sending now ("upload"), or undefined between steps. */
+  step?: string;
 }
 
 export interface LiveJob {
@@ -30,6 +41,8 @@ export interface LiveJob {
   attachmentAcknowledged: boolean;
   attachmentAttempts: number;
   finished: boolean;
+  /** What the client is sending now ("open", "batch", "screenshot", "finish"). */
+  step?: string;
 }
 
 export type Job = ReportJob | LiveJob;
@@ -78,7 +91,8 @@ type Step = (url: string) => Promise<Response>;
 
 /**
  * Sends one step until it is answered 2xx: a dropped connection, a refused one (the server is
- * down) or a 5xx is retried after a short pause; a 4xx is a bug the campaign reports.
+ * down), a 5xx or a 409 idempotency_in_progress (the same key still being stored) is retried
+ * after a short pause; another 4xx is a bug the campaign reports.
  * Gives up (false) only when `stopping()` says the campaign is over.
  */
 async function untilAcknowledged(
@@ -86,6 +100,7 @@ async function untilAcknowledged(
   step: Step,
   stopping: () => boolean,
   attempt: () => void,
+  acknowledged: (body: string) => void = () => undefined,
 ): Promise<boolean> {
   for (;;) {
     if (stopping()) return false;
@@ -93,8 +108,13 @@ async function untilAcknowledged(
     try {
       const response = await step(target.url);
       const body = await response.text();
-      if (response.ok) return true;
-      if (response.status < 500) {
+      if (response.ok) {
+        acknowledged(body);
+        return true;
+      }
+      target.onRefused?.(response.status, body);
+      const inProgress = response.status === 409 && body.includes("idempotency_in_progress");
+      if (response.status < 500 && !inProgress) {
         throw new Error(`the server refused a valid step: ${response.status} ${body}`);
       }
     } catch (error) {
@@ -113,11 +133,12 @@ export async function runReportJob(
     job.kind === "junit" ? junit(job.runKey, job.results) : ctrf(job.runKey, job.results);
   const name = job.kind === "junit" ? "report.xml" : "ctrf.json";
   const idempotencyKey = randomUUID();
+  job.step = "upload";
   job.acknowledged = await untilAcknowledged(
     target,
     (url) => {
       const form = new FormData();
-      form.append("run_key", job.runKey);
+      form.append(job.named ? "test_run_name" : "run_key", job.runKey);
       form.append("file", new Blob([content]), name);
       return fetch(`${url}/v1/ingest/reports`, {
         method: "POST",
@@ -128,7 +149,9 @@ export async function runReportJob(
     },
     stopping,
     () => job.attempts++,
+    (body) => (job.storedKey = (JSON.parse(body) as { test_run_key: string }).test_run_key),
   );
+  job.step = undefined;
 }
 
 export async function runLiveJob(
@@ -146,6 +169,7 @@ export async function runLiveJob(
     });
   const run = `/v1/ingest/runs/${job.runKey}`;
   const noop = () => undefined;
+  job.step = "open";
   if (
     !(await untilAcknowledged(
       target,
@@ -164,9 +188,11 @@ export async function runLiveJob(
       name: `${job.runKey} live ${from + i}`,
       status: i === 1 ? "failed" : "passed",
     }));
+    job.step = "batch";
     if (!(await untilAcknowledged(target, post(`${run}/results`, batch), stopping, noop))) return;
     job.batches.push(size);
   }
+  job.step = "screenshot";
   job.attachmentAcknowledged = await untilAcknowledged(
     target,
     (url) => {
@@ -183,5 +209,7 @@ export async function runLiveJob(
     () => job.attachmentAttempts++,
   );
   if (!job.attachmentAcknowledged) return;
+  job.step = "finish";
   job.finished = await untilAcknowledged(target, post(`${run}/finish`, {}), stopping, noop);
+  job.step = undefined;
 }

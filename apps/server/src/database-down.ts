@@ -24,3 +24,18 @@ export function isDatabaseDown(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * Whether PostgreSQL refused a write for want of disk space (SQLSTATE 53100 disk_full: "could
+ * not extend file ...: No space left on device"). Its transaction is rolled back, so nothing of
+ * the request is stored, and reads go on working: the request is answered 507 database_full, a
+ * client may retry once space is freed. (A full WAL disk is different: PostgreSQL stops, and
+ * requests get 503 database_unavailable until it is back.)
+ */
+export function isDatabaseFull(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === "53100") return true;
+    if (e instanceof AggregateError && e.errors.some((inner) => isDatabaseFull(inner))) return true;
+  }
+  return false;
+}

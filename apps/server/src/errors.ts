@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { isDatabaseDown } from "./database-down.js";
+import { isDatabaseDown, isDatabaseFull } from "./database-down.js";
 
 /** An error meant for the client: a status, a stable snake_case code and a message for a person. */
 export class AppError extends Error {
@@ -71,6 +71,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
             message: "The database cannot be reached; try again in a few seconds.",
           },
         });
+    }
+    if (isDatabaseFull(error)) {
+      request.log.error({ err: error }, "database disk full");
+      return reply.status(507).send({
+        error: {
+          code: "database_full",
+          message:
+            "The database is out of disk space; nothing of this request was stored. Free space on its disk and try again.",
+        },
+      });
     }
     request.log.error({ err: error }, "request failed");
     return reply.status(500).send({

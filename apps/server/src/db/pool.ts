@@ -24,6 +24,12 @@ export function createDb(connectionString: string, max: number): Db {
   });
   // An idle client can lose its connection (database restart); the pool replaces it.
   pool.on("error", () => undefined);
+  // A client checked out of the pool has no listener of the pool's (pg-pool removes it until
+  // release): a connection lost then (a backend killed mid-COPY, PostgreSQL restarting) was an
+  // unhandled 'error' event, which ended the whole server (found by the PostgreSQL crash
+  // campaign). Its query fails instead and the request is answered 503; on release the pool
+  // drops the client, which is no longer queryable.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return {
     pool,

@@ -1,6 +1,7 @@
 import PgBoss from "pg-boss";
 import type pg from "pg";
 import type { Logger } from "pino";
+import { guardLostJobCompletions } from "./lost-completion.js";
 
 /**
  * Background work (build polling, daily runs, syncs, comparisons) as pg-boss queues in Assay's
@@ -57,6 +58,7 @@ export class Jobs {
     // pg-boss reports its own failures (a lost connection while polling) as events; they are
     // logged and it retries on its next poll, as the pool replaces the connection.
     boss.on("error", (error) => log.error({ err: error }, "background jobs: pg-boss error"));
+    guardLostJobCompletions(log);
     await boss.start();
     return new Jobs(boss, log);
   }
