@@ -154,6 +154,8 @@ describe("requirements sync from Spira", () => {
       expect(done.sync.state).toBe("failed");
       expect(done.sync.error).toMatch(/^Spira answered 404 to GET .*requirements: Access Denied/);
       expect(done.sync.error).not.toContain(KEY);
+      expect(done.sync.error).toMatch(/[^.]\.$/); // Spira's own full stop is not doubled
+
       expect(done.sync.lastSuccessAt).toBe(lastSuccess);
       expect(await matrix()).toEqual(before);
     } finally {
