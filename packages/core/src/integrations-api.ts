@@ -58,11 +58,11 @@ const TrackerStateSchema = z.object({
 });
 
 export const SyncStateSchema = z.object({
-  // Defaults: answers of servers from before the Spira sync still read.
+  // Optional: answers of servers from before the Spira sync still read.
   tracker: z
     .enum(["jira", "spira"])
     .nullable()
-    .default(null)
+    .optional()
     .describe("Which tracker the requirements sync reads (null: none configured)"),
   state: z.enum(["never", "queued", "running", "succeeded", "failed"]),
   progress: z.string().nullable().describe("e.g. '120 of 500 requirements'"),
@@ -81,7 +81,7 @@ export const IntegrationsStatusSchema = z.object({
   spira: TrackerStateSchema.extend({
     requirementsSync: z
       .boolean()
-      .default(false)
+      .optional()
       .describe("The matrix's requirements are synced from the Spira project"),
   }),
   sync: SyncStateSchema,
