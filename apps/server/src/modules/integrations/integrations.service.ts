@@ -164,7 +164,9 @@ export async function integrationsStatus(db: Db, trackers: Trackers): Promise<In
       progress: sync?.progress ?? null,
       startedAt: iso(sync?.started_at),
       finishedAt: iso(sync?.finished_at),
-      lastSuccessAt: iso(lastSuccessAt),
+      // The two reads run side by side, each in its own snapshot: a sync that has just
+      // succeeded is its own last success even if the other read came a moment before it.
+      lastSuccessAt: iso(sync?.state === "succeeded" ? sync.finished_at : lastSuccessAt),
       error: sync?.error ?? null,
     },
   };
