@@ -10,9 +10,14 @@ import {
 import { parseDocument } from "yaml";
 import { BuildsConfigSchema, type BuildsConfig } from "./modules/builds/builds.config.js";
 import {
+  INTEGRATION_SECRETS,
   readIntegrationsConfig,
   type IntegrationsConfig,
 } from "./modules/integrations/integrations.config.js";
+import {
+  IntegrationsFileSchema,
+  mergeFileIntoEnv,
+} from "./modules/integrations/integrations-file.js";
 import { readReleasesConfig, type ReleasesConfig } from "./modules/releases/releases.config.js";
 import { z } from "zod";
 import {
@@ -43,6 +48,8 @@ export const FileConfigSchema = z.strictObject({
   builds: BuildsConfigSchema,
   /** Data harmonization's sources, environments and global schemas; absent: none configured. */
   dataHarmonization: DataHarmonizationConfigSchema.optional(),
+  /** Jira and Spira (no secrets: those come from the environment); the environment wins. */
+  integrations: IntegrationsFileSchema.optional(),
 });
 
 /**
@@ -224,6 +231,23 @@ function secretValue(
   }
 }
 
+/**
+ * The environment with the trackers' secrets given as NAME_FILE read into NAME (the variable
+ * itself wins when both are set).
+ */
+function withIntegrationSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const resolved: NodeJS.ProcessEnv = { ...env };
+  const problems: string[] = [];
+  for (const variable of INTEGRATION_SECRETS) {
+    if (env[variable] || !env[`${variable}_FILE`]) continue;
+    const value = secretValue(env, variable);
+    if (value.ok) resolved[variable] = value.value;
+    else problems.push(value.problem);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return resolved;
+}
+
 /** The secrets data harmonization's sources name, read here; a missing one stops the start. */
 function dhSettings(
   config: DataHarmonizationConfig | undefined,
@@ -285,10 +309,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     ]);
   }
   const e = parsedEnv.data;
-  const integrations = readIntegrationsConfig(env);
-  if ("problems" in integrations) throw new ConfigError(integrations.problems);
-  const releases = readReleasesConfig(env);
-  if ("problems" in releases) throw new ConfigError(releases.problems);
   const dataDir = path.resolve(cwd, e.ASSAY_DATA_DIR);
   const defaultFile = path.resolve(cwd, "assay.config.yaml");
   const configPath = e.ASSAY_CONFIG
@@ -297,6 +317,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       ? defaultFile
       : EXAMPLE_CONFIG_PATH;
   const file = readFileConfig(configPath);
+  const integrations = readIntegrationsConfig(withIntegrationSecrets(env), file.integrations);
+  if ("problems" in integrations) throw new ConfigError(integrations.problems);
+  // The report's incident JQL may be set in the file's integrations.jira.incidentJql too.
+  const releases = readReleasesConfig(mergeFileIntoEnv(env, file.integrations).merged);
+  if ("problems" in releases) throw new ConfigError(releases.problems);
   return {
     port: e.PORT,
     host: e.HOST,

@@ -58,6 +58,12 @@ const TrackerStateSchema = z.object({
 });
 
 export const SyncStateSchema = z.object({
+  // Optional: answers of servers from before the Spira sync still read.
+  tracker: z
+    .enum(["jira", "spira"])
+    .nullable()
+    .optional()
+    .describe("Which tracker the requirements sync reads (null: none configured)"),
   state: z.enum(["never", "queued", "running", "succeeded", "failed"]),
   progress: z.string().nullable().describe("e.g. '120 of 500 requirements'"),
   startedAt: z.string().nullable(),
@@ -72,7 +78,12 @@ export const IntegrationsStatusSchema = z.object({
   jira: TrackerStateSchema.extend({
     requirementsSync: z.boolean().describe("A requirements JQL is set, so the matrix can sync"),
   }),
-  spira: TrackerStateSchema,
+  spira: TrackerStateSchema.extend({
+    requirementsSync: z
+      .boolean()
+      .optional()
+      .describe("The matrix's requirements are synced from the Spira project"),
+  }),
   sync: SyncStateSchema,
 });
 export type IntegrationsStatus = z.infer<typeof IntegrationsStatusSchema>;

@@ -1,8 +1,13 @@
+import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
+import Fastify from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import pg from "pg";
-import { createDb } from "../db/pool.js";
+import { createDb, type Db } from "../db/pool.js";
 import { migrate } from "../db/migrate.js";
-import { listCoverage } from "../modules/traceability/traceability.repo.js";
+import { registerCompression } from "../http/compression.js";
+import { listCoverage, matrixDataVersion } from "../modules/traceability/traceability.repo.js";
+import { traceabilityRoutes } from "../modules/traceability/traceability.routes.js";
 import { traceabilityMatrix } from "../modules/traceability/traceability.service.js";
 import { DEFAULT_RMS_TAG_PATTERN } from "@assay/core";
 
@@ -10,14 +15,19 @@ import { DEFAULT_RMS_TAG_PATTERN } from "@assay/core";
  * The Traceability Matrix at the size issue #22 names: 5,000 requirements × 20,000 tests, each
  * test with RESULTS_PER_TEST final results (its tags on each, one @RMS-n per test), plus 20,000
  * non-final attempts. Times the whole GET /v1/traceability-matrix service (its four queries)
- * and the coverage query alone, median of 10 after 2 warm-ups, and prints the coverage plan.
+ * and the coverage query alone (what building the answer costs after a change), the data
+ * version check, and GET /v1/traceability-matrix through Fastify (the route, its kept answer,
+ * compression) both kept and right after a write: median of 10 after 2 warm-ups.
  * Usage: npx tsx apps/server/src/bench/traceability-bench.ts postgres://postgres@127.0.0.1:5432/postgres
  */
 
 const REQUIREMENTS = 5_000;
 const TESTS = 20_000;
 const RESULTS_PER_TEST = Number(process.env.RESULTS_PER_TEST ?? 20);
-const DB_NAME = "assay_traceability_bench";
+// Another name (TRACEABILITY_BENCH_DB) lets two checkouts measure without dropping each other's.
+const DB_NAME = process.env.TRACEABILITY_BENCH_DB ?? "assay_traceability_bench";
+if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME))
+  throw new Error("TRACEABILITY_BENCH_DB: expected a lower-case database name such as tb_mine");
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main() {
@@ -79,9 +89,44 @@ async function main() {
       traceabilityMatrix(db, DEFAULT_RMS_TAG_PATTERN),
     );
     await time("listCoverage (SQL)", () => listCoverage(db, DEFAULT_RMS_TAG_PATTERN));
+    await time("matrixDataVersion (SQL)", () => matrixDataVersion(db));
+    await timeRoute(db, time);
+    out(
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(" ")}`,
+    );
   } finally {
     await db.close();
   }
+}
+
+/** The route as a server answers it: JSON as kept, br as a browser asks, and after a write. */
+async function timeRoute(
+  db: Db,
+  time: (label: string, fn: () => Promise<unknown>) => Promise<void>,
+): Promise<void> {
+  const app = Fastify();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await registerCompression(app);
+  await app.register(traceabilityRoutes({ db, rmsTagPattern: DEFAULT_RMS_TAG_PATTERN }));
+  const get = async (headers: Record<string, string> = {}) => {
+    const res = await app.inject({ method: "GET", url: "/v1/traceability-matrix", headers });
+    if (res.statusCode !== 200) throw new Error(`GET answered ${res.statusCode}`);
+    return res;
+  };
+  const first = await get({ "accept-encoding": "br" });
+  out(`GET answer: ${(await get()).rawPayload.length} bytes, br ${first.rawPayload.length} bytes`);
+  await time("GET /v1/traceability-matrix, kept", () => get());
+  await time("GET /v1/traceability-matrix, kept, br", () => get({ "accept-encoding": "br" }));
+  // A write the matrix depends on (a run's row, as every upload writes) before each call.
+  let bump = 0;
+  await time("GET after a write (built again), br", async () => {
+    await db.pool.query("UPDATE runs SET test_run_name = $1 WHERE id = 1", [`Bench ${++bump}`]);
+    return get({ "accept-encoding": "br" });
+  });
+  await app.close();
 }
 
 await main();

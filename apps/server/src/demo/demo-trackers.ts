@@ -121,8 +121,12 @@ export async function startDemoTrackers(config: IntegrationsConfig): Promise<Dem
       token,
       project: "NXL",
       timeoutMs: config.timeoutMs,
-      requirementsJql: "project = RMS ORDER BY key",
+      // Requirements synced from a configured Spira stay Spira's: one source at a time.
+      requirementsJql: config.spira?.requirementsSync ? undefined : "project = RMS ORDER BY key",
+      requirementTypes: [],
       bugTypes: ["Bug"],
+      linkTypes: [],
+      incidentJql: "project = NXL AND issuetype = Bug",
       syncCron: "0 * * * *",
     };
   }
@@ -148,6 +152,9 @@ export async function startDemoTrackers(config: IntegrationsConfig): Promise<Dem
       serviceUser: "assay-demo",
       serviceApiKey: apiKey,
       timeoutMs: config.timeoutMs,
+      // The demo's requirements come from its Jira (or the imported file), not from Spira.
+      requirementsSync: false,
+      syncCron: "0 * * * *",
     };
   }
   return {

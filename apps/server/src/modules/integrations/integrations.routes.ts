@@ -22,7 +22,7 @@ import {
   ticketDetails,
   type Trackers,
 } from "./integrations.service.js";
-import { requestSync } from "./integrations.sync.js";
+import { requestSync, requirementsSource } from "./integrations.sync.js";
 import { principalLabel } from "../traceability/traceability.service.js";
 
 const tags = ["integrations"];
@@ -112,7 +112,7 @@ export const integrationsRoutes =
         config: { access: "user" },
         schema: {
           tags,
-          summary: "Sync the matrix's requirements from Jira now (a background job)",
+          summary: "Sync the matrix's requirements from Jira or Spira now (a background job)",
           description:
             "Answers 202 at once; GET /v1/integrations shows the progress. A sync already queued or running is not doubled.",
           response: {
@@ -124,13 +124,14 @@ export const integrationsRoutes =
         },
       },
       async (request, reply) => {
-        if (!trackers.jira || !trackers.config.jira?.requirementsJql)
+        const source = requirementsSource(trackers);
+        if (!source)
           throw new AppError(
             503,
             "not_configured",
-            "The requirements sync needs Jira and a requirements JQL: set ASSAY_JIRA_URL and ASSAY_JIRA_REQUIREMENTS_JQL (docs/integrations.md).",
+            "The requirements sync needs Jira and a requirements JQL (ASSAY_JIRA_URL and ASSAY_JIRA_REQUIREMENTS_JQL), or Spira with its service account and ASSAY_SPIRA_REQUIREMENTS_SYNC=true (docs/integrations.md).",
           );
-        await requestSync(db, jobs, principalLabel(request.principal));
+        await requestSync(db, jobs, source.tracker, principalLabel(request.principal));
         return reply.status(202).send(await integrationsStatus(db, trackers));
       },
     );

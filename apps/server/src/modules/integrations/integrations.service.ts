@@ -140,9 +140,15 @@ export async function spiraReleases(
 const iso = (date: Date | null | undefined) => (date ? date.toISOString() : null);
 
 export async function integrationsStatus(db: Db, trackers: Trackers): Promise<IntegrationsStatus> {
+  // The tracker the requirements come from (config allows one); none set: Jira's history.
+  const spiraSync = Boolean(
+    trackers.spira && trackers.config.spira?.requirementsSync && trackers.spira.serviceCredentials,
+  );
+  const jiraSync = Boolean(trackers.jira && trackers.config.jira?.requirementsJql);
+  const tracker = jiraSync ? "jira" : spiraSync ? "spira" : null;
   const [sync, lastSuccessAt] = await Promise.all([
-    repo.latestSync(db, "jira"),
-    repo.lastSuccess(db, "jira"),
+    repo.latestSync(db, tracker ?? "jira"),
+    repo.lastSuccess(db, tracker ?? "jira"),
   ]);
   const state = (client: { origin: string } | undefined, demo: boolean) => ({
     configured: client !== undefined,
@@ -150,17 +156,17 @@ export async function integrationsStatus(db: Db, trackers: Trackers): Promise<In
     origin: client?.origin ?? null,
   });
   return {
-    jira: {
-      ...state(trackers.jira, trackers.demo.jira),
-      requirementsSync: Boolean(trackers.config.jira?.requirementsJql),
-    },
-    spira: state(trackers.spira, trackers.demo.spira),
+    jira: { ...state(trackers.jira, trackers.demo.jira), requirementsSync: jiraSync },
+    spira: { ...state(trackers.spira, trackers.demo.spira), requirementsSync: spiraSync },
     sync: {
+      tracker,
       state: sync?.state ?? "never",
       progress: sync?.progress ?? null,
       startedAt: iso(sync?.started_at),
       finishedAt: iso(sync?.finished_at),
-      lastSuccessAt: iso(lastSuccessAt),
+      // The two reads run side by side, each in its own snapshot: a sync that has just
+      // succeeded is its own last success even if the other read came a moment before it.
+      lastSuccessAt: iso(sync?.state === "succeeded" ? sync.finished_at : lastSuccessAt),
       error: sync?.error ?? null,
     },
   };

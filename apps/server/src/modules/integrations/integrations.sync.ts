@@ -3,17 +3,21 @@ import type { Logger } from "pino";
 import type { Db } from "../../db/pool.js";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import { storeSyncedRequirements } from "../traceability/traceability.service.js";
-import type { JiraConfig } from "./integrations.config.js";
+import type { JiraConfig, SpiraConfig } from "./integrations.config.js";
 import * as repo from "./integrations.repo.js";
 import type { Trackers } from "./integrations.service.js";
 import type { JiraClient, JiraIssue } from "./jira.client.js";
+import type { SpiraClient } from "./spira.client.js";
+import { spiraRequirementRows } from "./spira-requirements.js";
 
 /**
- * The requirements sync: a pg-boss job that reads the requirements the configured JQL selects
- * (with their epic, type and linked bugs) from Jira and replaces the matrix's requirements with
- * them, on the schedule ASSAY_JIRA_SYNC_CRON and on demand from the screen. Everything is read
- * before anything is written, and the write is one transaction, so a failed sync keeps the last
- * good requirements; its row in tracker_syncs says why.
+ * The requirements sync: a pg-boss job that reads the matrix's requirements from the tracker
+ * configured for them and replaces the matrix's requirements with them, on that tracker's
+ * schedule and on demand from the screen. Jira: the issues the requirements JQL selects, with
+ * their epic, type and linked bugs. Spira: every requirement of the project, read with the
+ * service account (spira-requirements.ts). Everything is read before anything is written, and
+ * the write is one transaction, so a failed sync keeps the last good requirements; its row in
+ * tracker_syncs says why.
  */
 
 export const SYNC_QUEUE = jobQueue<{ syncId?: number }>("tracker-sync", {
@@ -25,12 +29,19 @@ export const SYNC_QUEUE = jobQueue<{ syncId?: number }>("tracker-sync", {
 const FIELDS = ["summary", "issuetype", "status", "issuelinks", "parent"];
 
 /** A Jira requirement as a matrix row: its bugs are the linked issues of the bug types. */
-export function requirementOf(issue: JiraIssue, bugTypes: readonly string[]): RmsImportRow {
+export function requirementOf(
+  issue: JiraIssue,
+  bugTypes: readonly string[],
+  linkTypes: readonly string[] = [],
+): RmsImportRow {
   const types = new Set(bugTypes.map((t) => t.toLowerCase()));
+  const links = new Set(linkTypes.map((t) => t.toLowerCase()));
   const bugs = (issue.fields.issuelinks ?? []).flatMap((link) => {
     const other = link.outwardIssue ?? link.inwardIssue;
     const type = other?.fields?.issuetype?.name?.toLowerCase() ?? "";
     if (!other || !types.has(type)) return [];
+    // Link type names are the site's own (docs/integrations.md): none set, any link counts.
+    if (links.size > 0 && !links.has(link.type.name.toLowerCase())) return [];
     return [
       {
         key: other.key,
@@ -50,23 +61,71 @@ export function requirementOf(issue: JiraIssue, bugTypes: readonly string[]): Rm
   });
 }
 
-export async function runJiraSync(
-  db: Db,
-  jira: JiraClient,
-  config: JiraConfig,
-  syncId: number,
-): Promise<void> {
+/** Where the matrix's requirements are synced from, and how they are read. */
+export interface RequirementsSource {
+  tracker: "jira" | "spira";
+  /** Shown as the matrix's source: the JQL, or the Spira project. */
+  query: string;
+  cron: string;
+  read(progress: (read: number) => Promise<void>): Promise<RmsImportRow[]>;
+}
+
+function jiraSource(jira: JiraClient, config: JiraConfig): RequirementsSource | undefined {
   const jql = config.requirementsJql;
+  if (!jql) return undefined;
+  const wanted = new Set(config.requirementTypes.map((t) => t.toLowerCase()));
+  return {
+    tracker: "jira",
+    query: jql,
+    cron: config.syncCron,
+    read: async (progress) => {
+      const issues = await jira.search(jql, FIELDS, progress);
+      const rows = issues
+        .filter(
+          (issue) =>
+            wanted.size === 0 || wanted.has(issue.fields.issuetype?.name?.toLowerCase() ?? ""),
+        )
+        .map((issue) => requirementOf(issue, config.bugTypes, config.linkTypes));
+      if (rows.length === 0)
+        throw new Error(`The JQL selected no requirements (${jql}); the last data is kept.`);
+      return rows;
+    },
+  };
+}
+
+function spiraSource(spira: SpiraClient, config: SpiraConfig): RequirementsSource | undefined {
+  const credentials = spira.serviceCredentials;
+  if (!config.requirementsSync || !credentials) return undefined;
+  const project = `Spira project ${config.projectId}`;
+  return {
+    tracker: "spira",
+    query: project,
+    cron: config.syncCron,
+    read: async (progress) => {
+      const rows = spiraRequirementRows(await spira.requirements(credentials, progress));
+      if (rows.length === 0)
+        throw new Error(`${project} has no requirements to sync; the last data is kept.`);
+      return rows;
+    },
+  };
+}
+
+/** The configured requirements source (config refuses both at once), if any. */
+export function requirementsSource(trackers: Trackers): RequirementsSource | undefined {
+  const { jira, spira, config } = trackers;
+  return (
+    (jira && config.jira ? jiraSource(jira, config.jira) : undefined) ??
+    (spira && config.spira ? spiraSource(spira, config.spira) : undefined)
+  );
+}
+
+export async function runSync(db: Db, source: RequirementsSource, syncId: number): Promise<void> {
   await repo.updateSync(db, syncId, { state: "running", started_at: new Date(), progress: null });
   try {
-    if (!jql) throw new Error("No requirements JQL is set (ASSAY_JIRA_REQUIREMENTS_JQL).");
-    const issues = await jira.search(jql, FIELDS, (fetched) =>
-      repo.updateSync(db, syncId, { progress: `${fetched} requirements read` }),
+    const rows = await source.read((read) =>
+      repo.updateSync(db, syncId, { progress: `${read} requirements read` }),
     );
-    if (issues.length === 0)
-      throw new Error(`The JQL selected no requirements (${jql}); the last data is kept.`);
-    const rows = issues.map((issue) => requirementOf(issue, config.bugTypes));
-    await storeSyncedRequirements(db, { kind: "jira", query: jql }, rows);
+    await storeSyncedRequirements(db, { kind: source.tracker, query: source.query }, rows);
     await repo.updateSync(db, syncId, {
       state: "succeeded",
       finished_at: new Date(),
@@ -83,31 +142,38 @@ export async function runJiraSync(
 }
 
 /** Queues a sync unless one is queued or running; answers the sync's id. */
-export async function requestSync(db: Db, jobs: Jobs, requestedBy: string): Promise<number> {
-  const queued = await repo.queueSync(db, "jira", requestedBy);
+export async function requestSync(
+  db: Db,
+  jobs: Jobs,
+  tracker: "jira" | "spira",
+  requestedBy: string,
+): Promise<number> {
+  const queued = await repo.queueSync(db, tracker, requestedBy);
   if (queued.created) await jobs.send(SYNC_QUEUE, { syncId: queued.id });
   return queued.id;
 }
 
-/** The sync's worker and schedule, when a requirements JQL is configured. */
+/** The sync's worker and schedule, when a requirements source is configured. */
 export async function registerSyncWorker(
   jobs: Jobs,
   deps: { db: Db; trackers: Trackers; log: Logger },
 ): Promise<void> {
-  const { jira } = deps.trackers;
-  const config = deps.trackers.config.jira;
-  if (!jira || !config?.requirementsJql) return;
+  const source = requirementsSource(deps.trackers);
+  if (!source) return;
   await jobs.work(SYNC_QUEUE, async (data) => {
     let syncId = data.syncId;
     if (syncId === undefined) {
-      const queued = await repo.queueSync(deps.db, "jira", "schedule");
+      const queued = await repo.queueSync(deps.db, source.tracker, "schedule");
       if (!queued.created) return; // one is already on its way
       syncId = queued.id;
     }
-    await runJiraSync(deps.db, jira, config, syncId);
-    const row = await repo.latestSync(deps.db, "jira");
+    await runSync(deps.db, source, syncId);
+    const row = await repo.latestSync(deps.db, source.tracker);
     if (row?.state === "failed")
-      deps.log.warn({ syncId, error: row.error }, "requirements sync from Jira failed");
+      deps.log.warn(
+        { syncId, tracker: source.tracker, error: row.error },
+        "requirements sync failed",
+      );
   });
-  await jobs.schedule(SYNC_QUEUE, config.syncCron, {});
+  await jobs.schedule(SYNC_QUEUE, source.cron, {});
 }

@@ -1,4 +1,4 @@
-import { TrackerHttp, type TrackerHttpOptions } from "./tracker-http.js";
+import { TrackerError, TrackerHttp, type TrackerHttpOptions } from "./tracker-http.js";
 
 /**
  * SpiraTest / SpiraPlan REST v7 (../shared/reference/integrations.md §2): `username` and
@@ -36,6 +36,10 @@ export interface SpiraRequirementRecord {
   StatusName?: string;
   RequirementTypeName?: string;
   ReleaseVersionNumber?: string;
+  /** Three letters per level of the hierarchy, e.g. AAB then AABAAA for its first child. */
+  IndentLevel?: string;
+  /** True for a requirement that has children (a folder of requirements, not one to test). */
+  Summary?: boolean;
 }
 
 const ROWS_PER_CALL = 500;
@@ -82,8 +86,14 @@ export class SpiraClient {
     }));
   }
 
-  /** Every requirement of the project, 500 rows a call (starting_row is 1-based). */
-  async requirements(credentials: SpiraCredentials): Promise<SpiraRequirementRecord[]> {
+  /**
+   * Every requirement of the project in hierarchy order, 500 rows a call (starting_row is
+   * 1-based); `onPage` hears how many were read so far.
+   */
+  async requirements(
+    credentials: SpiraCredentials,
+    onPage?: (read: number) => Promise<unknown>,
+  ): Promise<SpiraRequirementRecord[]> {
     const http = this.http(credentials);
     const all: SpiraRequirementRecord[] = [];
     for (let start = 1; ; start += ROWS_PER_CALL) {
@@ -91,7 +101,10 @@ export class SpiraClient {
         "GET",
         `projects/${this.settings.projectId}/requirements?starting_row=${start}&number_of_rows=${ROWS_PER_CALL}`,
       );
+      if (!Array.isArray(page))
+        throw new TrackerError("Spira", 200, "Spira answered requirements that are not a list.");
       all.push(...page);
+      await onPage?.(all.length);
       if (page.length < ROWS_PER_CALL) return all;
     }
   }

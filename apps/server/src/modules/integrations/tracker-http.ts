@@ -118,7 +118,8 @@ export class TrackerHttp {
         throw new TrackerError(
           tracker,
           response.status,
-          `${tracker} answered ${response.status} to ${method} ${url.pathname}: ${text}.${hint}`,
+          // Spira's texts often end in a full stop already: one, not two.
+          `${tracker} answered ${response.status} to ${method} ${url.pathname}: ${text.replace(/\.+$/, "")}.${hint}`,
         );
       }
       return (await response.json()) as T;

@@ -122,46 +122,96 @@ export async function listBugs(db: Db) {
  */
 export async function listCoverage(db: Db, tagPattern: string): Promise<CoverageRow[]> {
   const pattern = `^@?(${tagPattern})$`;
-  // Each test's latest final result and latest passed/failed one are single probes of
-  // results_latest_final_idx (migration 0042), not a sort of every result.
-  const { rows } = await sql<CoverageRow>`
-    WITH latest_tags AS (
-      SELECT t.id AS test_id, lr.tags
+  // One probe of results_latest_final_idx (migration 0042) per test gives its latest final
+  // result: its tags, and its status when that is passed or failed (nearly always), carried
+  // along with each link. Only a covered test whose latest result was skipped, or one covered
+  // through a dynamic tag alone, is probed again for its latest passed/failed one (the
+  // lateral's condition on `c` is a one-time filter: no probe when it is false).
+  const query = sql<CoverageRow>`
+    WITH latest AS (
+      SELECT t.id AS test_id, lr.tags, lr.status, lr.error_message
       FROM tests t
       CROSS JOIN LATERAL (
-        SELECT r.tags FROM results r
+        SELECT r.tags, r.status, r.error_message FROM results r
         WHERE r.test_id = t.id AND r.is_final
         ORDER BY r.start_time DESC NULLS LAST, r.id DESC
         LIMIT 1
       ) lr
     ), links AS (
-      SELECT lt.test_id, upper(regexp_replace(t.tag, '^@', '')) AS rms
-      FROM latest_tags lt CROSS JOIN LATERAL unnest(lt.tags) AS t (tag)
-      WHERE t.tag ~* ${pattern}
-      UNION
-      SELECT tt.test_id, upper(regexp_replace(g.name, '^@', ''))
+      SELECT l.test_id, upper(regexp_replace(g.tag, '^@', '')) AS rms, l.status, l.error_message
+      FROM latest l CROSS JOIN LATERAL unnest(l.tags) AS g (tag)
+      WHERE g.tag ~* ${pattern}
+      UNION ALL
+      SELECT tt.test_id, upper(regexp_replace(g.name, '^@', '')), NULL, NULL
       FROM tagged_tests tt JOIN tags g ON g.id = tt.tag_id
       WHERE g.name ~* ${pattern}
     ), covered AS (
-      SELECT req.id AS requirement_id, links.test_id
+      -- A test linked twice (two tags, or a tag and a dynamic tag) once, its probed status kept.
+      SELECT DISTINCT ON (req.id, links.test_id)
+             req.id AS requirement_id, links.test_id, links.status, links.error_message
       FROM requirements req JOIN links ON links.rms = upper(req.rms)
+      ORDER BY req.id, links.test_id, links.status NULLS LAST
     )
-    SELECT c.requirement_id, c.test_id, t.title, t.file, ls.status, ls.error_message
+    SELECT c.requirement_id, c.test_id, t.title, t.file,
+           CASE WHEN c.status IN ('passed', 'failed') THEN c.status ELSE older.status END AS status,
+           CASE WHEN c.status IN ('passed', 'failed') THEN c.error_message
+                ELSE older.error_message END AS error_message
     FROM covered c
     JOIN tests t ON t.id = c.test_id
     LEFT JOIN LATERAL (
       SELECT r.status, r.error_message FROM results r
-      WHERE r.test_id = c.test_id AND r.is_final AND r.status IN ('passed', 'failed')
+      WHERE (c.status IS NULL OR c.status NOT IN ('passed', 'failed'))
+        AND r.test_id = c.test_id AND r.is_final AND r.status IN ('passed', 'failed')
       ORDER BY r.start_time DESC NULLS LAST, r.id DESC
       LIMIT 1
-    ) ls ON true
+    ) older ON true
     ORDER BY c.requirement_id, c.test_id
-  `.execute(db.kysely);
+  `;
+  const rows = await db.kysely.transaction().execute(async (trx) => {
+    // The planner's cost for 20,000 probes passes jit_above_cost; compiling took longer than
+    // the query itself (1.4 s of 2 s under load, docs/performance.md) and never pays here.
+    await sql`SET LOCAL jit = off`.execute(trx);
+    return (await query.execute(trx)).rows;
+  });
   return rows.map((row) => ({
     ...row,
     requirement_id: Number(row.requirement_id),
     test_id: Number(row.test_id),
   }));
+}
+
+/**
+ * Every table the matrix reads, whose writes change its answer. results are not listed: every
+ * write of results (and of the tests they register) also updates its run's row in the same
+ * transaction (finalizeRun), as the run details' cache relies on too; the newest result id is
+ * added (one probe) for writers that insert results alone, such as the tests' factories. A table
+ * added to the matrix's queries is added here.
+ */
+const MATRIX_TABLES = [
+  "runs",
+  "requirements",
+  "requirement_bugs",
+  "requirement_imports",
+  "tags",
+  "tagged_tests",
+  "requirement_test_links",
+] as const;
+
+/**
+ * The version of the matrix's data: per table, its row count and the sum of its rows' xmin.
+ * Any committed insert, update or delete changes it (a new row version carries an xid newer
+ * than every row it replaces), so an answer built while it held still is current while it is
+ * the same. One sequential pass over small tables; results itself is never read.
+ */
+export async function matrixDataVersion(db: Db): Promise<string> {
+  const parts = MATRIX_TABLES.map(
+    (table) =>
+      sql<string>`(SELECT count(*) || ':' || coalesce(sum(xmin::text::bigint), 0) FROM ${sql.table(table)})`,
+  );
+  const { rows } = await sql<{ version: string }>`
+    SELECT concat_ws('/', ${sql.join(parts)}, (SELECT coalesce(max(id), 0) FROM results)) AS version
+  `.execute(db.kysely);
+  return rows[0]?.version ?? "";
 }
 
 /** A test's final results, newest first, with the run they belong to. */

@@ -11,20 +11,48 @@ import {
   TestHistorySchema,
   TraceabilityMatrixSchema,
 } from "@assay/core";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import type { Db } from "../../db/pool.js";
 import { traceabilityLinkRoutes } from "./traceability-links.routes.js";
+import { acceptedEncoding, COMPRESS_THRESHOLD_BYTES } from "../../http/compression.js";
+import { ifNoneMatchHits } from "../../http/etag.js";
+import { sendOkAsBuilt } from "../runs/sent-as-built.js";
+import { MatrixCache, type MatrixAnswer } from "./traceability.cache.js";
 import { matrixCsv } from "./traceability.export.js";
 import {
+  currentMatrix,
   importRequirements,
+  refreshWatchedMatrix,
   principalLabel,
   rmsEdits,
   testHistory,
-  traceabilityMatrix,
   updateRms,
 } from "./traceability.service.js";
 
 const tags = ["traceability"];
+
+/** The kept answer: 304 when the client has this version, else its JSON, compressed if asked. */
+function sendMatrix(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: MatrixAnswer,
+  cache: MatrixCache,
+) {
+  void reply.header("cache-control", "no-cache").header("vary", "accept-encoding");
+  if (answer.etag) {
+    void reply.header("etag", answer.etag);
+    if (ifNoneMatchHits(request.headers["if-none-match"], answer.etag))
+      return reply.code(304).send(null);
+  }
+  // Already JSON: Fastify sends a string payload with a JSON type as it is.
+  void reply.type("application/json; charset=utf-8");
+  const encoding = acceptedEncoding(request.headers["accept-encoding"]);
+  if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES) return reply.send(answer.body);
+  // Compressed once per kept answer; the compression plugin leaves encoded answers be.
+  return reply.header("content-encoding", encoding).send(cache.encoded(answer, encoding));
+}
 const refusals = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
 
 export interface TraceabilityRoutesOptions {
@@ -39,16 +67,40 @@ export const traceabilityRoutes =
   async (app) => {
     await app.register(traceabilityLinkRoutes(db));
 
+    const cache = new MatrixCache();
+    // While someone looks at the matrix, uploads are noticed within 10 s and the answer is
+    // rebuilt ahead of their next request (traceability.cache.ts).
+    let refreshing = false;
+    const refresher = setInterval(() => {
+      if (refreshing) return;
+      refreshing = true;
+      refreshWatchedMatrix(db, rmsTagPattern, cache)
+        .catch((error: unknown) => app.log.warn({ err: error }, "matrix refresh failed"))
+        .finally(() => {
+          refreshing = false;
+        });
+    }, 10_000);
+    refresher.unref();
+    app.addHook("onClose", async () => clearInterval(refresher));
     app.get(
       "/v1/traceability-matrix",
       {
         schema: {
           tags,
           summary: "Every requirement with the tests covering it, their latest status and bugs",
-          response: { 200: TraceabilityMatrixSchema },
+          description:
+            "Answers carry an ETag: a request with If-None-Match gets 304 while the requirements, " +
+            "the results and the tags are unchanged. The answer is kept between changes.",
+          response: {
+            200: TraceabilityMatrixSchema,
+            304: z.null().describe("Unchanged since the ETag sent in If-None-Match: no body"),
+          },
         },
+        // The kept JSON is sent as it is (sent-as-built.ts); the service builds it typed.
+        serializerCompiler: sendOkAsBuilt,
       },
-      async () => traceabilityMatrix(db, rmsTagPattern),
+      async (request, reply) =>
+        sendMatrix(request, reply, await currentMatrix(db, rmsTagPattern, cache), cache),
     );
 
     app.get(
@@ -62,7 +114,7 @@ export const traceabilityRoutes =
       },
       async (_request, reply) => {
         const now = new Date();
-        const csv = matrixCsv(await traceabilityMatrix(db, rmsTagPattern), now);
+        const csv = matrixCsv((await currentMatrix(db, rmsTagPattern, cache)).matrix, now);
         const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, "-");
         return reply
           .header("content-type", "text/csv; charset=utf-8")

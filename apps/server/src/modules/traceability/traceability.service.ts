@@ -15,6 +15,7 @@ import type { Principal } from "../auth/access.js";
 import { readRequirementsFile } from "./requirements-file.js";
 import { addScreenLinks } from "./traceability-links.service.js";
 import { listLinkedTests } from "./traceability-links.repo.js";
+import { matrixEtag, type MatrixAnswer, type MatrixCache } from "./traceability.cache.js";
 import * as repo from "./traceability.repo.js";
 
 /**
@@ -113,6 +114,43 @@ export async function traceabilityMatrix(
       : null,
     rows: [...rows.values()],
   };
+}
+
+/**
+ * The matrix as kept in `cache` while its data version holds, else built now. The version is
+ * read again after building: an answer whose data changed meanwhile is sent without an ETag and
+ * not kept (the next request builds the new one).
+ */
+export async function currentMatrix(
+  db: Db,
+  rmsTagPattern: string,
+  cache: MatrixCache,
+  options: { asked?: boolean } = {},
+): Promise<MatrixAnswer> {
+  const etag = matrixEtag(await repo.matrixDataVersion(db), rmsTagPattern);
+  return cache.answer(
+    etag,
+    async () => {
+      const matrix = await traceabilityMatrix(db, rmsTagPattern);
+      const after = matrixEtag(await repo.matrixDataVersion(db), rmsTagPattern);
+      return { etag: after === etag ? etag : undefined, body: JSON.stringify(matrix), matrix };
+    },
+    options,
+  );
+}
+
+/**
+ * The background refresher's step: while the matrix is watched, a changed data version is
+ * built now (and compressed as browsers ask), so the next request finds it kept.
+ */
+export async function refreshWatchedMatrix(
+  db: Db,
+  rmsTagPattern: string,
+  cache: MatrixCache,
+): Promise<void> {
+  if (!cache.watched()) return;
+  const answer = await currentMatrix(db, rmsTagPattern, cache, { asked: false });
+  if (answer.etag) cache.encoded(answer, "br");
 }
 
 export async function testHistory(db: Db, testId: number): Promise<TestHistoryEntry[]> {

@@ -14,7 +14,7 @@ import { getJson, sendJson } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
 
 /**
- * Where the matrix's requirements came from (an imported file or a Jira sync, with its time),
+ * Where the matrix's requirements came from (an imported file, a Jira or Spira sync, with its time),
  * the sync's state with 'Sync now', the requirements upload and the CSV export.
  */
 
@@ -68,17 +68,20 @@ export function MatrixSourceBar({
     previous.current = state;
   }, [state, queryClient]);
   const jira = integrations.data?.jira;
+  const spira = integrations.data?.spira;
   const syncing = state === "queued" || state === "running" || sync.isPending;
   const last = integrations.data?.sync;
+  const tracker = last?.tracker === "spira" ? "Spira" : "Jira";
   return (
     <Box sx={{ display: "grid", gap: 1 }}>
       <Box sx={{ display: "flex", alignItems: "center", gap: 1.5, flexWrap: "wrap" }}>
         <Typography variant="body2" color="text.secondary">
           {loaded && sourceText(source)}
-          {jira?.kind === "demo" && " (the demo's built-in Jira)"}
+          {last?.tracker !== "spira" && jira?.kind === "demo" && " (the demo's built-in Jira)"}
+          {last?.tracker === "spira" && spira?.kind === "demo" && " (the demo's built-in Spira)"}
         </Typography>
         <Box sx={{ ml: "auto", display: "flex", gap: 1 }}>
-          {jira?.requirementsSync && (
+          {(jira?.requirementsSync || spira?.requirementsSync) && (
             <Button
               size="small"
               variant="outlined"
@@ -110,8 +113,8 @@ export function MatrixSourceBar({
       {last && last.state !== "never" && (
         <Typography variant="body2" color="text.secondary" data-testid="sync-state">
           {syncing
-            ? `Jira sync ${last.state}${last.progress ? `: ${last.progress}` : ""}`
-            : `Last Jira sync ${last.state}${last.finishedAt ? ` ${formatUtc(last.finishedAt)}` : ""}`}
+            ? `${tracker} sync ${last.state}${last.progress ? `: ${last.progress}` : ""}`
+            : `Last ${tracker} sync ${last.state}${last.finishedAt ? ` ${formatUtc(last.finishedAt)}` : ""}`}
           {last.lastSuccessAt &&
             last.state === "failed" &&
             `; last successful ${formatUtc(last.lastSuccessAt)}`}
