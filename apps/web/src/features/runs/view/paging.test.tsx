@@ -120,7 +120,7 @@ beforeAll(() => {
 });
 afterAll(() => restore.forEach((undo) => undo()));
 
-describe("a results list of 100,000", { timeout: 30_000 }, () => {
+describe("a results list of 100,000", { timeout: 90_000 }, () => {
   it("fetches the pages shown when it jumps to the end, not every page between", async () => {
     const asked = mockBigRun();
     renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {

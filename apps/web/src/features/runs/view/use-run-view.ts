@@ -28,11 +28,11 @@ import { pagesAround, pageOffset, pageOfIndex, FIRST_PAGE_ROWS, NEXT_PAGE_ROWS }
 export { FIRST_PAGE_ROWS, NEXT_PAGE_ROWS };
 
 /**
- * A jump (the scrollbar dragged, End, a linked result) asks for its pages once the list has
- * stayed there this long: the pages it passes on the way are never fetched. Scrolling on into
- * the next page asks at once.
+ * A jump (the scrollbar dragged, End and its scroll animation, a linked result) asks for its
+ * pages once the list has stayed there this long: the pages it passes on the way are not
+ * fetched. Scrolling on, with the top row on a page already asked for, asks at once.
  */
-export const JUMP_SETTLE_MS = 150;
+export const JUMP_SETTLE_MS = 200;
 
 export interface ViewFilters {
   hidden: ReadonlySet<DisplayStatus>;
@@ -161,9 +161,10 @@ export function useRunView<F extends keyof Families>(
         setWanted((known) =>
           known.search === search && sameList(known.pages, next) ? known : { search, pages: next },
         );
-      // Near what is asked for already (or the first page): scrolling on, so at once.
-      const near = [0, ...pages];
-      if (next.every((page) => near.some((known) => Math.abs(known - page) <= 1))) set();
+      // The top row on a page asked for already: scrolling on, so at once. Otherwise the list
+      // jumped, or is still on its way (a scroll animation moves pages a frame): wait for it.
+      const top = pageOfIndex(firstIndex);
+      if (top === 0 || pages.includes(top)) set();
       else timer.current = setTimeout(set, JUMP_SETTLE_MS);
     },
     [shown, search, pages, setWanted],
