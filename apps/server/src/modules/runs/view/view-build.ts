@@ -72,7 +72,6 @@ function baseView(run: FoundRun, version: string) {
     runId: run.id,
     runStart: run.started_at ?? run.created_at,
     warnings: run.warnings,
-    failureTests: new Map(),
   };
 }
 

@@ -2,6 +2,9 @@ import type { BackendRun, FrontendRun, FailureFilter, RunViewSummary } from "@as
 import { LRUCache } from "lru-cache";
 import type { FilterFacts } from "./view-filter.js";
 
+/** The tests each failure filter keeps, by stable test id. */
+export type FailureTests = Record<FailureFilter, ReadonlySet<number>>;
+
 /** One final result as the run view keeps it: the row it sends and what its filters read. */
 export interface KeptResult extends FilterFacts {
   /** The row as sent (FRONTEND_VIEW_COLUMNS or BACKEND_VIEW_COLUMNS). */
@@ -25,8 +28,11 @@ export interface KeptView {
   results: KeptResult[];
   /** The summary but the dynamic tags' names, which change without the run. */
   summary: RunViewSummary;
-  /** Tests each failure filter keeps, with when they were worked out (history moves on). */
-  failureTests: Map<FailureFilter, { at: number; tests: ReadonlySet<number> }>;
+  /**
+   * Tests each failure filter keeps, with when their read started (history moves on): see
+   * view-failures.ts. Undefined until a page first asks for a failure filter.
+   */
+  failures?: { at: number; tests: Promise<FailureTests> };
   /** Kept results by test id, made when a page first asks for history. */
   byTest?: Map<number, KeptResult[]>;
 }

@@ -4,10 +4,8 @@ import {
   FRONTEND_VIEW_COLUMNS,
   NO_UNSTABLE,
   PENDING_MARKER,
-  matchesFailureFilter,
   type BackendRun,
   type BackendRunView,
-  type FailureFilter,
   type FrontendRun,
   type FrontendRunView,
   type RunHistory,
@@ -22,6 +20,7 @@ import { requireRun, unstableTestIds } from "../runs.service.js";
 import type { BuildRules } from "./view-build.js";
 import { buildBackendView, buildFrontendView } from "./view-build.js";
 import type { KeptResult, KeptView, RunViewCache } from "./view-cache.js";
+import { failureTestsOf } from "./view-failures.js";
 import { keptIndexes, lowerTag, type TagTests } from "./view-filter.js";
 
 export interface RunViewContext {
@@ -32,11 +31,6 @@ export interface RunViewContext {
   /** The catalogue's testIdPattern: tags that only carry a test id are no filter option. */
   testIdPattern: string | undefined;
 }
-
-/** How long a failure filter's tests stand: later uploads of earlier runs change histories. */
-const FAILURE_TESTS_TTL_MS = 60_000;
-/** The failure rules read the latest three entries of a test's history. */
-const FAILURE_HISTORY_LIMIT = 3;
 
 type Family = "frontend" | "backend";
 
@@ -79,20 +73,6 @@ function entryRow(result: KeptResult): EntryRow {
 
 function runOf(view: KeptView, key: string) {
   return { id: view.runId, key, start: view.runStart };
-}
-
-/** The tests a failure filter keeps: a history of every test of the run, kept a minute. */
-async function failureTestsOf(ctx: RunViewContext, view: KeptView, key: string, f: FailureFilter) {
-  const known = view.failureTests.get(f);
-  if (known && Date.now() - known.at < FAILURE_TESTS_TTL_MS) return known.tests;
-  const own = view.results.map(entryRow);
-  const history = await historyOf(ctx.db, runOf(view, key), own, FAILURE_HISTORY_LIMIT);
-  const tests = new Set<number>();
-  for (const [testId, entries] of Object.entries(history)) {
-    if (matchesFailureFilter(f, entries)) tests.add(Number(testId));
-  }
-  view.failureTests.set(f, { at: Date.now(), tests });
-  return tests;
 }
 
 /** The recent history of the tests of a page's results, as the cards' icons show it. */
@@ -148,7 +128,15 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
   const needTags = tags.size > 0 || query.summary;
   const [tagTests, failureTests] = await Promise.all([
     needTags ? tagTestsOf(ctx.db) : new Map<string, ReadonlySet<number>>(),
-    query.failure ? failureTestsOf(ctx, view, key, query.failure) : null,
+    query.failure
+      ? failureTestsOf(
+          ctx.db,
+          view,
+          runOf(view, key),
+          () => view.results.map(entryRow),
+          query.failure,
+        )
+      : null,
   ]);
   const search = (query.q ?? "").trim().toLowerCase();
   const kept = keptIndexes(view.results, {

@@ -16,8 +16,9 @@ const ROW_ESTIMATE = 52;
 export function BackendResultList({
   runKey,
   count,
-  results,
+  rowAt,
   onRowsShown,
+  resetKey,
   repositoryUrl,
   initialExpanded,
   linkedIndex,
@@ -25,8 +26,12 @@ export function BackendResultList({
   runKey: string;
   /** Results the filters keep: the list is this long, though not all are loaded yet. */
   count: number;
-  results: readonly BackendViewResult[];
-  onRowsShown: (lastIndex: number) => void;
+  /** The result at an index of the filtered list, if its page is loaded. */
+  rowAt: (index: number) => BackendViewResult | undefined;
+  /** Called with the first and last index on screen: the pages of those rows load. */
+  onRowsShown: (firstIndex: number, lastIndex: number) => void;
+  /** Changes when the filters do: the list then starts again at its top. */
+  resetKey: string;
   repositoryUrl: string | undefined;
   /** test_run_test_id of a result to open and scroll to, e.g. from a shared link. */
   initialExpanded?: string;
@@ -42,8 +47,14 @@ export function BackendResultList({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
     overscan: 6,
-    getItemKey: (index) => results[index]?.id ?? `pending-${index}`,
+    getItemKey: (index) => rowAt(index)?.id ?? `pending-${index}`,
   });
+
+  useEffect(() => {
+    // Only when scrolled: asking the virtualizer to scroll reads the list's layout. Without it a
+    // shorter list would open at its end, where the list was.
+    if (scrollRef.current?.scrollTop) virtualizer.scrollToOffset(0);
+  }, [resetKey, virtualizer]);
 
   // Once, when the linked result is first known: later scrolling is the engineer's.
   const scrolledToLink = useRef(false);
@@ -54,10 +65,11 @@ export function BackendResultList({
   }, [linkedIndex, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? -1;
   const lastIndex = items.at(-1)?.index ?? -1;
   useEffect(() => {
-    if (lastIndex >= 0) onRowsShown(lastIndex);
-  }, [lastIndex, onRowsShown]);
+    if (lastIndex >= 0) onRowsShown(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, onRowsShown]);
 
   if (count === 0) {
     return (
@@ -79,7 +91,7 @@ export function BackendResultList({
       ref={scrollRef}
       role="feed"
       aria-label="Results"
-      aria-busy={results.length < count && lastIndex >= results.length}
+      aria-busy={items.some((item) => !rowAt(item.index))}
       sx={{
         flex: 1,
         minHeight: 0,
@@ -91,7 +103,7 @@ export function BackendResultList({
     >
       <Box sx={{ height: virtualizer.getTotalSize(), position: "relative" }}>
         {items.map((item) => {
-          const result = results[item.index];
+          const result = rowAt(item.index);
           return (
             <Box
               key={item.key}

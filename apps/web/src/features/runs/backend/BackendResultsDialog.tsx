@@ -111,6 +111,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
             runKey={runKey}
             view={view}
             hideFailed={hideFailed}
+            resetKey={`${hideFailed}|${search}`}
             onHideFailed={setHideFailed}
             onSearch={onSearch}
             onViewApiRequests={() => setApiLogOpen(true)}
@@ -163,6 +164,7 @@ function RunResults({
   runKey,
   view,
   hideFailed,
+  resetKey,
   onHideFailed,
   onSearch,
   onViewApiRequests,
@@ -170,6 +172,8 @@ function RunResults({
   runKey: string;
   view: ReturnType<typeof useRunView<"backend">>;
   hideFailed: boolean;
+  /** Changes with the filters: the list then starts again at its top. */
+  resetKey: string;
   onHideFailed: (hide: boolean) => void;
   onSearch: (text: string) => void;
   onViewApiRequests: () => void;
@@ -204,8 +208,9 @@ function RunResults({
           <BackendResultList
             runKey={runKey}
             count={first.shown}
-            results={view.rows}
+            rowAt={view.rowAt}
             onRowsShown={view.onRowsShown}
+            resetKey={resetKey}
             repositoryUrl={catalog.data?.sourceRepositoryUrl}
             initialExpanded={linkedTest}
             linkedIndex={first.located}

@@ -96,7 +96,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
     onFilters({ ...filters, failure }),
   );
   const onSearch = useStableCallback((text: string) => setSearch(text));
-  // The loaded cards' tickets, looked up in one batch for their status chips.
+  // The loaded pages' tickets, looked up in one batch for their status chips.
   const tickets = useMemo(() => view.rows.flatMap((row) => row.tickets), [view.rows]);
 
   // A new filter starts the list at its top.
@@ -147,7 +147,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
         {view.query.isError && <Alert severity="error">{RESULTS_ERROR}</Alert>}
         <ResultList
           count={first.shown}
-          results={view.rows}
+          rowAt={view.rowAt}
           onRowsShown={view.onRowsShown}
           resetKey={filterKey}
           history={view.history}

@@ -13,10 +13,10 @@ const GAP = 8;
 export interface ResultListProps {
   /** Results the filters keep: the list is this long, though not all are loaded yet. */
   count: number;
-  /** The loaded results, from the top of the filtered list. */
-  results: readonly FrontendViewResult[];
-  /** Called with the last index on screen: more pages load as the list nears their end. */
-  onRowsShown: (lastIndex: number) => void;
+  /** The result at an index of the filtered list, if its page is loaded. */
+  rowAt: (index: number) => FrontendViewResult | undefined;
+  /** Called with the first and last index on screen: the pages of those rows load. */
+  onRowsShown: (firstIndex: number, lastIndex: number) => void;
   history: RunHistory | undefined;
   historyLoading: boolean;
   settings: CardSettings;
@@ -32,7 +32,7 @@ export interface ResultListProps {
  * results opens and scrolls like one of ten. Rows not loaded yet show as placeholders.
  */
 export function ResultList(props: ResultListProps) {
-  const { results, count, onRowsShown } = props;
+  const { rowAt, count, onRowsShown } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
   // TanStack Virtual keeps its own mutable state: the React Compiler lint (incompatible-library)
   // warns that it leaves this component unmemoized, which is what it needs.
@@ -40,7 +40,7 @@ export function ResultList(props: ResultListProps) {
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_CARD_HEIGHT,
-    getItemKey: (index) => results[index]?.id ?? `pending-${index}`,
+    getItemKey: (index) => rowAt(index)?.id ?? `pending-${index}`,
     overscan: 4,
     gap: GAP,
   });
@@ -51,10 +51,11 @@ export function ResultList(props: ResultListProps) {
   }, [props.resetKey, virtualizer]);
 
   const items = virtualizer.getVirtualItems();
+  const firstIndex = items[0]?.index ?? -1;
   const lastIndex = items.at(-1)?.index ?? -1;
   useEffect(() => {
-    if (lastIndex >= 0) onRowsShown(lastIndex);
-  }, [lastIndex, onRowsShown]);
+    if (lastIndex >= 0) onRowsShown(firstIndex, lastIndex);
+  }, [firstIndex, lastIndex, onRowsShown]);
 
   if (count === 0) {
     return (
@@ -68,14 +69,14 @@ export function ResultList(props: ResultListProps) {
       ref={scrollRef}
       role="feed"
       aria-label="Results"
-      aria-busy={results.length < count && lastIndex >= results.length}
+      aria-busy={items.some((item) => !rowAt(item.index))}
       tabIndex={0}
       sx={{ flex: 1, minHeight: 0, overflow: "auto", contain: "strict" }}
     >
       {/* Sizes change with every filter: inline styles, not new emotion classes each time. */}
       <Box sx={{ position: "relative" }} style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
-          const result = results[item.index];
+          const result = rowAt(item.index);
           return (
             <Box
               key={item.key}

@@ -10,21 +10,29 @@ import {
   type FrontendViewResult,
   type RunHistory,
 } from "@assay/core";
-import { keepPreviousData, useInfiniteQuery, type QueryClient } from "@tanstack/react-query";
-import { useCallback, useMemo } from "react";
+import { keepPreviousData, useQueries, useQuery, type QueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getJson, type ResponseParser } from "../../../api/client";
 import { queryKeys } from "../../../api/query-keys";
+import { pagesAround, pageOffset, pageOfIndex, FIRST_PAGE_ROWS, NEXT_PAGE_ROWS } from "./pages";
 
 /**
  * A run's results dialog data from the run view (GET /v1/test-runs/{key}/view or
  * /v1/api-test-run/{key}/view): the first page brings the run, its counts and Failed Summary and
- * the first rows; the list asks for more pages as it scrolls. Filters are the server's: a new
- * filter set is a new query, and the list on screen stays until its first page is in.
+ * the first rows; the list asks for the pages of the rows it shows (pages.ts), each a query of
+ * its own, so a jump to the end of 100,000 results fetches the last pages, not every page
+ * between. Filters are the server's: a new filter set is a new query, and the list on screen
+ * stays until its first page is in.
  */
 
-/** The first page fills a tall screen of backend rows; later ones are larger, fewer requests. */
-export const FIRST_PAGE_ROWS = 60;
-export const NEXT_PAGE_ROWS = 300;
+export { FIRST_PAGE_ROWS, NEXT_PAGE_ROWS };
+
+/**
+ * A jump (the scrollbar dragged, End and its scroll animation, a linked result) asks for its
+ * pages once the list has stayed there this long: the pages it passes on the way are not
+ * fetched. Scrolling on, with the top row on a page already asked for, asks at once.
+ */
+export const JUMP_SETTLE_MS = 200;
 
 export interface ViewFilters {
   hidden: ReadonlySet<DisplayStatus>;
@@ -39,6 +47,7 @@ interface Families {
   frontend: { page: FrontendRunView; row: FrontendViewResult };
   backend: { page: BackendRunView; row: BackendViewResult };
 }
+type AnyPage = FrontendRunView | BackendRunView;
 
 const PATH = { frontend: "/v1/test-runs", backend: "/v1/api-test-run" } as const;
 const SCHEMA = { frontend: FrontendRunViewSchema, backend: BackendRunViewSchema } as const;
@@ -54,28 +63,37 @@ function searchOf(filters: ViewFilters): URLSearchParams {
   return params;
 }
 
-function viewQuery<F extends keyof Families>(family: F, key: string, filters: ViewFilters) {
-  const search = searchOf(filters).toString();
+/** Page `page` of the view under the filters `search` (a query string). */
+function pageQuery<F extends keyof Families>(family: F, key: string, search: string, page: number) {
   return {
-    queryKey: queryKeys.runView(family, key, search),
-    initialPageParam: 0,
-    queryFn: ({ pageParam, signal }: { pageParam: number; signal: AbortSignal }) => {
+    queryKey: [...queryKeys.runView(family, key, search), page] as const,
+    queryFn: ({ signal }: { signal: AbortSignal }) => {
       const params = new URLSearchParams(search);
-      params.set("offset", String(pageParam));
-      params.set("limit", String(pageParam === 0 ? FIRST_PAGE_ROWS : NEXT_PAGE_ROWS));
-      if (pageParam > 0) params.set("summary", "false");
+      params.set("offset", String(pageOffset(page)));
+      params.set("limit", String(page === 0 ? FIRST_PAGE_ROWS : NEXT_PAGE_ROWS));
+      if (page > 0) params.set("summary", "false");
       const url = `${PATH[family]}/${encodeURIComponent(key)}/view?${params.toString()}`;
       const schema = SCHEMA[family] as unknown as ResponseParser<Families[F]["page"]>;
       return getJson(url, schema, signal);
-    },
-    getNextPageParam: (last: Families[F]["page"]) => {
-      const next = last.offset + last.rows.length;
-      return last.rows.length > 0 && next < last.shown ? next : undefined;
     },
     // A finished run does not change; a few seconds keep a hover's prefetch for the click.
     staleTime: 10_000,
   };
 }
+
+/** Decoded rows per page answer, made once per answer whatever re-renders. */
+const decoded = new WeakMap<AnyPage, unknown[]>();
+function rowsOf<R>(page: AnyPage): R[] {
+  let rows = decoded.get(page);
+  if (!rows) {
+    rows = page.rows.map((row) => viewRowObject<R>(page.columns, row));
+    decoded.set(page, rows);
+  }
+  return rows as R[];
+}
+
+/** The later pages' answers as one array, the same array until one of them changes. */
+const dataOf = <T>(results: readonly { data: T | undefined }[]) => results.map((r) => r.data);
 
 export function useRunView<F extends keyof Families>(
   family: F,
@@ -83,37 +101,81 @@ export function useRunView<F extends keyof Families>(
   filters: ViewFilters,
   enabled = true,
 ) {
-  const query = useInfiniteQuery({
-    ...viewQuery(family, key, filters),
-    enabled: enabled && key !== "",
+  type Row = Families[F]["row"];
+  type Page = Families[F]["page"];
+  const search = searchOf(filters).toString();
+  const on = enabled && key !== "";
+  const query = useQuery({
+    ...pageQuery(family, key, search, 0),
+    enabled: on,
     placeholderData: keepPreviousData,
   });
-  const { data, hasNextPage, isFetchingNextPage, fetchNextPage } = query;
-  const first = data?.pages[0];
-  const rows = useMemo(
-    () =>
-      data?.pages.flatMap((page) =>
-        page.rows.map((row) => viewRowObject<Families[F]["row"]>(page.columns, row)),
-      ) ?? [],
-    [data],
+  const first = query.data;
+  // Later pages are asked for under the filters the first page on screen answered.
+  const current = first !== undefined && !query.isPlaceholderData;
+  const [wanted, setWanted] = useState<{ search: string; pages: readonly number[] }>({
+    search,
+    pages: [],
+  });
+  const pages = current && wanted.search === search ? wanted.pages : NO_PAGES;
+  const later = useQueries({
+    queries: pages.map((page) => ({ ...pageQuery(family, key, search, page), enabled: on })),
+    combine: dataOf<Page>,
+  });
+
+  const loaded = useMemo(() => {
+    const byPage = new Map<number, Row[]>();
+    if (first) byPage.set(0, rowsOf<Row>(first));
+    pages.forEach((page, i) => {
+      const data = later[i];
+      if (data) byPage.set(page, rowsOf<Row>(data));
+    });
+    return byPage;
+  }, [first, pages, later]);
+  const rowAt = useCallback(
+    (index: number): Row | undefined => {
+      const page = pageOfIndex(index);
+      return loaded.get(page)?.[index - pageOffset(page)];
+    },
+    [loaded],
   );
+  const rows = useMemo(() => [...loaded.values()].flat(), [loaded]);
   const history = useMemo(() => {
     const merged: RunHistory = {};
-    for (const page of data?.pages ?? []) {
-      if ("history" in page) Object.assign(merged, page.history);
+    for (const data of [first, ...later]) {
+      if (data && "history" in data) Object.assign(merged, data.history);
     }
     return merged;
-  }, [data]);
-  /** Asks for the next page once the list shows a row past what is loaded, less a margin. */
+  }, [first, later]);
+
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const shown = current ? first.shown : 0;
+  /** The list shows rows firstIndex..lastIndex: their pages (and those just past) load. */
   const onRowsShown = useCallback(
-    (lastIndex: number) => {
-      if (hasNextPage && !isFetchingNextPage && lastIndex >= rows.length - 20) {
-        void fetchNextPage();
-      }
+    (firstIndex: number, lastIndex: number) => {
+      if (shown === 0) return;
+      const next = pagesAround(firstIndex, lastIndex, shown);
+      clearTimeout(timer.current);
+      const set = () =>
+        setWanted((known) =>
+          known.search === search && sameList(known.pages, next) ? known : { search, pages: next },
+        );
+      // The top row on a page asked for already: scrolling on, so at once. Otherwise the list
+      // jumped, or is still on its way (a scroll animation moves pages a frame): wait for it.
+      const top = pageOfIndex(firstIndex);
+      if (top === 0 || pages.includes(top)) set();
+      else timer.current = setTimeout(set, JUMP_SETTLE_MS);
     },
-    [hasNextPage, isFetchingNextPage, rows.length, fetchNextPage],
+    [shown, search, pages, setWanted],
   );
-  return { query, first, rows, history, onRowsShown };
+  return { query, first, rowAt, rows, history, onRowsShown };
+}
+
+const NO_PAGES: readonly number[] = [];
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((value, i) => value === b[i]);
 }
 
 /**
@@ -125,5 +187,6 @@ export function prefetchFrontendView(
   key: string,
   filters: Omit<ViewFilters, "search">,
 ): void {
-  void queryClient.prefetchInfiniteQuery(viewQuery("frontend", key, { ...filters, search: "" }));
+  const search = searchOf({ ...filters, search: "" }).toString();
+  void queryClient.prefetchQuery(pageQuery("frontend", key, search, 0));
 }
