@@ -172,10 +172,6 @@ describe("the failure filters' first request", () => {
     expect(allTests.values[0]).toHaveLength(TESTS);
     const now = await resultsRowsRead(reads[0]!);
     const before = await resultsRowsRead(allTests);
-    console.info(
-      `failure filter's first read: ${probed.length} tests probed, ${now} results rows read; ` +
-        `every test of the run: ${(allTests.values[0] as unknown[]).length} tests, ${before} rows`,
-    );
     expect(now).toBeLessThanOrEqual(failing.size * 3);
     expect(now * 4).toBeLessThan(before);
   }, 60_000);
