@@ -7,6 +7,7 @@ const KIND_LABELS: Record<ReleaseSource["kind"], string> = {
   jira: "Jira",
   spira: "Spira",
   builds: "Assay OQ builds",
+  file: "Imported file",
 };
 
 function SourceChip({ source }: { source: ReleaseSource }) {
