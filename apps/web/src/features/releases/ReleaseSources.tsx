@@ -30,7 +30,8 @@ const FIGURES = [
 ] as const;
 
 /**
- * Where each figure came from (a tracker, the demo's fake of it, Assay's OQ builds), with the
+ * Where each figure came from (a tracker, the demo's fake of it, an imported requirements file,
+ * Assay's OQ builds), with the
  * detail a validation lead checks: which project, which JQL.
  */
 export function ReleaseSources({ report }: { report: ReleaseReport }) {
