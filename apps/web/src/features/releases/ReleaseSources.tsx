@@ -31,8 +31,8 @@ const FIGURES = [
 
 /**
  * Where each figure came from (a tracker, the demo's fake of it, an imported requirements file,
- * Assay's OQ builds), with the
- * detail a validation lead checks: which project, which JQL.
+ * Assay's OQ builds), with the detail a validation lead checks: which project, which JQL, which
+ * file.
  */
 export function ReleaseSources({ report }: { report: ReleaseReport }) {
   return (
