@@ -36,7 +36,7 @@ export type ReleaseReportRow = z.infer<typeof ReleaseReportRowSchema>;
 
 /** Where a figure came from: a tracker (real or the demo's fake), or Assay's own OQ builds. */
 export const ReleaseSourceSchema = z.object({
-  kind: z.enum(["jira", "spira", "builds"]),
+  kind: z.enum(["jira", "spira", "builds", "file"]),
   /** The built-in fake the demo starts, not a real tracker. */
   demo: z.boolean(),
   /** For a person: which project, which query, which records. */

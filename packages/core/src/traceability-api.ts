@@ -50,6 +50,40 @@ export const RmsImportRowSchema = z.object({
 });
 export type RmsImportRow = z.infer<typeof RmsImportRowSchema>;
 
+/**
+ * A release of a requirements file's optional `releases` section (JSON form only): what the
+ * Releases report shows for teams without Jira. `released` left out: released when it has a
+ * `releasedAt` date.
+ */
+export const RmsImportReleaseSchema = z.object({
+  version: z
+    .string({ error: "version (the release's version name, e.g. 7.2.0) is required" })
+    .trim()
+    .min(1, "version (the release's version name, e.g. 7.2.0) is required")
+    .max(200),
+  releasedAt: z.iso.date("releasedAt is a date written YYYY-MM-DD").optional(),
+  released: z.boolean({ error: "released is true or false" }).optional(),
+  incidents: z
+    .array(
+      z.object({
+        key: z
+          .string({ error: "an incident needs its key, e.g. INC-12" })
+          .trim()
+          .min(1, "an incident needs its key, e.g. INC-12")
+          .max(100),
+        summary: shortText(2000).default(""),
+        status: z
+          .string({ error: "an incident needs its status, e.g. Open" })
+          .trim()
+          .min(1, "an incident needs its status, e.g. Open")
+          .max(100),
+        closed: z.boolean({ error: "closed is true or false (is the incident closed?)" }),
+      }),
+    )
+    .default([]),
+});
+export type RmsImportRelease = z.infer<typeof RmsImportReleaseSchema>;
+
 export const RmsImportBodySchema = z.object({
   fileName: z
     .string()
@@ -61,7 +95,9 @@ export const RmsImportBodySchema = z.object({
   content: z
     .string()
     .max(RMS_IMPORT_MAX_CHARS)
-    .describe("The file's text (UTF-8): CSV with a header row, or a JSON array"),
+    .describe(
+      "The file's text (UTF-8): CSV with a header row, a JSON array, or {requirements, releases}",
+    ),
 });
 export type RmsImportBody = z.infer<typeof RmsImportBodySchema>;
 
@@ -71,6 +107,12 @@ export const RmsImportResultSchema = z.object({
   requirements: z.int().describe("Requirements in the file (added or updated)"),
   bugs: z.int().describe("Linked bugs in the file"),
   removed: z.int().describe("Requirements of the previous import not in this file"),
+  releases: z
+    .int()
+    .optional()
+    .describe(
+      "Releases of the file's releases section; absent: no section, imported releases kept",
+    ),
 });
 export type RmsImportResult = z.infer<typeof RmsImportResultSchema>;
 

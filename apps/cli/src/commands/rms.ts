@@ -14,7 +14,10 @@ notes and No Automation flags of the others are kept. A file with any bad row ch
 
 CSV: a header row with the columns rms (required), summary, epic, type, bugs. A bug is written
 KEY|summary|status; several bugs are separated by ';'.
-JSON: an array of {"rms", "summary", "epic", "type", "bugs": [{"key", "summary", "status"}]}.
+JSON: an array of {"rms", "summary", "epic", "type", "bugs": [{"key", "summary", "status"}]},
+or {"requirements": [that array], "releases": [{"version", "releasedAt", "released",
+"incidents": [{"key", "summary", "status", "closed"}]}]}: the releases feed the Nora Releases
+report when Jira is not configured (docs/integrations.md).
 Tests cover a requirement by a tag naming it, e.g. @RMS-123 (catalog.rmsTagPattern).
 
 Options:
@@ -57,6 +60,6 @@ export async function rms(argv: string[]): Promise<void> {
   });
   const result = answerBody(target, answer, RmsImportResultSchema, "an import");
   console.log(
-    `Imported ${result.requirements} requirements with ${result.bugs} linked bugs from ${result.fileName}${result.removed ? `; ${result.removed} no longer in the file were removed` : ""}.`,
+    `Imported ${result.requirements} requirements with ${result.bugs} linked bugs from ${result.fileName}${result.removed ? `; ${result.removed} no longer in the file were removed` : ""}${result.releases !== undefined ? `; ${result.releases} releases` : ""}.`,
   );
 }

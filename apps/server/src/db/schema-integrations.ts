@@ -22,3 +22,21 @@ export interface TrackerSyncsTable {
   started_at: Timestamp | null;
   finished_at: Timestamp | null;
 }
+
+/** Releases of a requirements file's releases section (migration 0046, traceability's tables). */
+export interface ImportedReleasesTable {
+  id: Generated<number>;
+  import_id: number;
+  version: string;
+  released: boolean | null;
+  released_at: string | null;
+  position: number;
+}
+
+export interface ImportedReleaseIncidentsTable {
+  release_id: number;
+  key: string;
+  summary: string;
+  status: string;
+  closed: boolean;
+}

@@ -1,7 +1,12 @@
 import type { ColumnType, Generated, JSONColumnType } from "kysely";
 import type { DefaultTimestamp, Defaulted, Family, Timestamp } from "./column-types.js";
 import type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog } from "./schema-builds-dh.js";
-import type { JiraTicketsTable, TrackerSyncsTable } from "./schema-integrations.js";
+import type {
+  ImportedReleaseIncidentsTable,
+  ImportedReleasesTable,
+  JiraTicketsTable,
+  TrackerSyncsTable,
+} from "./schema-integrations.js";
 
 export type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog };
 
@@ -348,6 +353,8 @@ export interface Database {
   tags: TagsTable;
   tagged_tests: TaggedTestsTable;
   requirement_imports: RequirementImportsTable;
+  imported_releases: ImportedReleasesTable;
+  imported_release_incidents: ImportedReleaseIncidentsTable;
   requirements: RequirementsTable;
   requirement_bugs: RequirementBugsTable;
   requirement_edits: RequirementEditsTable;

@@ -11,16 +11,19 @@ import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { oqRunsByRelease, type OqRunsOfRelease } from "../builds/oq-builds.repo.js";
 import { fromTracker, type Trackers } from "../integrations/integrations.service.js";
+import type { JiraClient } from "../integrations/jira.client.js";
 import { TrackerError } from "../integrations/tracker-http.js";
-import { incidentsByVersion } from "./incidents.js";
+import { importedReleases } from "../traceability/imported-releases.repo.js";
+import { incidentsByVersion, type IncidentCounts } from "./incidents.js";
 import { releaseNotesUrl, type ReleasesConfig } from "./releases.config.js";
 
 /**
  * The Nora Releases report: Jira's versions of the project, each with the runs of the OQ builds
  * started for it in Assay (named by the OQ dialog's Jira release, or by its Spira release,
  * whose version number Spira gives) and the incidents the incident JQL finds with that
- * fixVersion. Jira is required (it holds the versions and the incidents); Spira only names the
- * OQ builds that have a Spira release alone, and its failure is a note, not an error.
+ * fixVersion. Jira holds the versions and the incidents; without Jira, the releases section of
+ * the imported requirements file does (issue #22). Spira only names the OQ builds that have a
+ * Spira release alone, and its failure is a note, not an error.
  */
 
 export interface ReleasesDeps {
@@ -104,30 +107,98 @@ async function oqTotals(deps: ReleasesDeps): Promise<OqTotals> {
   return { byVersion, sources, notes };
 }
 
+interface VersionList {
+  versions: { name: string; released: boolean; releaseDate: string | null }[];
+  incidents: Map<string, IncidentCounts>;
+  releaseVersions: ReleaseSource;
+  incidentSource: ReleaseSource;
+}
+
+/** Jira's versions of the project and the incident JQL's issues per fixVersion. */
+async function fromJira(
+  jira: JiraClient,
+  project: string,
+  deps: ReleasesDeps,
+): Promise<VersionList> {
+  const found = await fromTracker(() => jira.versions(project));
+  const names = [...new Set(found.map((v) => v.name))];
+  const incidents = await fromTracker(() =>
+    incidentsByVersion(jira, deps.config.incidentJql, names),
+  );
+  const demo = deps.trackers.demo.jira;
+  return {
+    versions: found.map((v) => ({
+      name: v.name,
+      released: v.released === true,
+      releaseDate: v.releaseDate ?? null,
+    })),
+    incidents,
+    releaseVersions: { kind: "jira", demo, detail: `versions of Jira project ${project}` },
+    incidentSource: {
+      kind: "jira",
+      demo,
+      detail: `issues of '${deps.config.incidentJql}' per fixVersion; closed: Jira's Done status category`,
+    },
+  };
+}
+
+/** The releases section of the imported requirements file; null when none was imported. */
+async function fromImportedFile(deps: ReleasesDeps): Promise<VersionList | null> {
+  const releases = await importedReleases(deps.db);
+  const first = releases[0];
+  if (!first) return null;
+  const file = `imported file ${first.fileName}, ${first.importedAt.toISOString()}`;
+  return {
+    versions: releases.map((r) => ({
+      name: r.version,
+      released: r.released ?? r.releasedAt !== null,
+      releaseDate: r.releasedAt,
+    })),
+    incidents: new Map(
+      releases.map((r) => [
+        r.version,
+        { count: r.incidents, closed: r.closed, open: r.incidents - r.closed },
+      ]),
+    ),
+    releaseVersions: { kind: "file", demo: false, detail: `releases of the ${file}` },
+    incidentSource: {
+      kind: "file",
+      demo: false,
+      detail: `incidents of each release in the ${file}; closed: as the file says`,
+    },
+  };
+}
+
+/**
+ * Jira when it is configured (it wins); otherwise the releases section of the imported
+ * requirements file, for teams without Jira; neither: 503 saying what to set.
+ */
+async function versionList(deps: ReleasesDeps): Promise<VersionList> {
+  const jira = deps.trackers.jira;
+  const project = deps.trackers.config.jira?.project;
+  if (jira && project) return fromJira(jira, project, deps);
+  const imported = await fromImportedFile(deps);
+  if (imported) return imported;
+  if (!jira) throw new AppError(503, "not_configured", `${NOT_CONFIGURED.jira} ${NO_FILE}`);
+  throw new AppError(
+    503,
+    "not_configured",
+    `The release report lists the versions of a Jira project: set ASSAY_JIRA_PROJECT (docs/integrations.md). ${NO_FILE}`,
+  );
+}
+
+const NO_FILE =
+  "Without Jira, import a requirements file with a releases section (docs/integrations.md).";
+
 export async function releaseReport(
   deps: ReleasesDeps,
   view: ReleaseView,
   now = new Date(),
 ): Promise<ReleaseReport> {
-  const { trackers, config } = deps;
-  const jira = trackers.jira;
-  if (!jira) throw new AppError(503, "not_configured", NOT_CONFIGURED.jira);
-  const project = trackers.config.jira?.project;
-  if (!project)
-    throw new AppError(
-      503,
-      "not_configured",
-      "The release report lists the versions of a Jira project: set ASSAY_JIRA_PROJECT (docs/integrations.md).",
-    );
-  const [versions, oq] = await Promise.all([
-    fromTracker(() => jira.versions(project)),
-    oqTotals(deps),
-  ]);
-  const names = versions.map((v) => v.name);
-  const incidents = await fromTracker(() =>
-    incidentsByVersion(jira, config.incidentJql, [...new Set(names)]),
-  );
-  const known = new Set(names);
+  const { config } = deps;
+  const [list, oq] = await Promise.all([versionList(deps), oqTotals(deps)]);
+  const { versions, incidents } = list;
+  const known = new Set(versions.map((v) => v.name));
   const row = (
     name: string,
     released: boolean | null,
@@ -146,34 +217,24 @@ export async function releaseReport(
     };
   };
   const rows = [
-    ...versions.map((v) => row(v.name, v.released === true, v.releaseDate ?? null)),
-    // OQ builds of a release Jira no longer lists (deleted, another project) still count.
+    ...versions.map((v) => row(v.name, v.released, v.releaseDate)),
+    // OQ builds of a release the list no longer has (deleted, another project) still count.
     ...[...oq.byVersion.keys()].filter((name) => !known.has(name)).map((n) => row(n, null, null)),
   ].sort((a, b) => compareVersions(a.releaseVersion, b.releaseVersion));
-  const demoJira = trackers.demo.jira;
-  const releaseVersions: ReleaseSource[] = [
-    { kind: "jira", demo: demoJira, detail: `versions of Jira project ${project}` },
-  ];
+  const releaseVersions: ReleaseSource[] = [list.releaseVersions];
   if (rows.length > versions.length)
     releaseVersions.push({
       kind: "builds",
       demo: false,
-      detail: "Jira releases named by OQ builds that Jira's project no longer lists",
+      detail:
+        list.releaseVersions.kind === "jira"
+          ? "Jira releases named by OQ builds that Jira's project no longer lists"
+          : "Jira releases named by OQ builds that the imported file does not list",
     });
   return {
     rows: releasesInView(rows, view),
     view,
-    sources: {
-      releaseVersions,
-      totalOQ: oq.sources,
-      incidents: [
-        {
-          kind: "jira",
-          demo: demoJira,
-          detail: `issues of '${config.incidentJql}' per fixVersion; closed: Jira's Done status category`,
-        },
-      ],
-    },
+    sources: { releaseVersions, totalOQ: oq.sources, incidents: [list.incidentSource] },
     notes: oq.notes,
     releaseNotesConfigured: config.releaseNotesUrl !== undefined,
     generatedAt: now.toISOString(),

@@ -1,15 +1,28 @@
-import { RmsImportRowSchema, type RmsImportRow } from "@assay/core";
+import {
+  RmsImportReleaseSchema,
+  RmsImportRowSchema,
+  type RmsImportRelease,
+  type RmsImportRow,
+} from "@assay/core";
 import { CsvError } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import { badRequest } from "../../errors.js";
 
 /**
- * Reads a requirements file (docs/traceability.md has the column set). CSV: a header row with
+ * Reads a requirements file (docs/integrations.md has the column set). CSV: a header row with
  * rms, summary, epic, type, bugs (each bug KEY|summary|status, bugs separated by ';'); header
  * names are case-insensitive and unknown columns are ignored. JSON: an array of objects
- * {rms, summary, epic, type, bugs: [{key, summary, status}]}. Every problem is a 400 naming the
- * row, so nothing is imported from a file with a mistake.
+ * {rms, summary, epic, type, bugs: [{key, summary, status}]}, or an object {requirements: that
+ * array, releases: [{version, releasedAt?, released?, incidents: [{key, summary?, status,
+ * closed}]}]} for teams whose release versions and incidents are not in Jira. Every problem is a
+ * 400 naming the row (or release) and field, so nothing is imported from a file with a mistake.
  */
+
+export interface RequirementsFile {
+  requirements: RmsImportRow[];
+  /** null: the file has no releases section (the releases imported before are kept). */
+  releases: RmsImportRelease[] | null;
+}
 
 export const CSV_COLUMNS = ["rms", "summary", "epic", "type", "bugs"] as const;
 
@@ -47,21 +60,56 @@ function csvRecords(content: string): Record<string, unknown>[] {
   }));
 }
 
-function jsonRecords(content: string): unknown[] {
+const JSON_SHAPE =
+  'The JSON file must be an array of requirements [{"rms": "RMS-1", ...}] or an object {"requirements": [...], "releases": [...]}.';
+
+function jsonRecords(content: string): { records: unknown[]; releases: unknown } {
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
   } catch {
     throw badRequest("The JSON file is not valid JSON.");
   }
-  if (!Array.isArray(parsed)) {
-    throw badRequest('The JSON file must be an array of requirements: [{"rms": "RMS-1", ...}].');
-  }
-  return parsed;
+  if (Array.isArray(parsed)) return { records: parsed, releases: undefined };
+  if (parsed === null || typeof parsed !== "object") throw badRequest(JSON_SHAPE);
+  const { requirements, releases } = parsed as Record<string, unknown>;
+  if (!Array.isArray(requirements)) throw badRequest(JSON_SHAPE);
+  return { records: requirements, releases };
 }
 
-/** The requirements of a file, checked; `fileName`'s extension says whether it is CSV or JSON. */
-export function readRequirementsFile(fileName: string, content: string): RmsImportRow[] {
+/** The releases section, checked: each problem names the release and the field. */
+function readReleases(section: unknown): RmsImportRelease[] | null {
+  if (section === undefined) return null;
+  if (!Array.isArray(section))
+    throw badRequest('releases: must be an array of releases [{"version": "7.2.0", ...}].');
+  const seen = new Set<string>();
+  return section.map((item, index) => {
+    const parsed = RmsImportReleaseSchema.safeParse(item);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const field = issue?.path.join(".") || "release";
+      throw badRequest(`Release ${index + 1}: ${field}: ${issue?.message ?? "invalid"}.`);
+    }
+    const release = parsed.data;
+    if (seen.has(release.version))
+      throw badRequest(
+        `Release ${index + 1}: version ${release.version} appears twice in the file.`,
+      );
+    seen.add(release.version);
+    const keys = new Set<string>();
+    for (const incident of release.incidents) {
+      if (keys.has(incident.key))
+        throw badRequest(
+          `Release ${index + 1} (${release.version}): incident ${incident.key} appears twice.`,
+        );
+      keys.add(incident.key);
+    }
+    return release;
+  });
+}
+
+/** The requirements (and releases) of a file, checked; the extension says CSV or JSON. */
+export function readRequirementsFile(fileName: string, content: string): RequirementsFile {
   const isCsv = fileName.toLowerCase().endsWith(".csv");
   if (isCsv) {
     const header = content.replace(/^\uFEFF/, "").split(/\r?\n/, 1)[0] ?? "";
@@ -77,7 +125,8 @@ export function readRequirementsFile(fileName: string, content: string): RmsImpo
       );
     }
   }
-  const records = isCsv ? csvRecords(content) : jsonRecords(content);
+  const json = isCsv ? null : jsonRecords(content);
+  const records = json ? json.records : csvRecords(content);
   const rows: RmsImportRow[] = [];
   const seen = new Set<string>();
   records.forEach((record, index) => {
@@ -94,5 +143,5 @@ export function readRequirementsFile(fileName: string, content: string): RmsImpo
     rows.push(parsed.data);
   });
   if (rows.length === 0) throw badRequest("The file has no requirements.");
-  return rows;
+  return { requirements: rows, releases: readReleases(json?.releases) };
 }

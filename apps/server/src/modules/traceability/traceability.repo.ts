@@ -1,6 +1,7 @@
 import { sql } from "kysely";
-import type { RmsImportRow } from "@assay/core";
+import type { RmsImportRelease, RmsImportRow } from "@assay/core";
 import type { Db } from "../../db/pool.js";
+import { replaceImportedReleases } from "./imported-releases.repo.js";
 
 /**
  * Requirements and their linked bugs, imports and edits (migration 0040), and the tests that
@@ -37,6 +38,7 @@ export async function replaceRequirements(
   db: Db,
   file: { fileName: string; importedBy: string; sourceKind?: "file" | "jira" | "spira" },
   rows: readonly RmsImportRow[],
+  releases: readonly RmsImportRelease[] | null = null,
 ) {
   return db.kysely.transaction().execute(async (trx) => {
     const keys = rows.map((row) => row.rms.toUpperCase());
@@ -79,8 +81,10 @@ export async function replaceRequirements(
         requirements: rows.length,
         bugs,
       })
-      .returning("imported_at")
+      .returning(["id", "imported_at"])
       .executeTakeFirstOrThrow();
+    // No releases section: the releases of an earlier file stay (a CSV file cannot carry them).
+    if (releases !== null) await replaceImportedReleases(trx, imported.id, releases);
     return { bugs, removed: Number(removed.numDeletedRows), importedAt: imported.imported_at };
   });
 }

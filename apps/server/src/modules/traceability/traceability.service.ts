@@ -46,14 +46,20 @@ export async function importRequirements(
   body: RmsImportBody,
   importedBy: string,
 ): Promise<RmsImportResult> {
-  const rows = readRequirementsFile(body.fileName, body.content);
-  const stored = await repo.replaceRequirements(db, { fileName: body.fileName, importedBy }, rows);
+  const file = readRequirementsFile(body.fileName, body.content);
+  const stored = await repo.replaceRequirements(
+    db,
+    { fileName: body.fileName, importedBy },
+    file.requirements,
+    file.releases,
+  );
   return {
     fileName: body.fileName,
     importedAt: stored.importedAt.toISOString(),
-    requirements: rows.length,
+    requirements: file.requirements.length,
     bugs: stored.bugs,
     removed: stored.removed,
+    ...(file.releases !== null && { releases: file.releases.length }),
   };
 }
 

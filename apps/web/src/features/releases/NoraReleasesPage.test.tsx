@@ -121,6 +121,28 @@ describe("Nora Releases", { timeout: 30_000 }, () => {
     await waitFor(() => expect(tableVersions()).toEqual(["7.1.1"]));
   });
 
+  it("says when the versions and incidents came from an imported requirements file", async () => {
+    const file = "imported file nora.json, 2026-11-26T09:00:00.000Z";
+    mockApi({
+      "/v1/release-detail": () =>
+        jsonResponse({
+          ...REPORT,
+          sources: {
+            ...REPORT.sources,
+            releaseVersions: [{ kind: "file", demo: false, detail: `releases of the ${file}` }],
+            incidents: [
+              { kind: "file", demo: false, detail: `incidents of each release in the ${file}` },
+            ],
+          },
+        }),
+    });
+    renderUi(<NoraReleasesPage />, { path: "/releases" });
+    const sources = await screen.findByRole("region", { name: "Sources of the figures" });
+    expect(within(sources).getAllByText("Imported file")).toHaveLength(2);
+    expect(within(sources).getByText(`releases of the ${file}`)).toBeInTheDocument();
+    expect(within(sources).queryByText(/Jira/)).not.toBeInTheDocument();
+  });
+
   it("says Jira is not configured, and what to set", async () => {
     mockApi({
       "/v1/release-detail": () =>

@@ -7,6 +7,7 @@ const KIND_LABELS: Record<ReleaseSource["kind"], string> = {
   jira: "Jira",
   spira: "Spira",
   builds: "Assay OQ builds",
+  file: "Imported file",
 };
 
 function SourceChip({ source }: { source: ReleaseSource }) {
@@ -29,8 +30,9 @@ const FIGURES = [
 ] as const;
 
 /**
- * Where each figure came from (a tracker, the demo's fake of it, Assay's OQ builds), with the
- * detail a validation lead checks: which project, which JQL.
+ * Where each figure came from (a tracker, the demo's fake of it, an imported requirements file,
+ * Assay's OQ builds), with the detail a validation lead checks: which project, which JQL, which
+ * file.
  */
 export function ReleaseSources({ report }: { report: ReleaseReport }) {
   return (
