@@ -193,6 +193,8 @@ export async function runLiveJob(
     job.batches.push(size);
   }
   job.step = "screenshot";
+  // A retry after a kill that lost the answer of a stored screenshot must not store a second one.
+  const shotKey = randomUUID();
   job.attachmentAcknowledged = await untilAcknowledged(
     target,
     (url) => {
@@ -200,7 +202,7 @@ export async function runLiveJob(
       form.append("file", new Blob([PNG], { type: "image/png" }), "shot.png");
       return fetch(`${url}${run}/results/t0/attachments`, {
         method: "POST",
-        headers: { authorization: `Bearer ${target.token}` },
+        headers: { authorization: `Bearer ${target.token}`, "idempotency-key": shotKey },
         body: form,
         signal: AbortSignal.timeout(30_000),
       });

@@ -176,7 +176,10 @@ describe("the crash campaign", () => {
       if (job.attachmentAcknowledged && (run?.attachments ?? 0) < 1) {
         problems.push(`${job.runKey}: acknowledged screenshot missing`);
       }
-      if ((run?.attachments ?? 0) > 1) duplicateAttachments += (run?.attachments ?? 1) - 1;
+      if ((run?.attachments ?? 0) > 1) {
+        duplicateAttachments += (run?.attachments ?? 1) - 1;
+        problems.push(`${job.runKey}: ${run?.attachments} screenshots of one Idempotency-Key`);
+      }
       if ((run?.attachments ?? 0) > job.attachmentAttempts) {
         problems.push(
           `${job.runKey}: ${run?.attachments} screenshots from ${job.attachmentAttempts} attempts`,
