@@ -158,9 +158,12 @@ export function useRunView<F extends keyof Families>(
       const next = pagesAround(firstIndex, lastIndex, shown);
       clearTimeout(timer.current);
       const set = () =>
-        setWanted((known) =>
-          known.search === search && sameList(known.pages, next) ? known : { search, pages: next },
-        );
+        setWanted((known) => {
+          const pages = known.search === search ? keptNear(known.pages, next) : next;
+          return known.search === search && sameList(known.pages, pages)
+            ? known
+            : { search, pages };
+        });
       // The top row on a page asked for already: scrolling on, so at once. Otherwise the list
       // jumped, or is still on its way (a scroll animation moves pages a frame): wait for it.
       const top = pageOfIndex(firstIndex);
@@ -173,6 +176,23 @@ export function useRunView<F extends keyof Families>(
 }
 
 const NO_PAGES: readonly number[] = [];
+
+/** Pages asked for before that stay asked for while the list shows rows this close to them. */
+const KEEP_NEAR_PAGES = 2;
+
+/**
+ * `next`, plus the pages asked for before that are near it. A page that loads changes the
+ * cards' heights and can move the rows shown back onto the previous pages; were those dropped,
+ * the list would go back and forth between two sets of pages, a render each way, until React
+ * stops it (its maximum update depth, seen in the 100,000-result journey). Kept, the set settles.
+ */
+function keptNear(previous: readonly number[], next: readonly number[]): readonly number[] {
+  if (next.length === 0) return next;
+  const low = Math.min(...next) - KEEP_NEAR_PAGES;
+  const high = Math.max(...next) + KEEP_NEAR_PAGES;
+  const near = previous.filter((page) => page >= low && page <= high);
+  return [...new Set([...near, ...next])].sort((a, b) => a - b);
+}
 
 function sameList(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((value, i) => value === b[i]);
