@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -87,6 +87,8 @@ const load = () =>
 /** Runs the scenarios; the exit code (0, 1 for errors or losses, 2 for a missed latency only). */
 async function main(cleanup: Cleanup, opts: Options): Promise<number> {
   const scratch = await mkdtemp(path.join(tmpdir(), "assay-load-"));
+  // PostgreSQL runs as the postgres user when this runs as root: it must enter this folder.
+  await chmod(scratch, 0o711);
   cleanup.add(`folder ${scratch}`, () => rm(scratch, { recursive: true, force: true }));
   const dataDir = opts.dataDir ? path.resolve(opts.dataDir) : path.join(scratch, "data");
   step(`starting the server (data in ${dataDir})`);
