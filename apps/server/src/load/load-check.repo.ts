@@ -1,4 +1,5 @@
-import pg from "pg";
+import type pg from "pg";
+import { withClient as withBenchClient } from "../bench/databases.js";
 
 /** What the database holds for one run an uploader was answered for. */
 export interface StoredRun {
@@ -12,16 +13,8 @@ export interface StoredRun {
   results: number;
 }
 
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url, application_name: "assay-load-check" });
-  client.on("error", () => undefined);
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const withClient = <T>(url: string, fn: (client: pg.Client) => Promise<T>) =>
+  withBenchClient(url, fn, "assay-load-check");
 
 /** The dataset's size, for the report. */
 export async function datasetCounts(

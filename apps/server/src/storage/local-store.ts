@@ -12,6 +12,7 @@ import {
   type PutResult,
   type StoredObject,
 } from "./object-store.js";
+import { isProcessAlive } from "../process-alive.js";
 
 /** What the sidecar next to each object holds. */
 interface Meta {
@@ -29,16 +30,6 @@ const DISK_FULL = new Set(["ENOSPC", "EDQUOT"]);
 const PARTIAL = ".partial";
 /** A half-written file older than this is left over whatever its process. */
 const PARTIAL_MAX_AGE_MS = 24 * 60 * 60 * 1000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists, owned by someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Objects as files under one folder (by default `<ASSAY_DATA_DIR>/objects`), for a single
@@ -77,7 +68,7 @@ export class LocalObjectStore implements ObjectStore {
       const left =
         !(pid > 0) ||
         Date.now() - modified > PARTIAL_MAX_AGE_MS ||
-        (pid === process.pid ? modified < startedMs : !isAlive(pid));
+        (pid === process.pid ? modified < startedMs : !isProcessAlive(pid));
       if (!left) continue;
       await unlink(file).catch(() => undefined);
       removed++;

@@ -5,18 +5,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import type { ReportFile, UploadFiles } from "../parsers/types.js";
+import { isProcessAlive } from "../../../process-alive.js";
 
 const SPOOL_PREFIX = "assay-upload-";
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /**
  * Removes the spool folders of Assay processes that died with uploads in flight (kill -9, the
@@ -27,7 +18,7 @@ export async function removeDeadSpools(dir = tmpdir()): Promise<number> {
   let removed = 0;
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const pid = Number(/^assay-upload-(\d+)-/.exec(name)?.[1]);
-    if (!(pid > 0) || pid === process.pid || isAlive(pid)) continue;
+    if (!(pid > 0) || pid === process.pid || isProcessAlive(pid)) continue;
     await rm(path.join(dir, name), { recursive: true, force: true });
     removed++;
   }
