@@ -85,11 +85,13 @@ export async function checkCampaign(
       problems.push(`${run.key}: total ${run.total}, ${run.stored} stored`);
     }
   }
-  // An answer kept for an Idempotency-Key whose run is not there: a replay would lie.
+  // An answer kept for an Idempotency-Key whose run is not there: a replay would lie. Only
+  // uploads' answers name a run; a live screenshot's answer is checked by the counts above.
   const answers = await queryOnce<{ key: string }>(
     url,
     `SELECT k.response->>'test_run_key' AS key FROM idempotency_keys k
-      WHERE NOT EXISTS (SELECT 1 FROM runs r WHERE r.test_run_key = k.response->>'test_run_key')`,
+      WHERE k.response ? 'test_run_key'
+        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.test_run_key = k.response->>'test_run_key')`,
   );
   for (const a of answers) problems.push(`idempotency answer for ${a.key}: no such run`);
   const [children] = await queryOnce<{ results: number; attachments: number }>(
