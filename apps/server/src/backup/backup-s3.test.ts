@@ -1,7 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
@@ -16,25 +14,13 @@ import { createObjectStore, type ObjectStore } from "../storage/index.js";
 import { LocalObjectStore } from "../storage/local-store.js";
 import { createBackup, type BackupSource } from "./backup.js";
 import { restoreInto, withUnpackedArchive } from "./restore.js";
+import { S3rver, type S3rverServer } from "../../test/s3rver.js";
 
 // Moving an installation between object stores with a backup (issue #25): a server on the local
 // object store is backed up and restored into one configured for S3 (the production S3 store,
 // made from the configuration as `assay restore` makes it, against s3rver), and back again.
 // Every object arrives byte for byte with its content type, and the restored app serves each
 // attachment from its new store.
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}) => S3rverServer;
-const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
 
 const BUCKET = "assay-restore";
 const log = pino({ level: "silent" }) as FastifyBaseLogger;

@@ -1,6 +1,4 @@
 import { mkdtemp, readdir, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { PassThrough, Readable } from "node:stream";
@@ -8,20 +6,7 @@ import { text } from "node:stream/consumers";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { S3ObjectStore } from "./s3-store.js";
-
-/** The few members of s3rver (which ships no types) that this test uses. */
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}) => S3rverServer;
-const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
+import { S3rver, type S3rverServer } from "../../test/s3rver.js";
 
 const BUCKET = "assay-test";
 let folder: string;

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -8,21 +7,9 @@ import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LineCounter } from "./ndjson.js";
 import { S3Connector, type S3SourceOptions } from "./s3.js";
+import { S3rver, type S3rverServer } from "../../../../test/s3rver.js";
 
 /** The S3 connector against s3rver (a real S3 HTTP API on 127.0.0.1) and broken TCP servers. */
-
-interface S3rverServer {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: {
-  address: string;
-  port: number;
-  silent: boolean;
-  directory: string;
-  configureBuckets: { name: string }[];
-}) => S3rverServer;
-const S3rver = createRequire(import.meta.url)("s3rver") as S3rverClass;
 
 const BUCKET = "fhir-exports";
 const S3RVER_KEYS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
