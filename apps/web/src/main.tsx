@@ -5,16 +5,19 @@ import { RouterProvider } from "react-router/dom";
 import { createQueryClient } from "./api/query-client";
 import { readAppMode } from "./app-mode";
 import { AppProviders } from "./AppProviders";
+import { startOpeningRead } from "./features/runs/view/opening-read";
 import { createRoutes } from "./routes";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element to render into");
 
 const router = createBrowserRouter(createRoutes(readAppMode()));
+const queryClient = createQueryClient();
+startOpeningRead(queryClient, window.location);
 
 createRoot(container).render(
   <StrictMode>
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>
   </StrictMode>,

@@ -5,11 +5,19 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { AppProviders } from "../AppProviders";
 import { createRoutes } from "../routes";
 
+/** No retries: a failing answer should show its error at once, not after the back-off. */
+export const testQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
 /** Renders the whole app, with the real route table, at `path`. */
-export function renderApp(path: string, { mode = "full" }: { mode?: AppMode } = {}) {
+export function renderApp(
+  path: string,
+  {
+    mode = "full",
+    queryClient = testQueryClient(),
+  }: { mode?: AppMode; queryClient?: QueryClient } = {},
+) {
   const router = createMemoryRouter(createRoutes(mode), { initialEntries: [path] });
-  // No retries: a failing answer should show its error at once, not after the back-off.
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const view = render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />

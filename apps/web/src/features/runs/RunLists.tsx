@@ -11,7 +11,7 @@ import {
   type RunPageSize,
 } from "./report-url";
 import { useRunList, type RunOf } from "./use-runs";
-import { prefetchFrontendView } from "./view/use-run-view";
+import { prefetchRunView } from "./view/use-run-view";
 
 export interface RunListProps {
   tab: ReportTab;
@@ -67,7 +67,12 @@ export const FrontendRunList = memo(function FrontendRunList(props: RunListProps
       columns={frontendColumns(href)}
       rowHref={href}
       // A big run takes a moment to fetch: start when the pointer or focus reaches its row.
-      onRowIntent={(run) => prefetchFrontendView(queryClient, run.test_run_key, DEFAULT_FILTERS)}
+      onRowIntent={(run) =>
+        void prefetchRunView(queryClient, "frontend", run.test_run_key, {
+          ...DEFAULT_FILTERS,
+          search: "",
+        })
+      }
       {...table}
     />
   );

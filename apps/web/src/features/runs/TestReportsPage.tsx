@@ -5,7 +5,7 @@ import Paper from "@mui/material/Paper";
 import Tab from "@mui/material/Tab";
 import Tabs from "@mui/material/Tabs";
 import { useIsFetching } from "@tanstack/react-query";
-import { memo, useMemo, type ComponentType } from "react";
+import { memo, useEffect, useMemo, useState, type ComponentType } from "react";
 import { useNavigate, useParams, useSearchParams } from "react-router";
 import {
   DEFAULT_FILTERS,
@@ -20,6 +20,7 @@ import { RunDialogs } from "./RunDialogs";
 import { BackendRunList, FrontendRunList, LoadRunList, type RunListProps } from "./RunLists";
 import { useRefreshRunList } from "./use-runs";
 import { useStableCallback } from "./use-stable-callback";
+import { isOpeningRead, openingReadPainted } from "./view/opening-read";
 
 const TAB_LABEL: Record<ReportTab, string> = {
   frontend: "Frontend",
@@ -80,6 +81,24 @@ const ListToolbar = memo(function ListToolbar({
 });
 
 /**
+ * False while the page, opened cold at a run's dialog, waits for the dialog's first page to be
+ * painted (opening-read.ts): the run list is behind the full-screen dialog, and rendering its
+ * table first would hold the dialog's first rows back by as long.
+ */
+function useListAfterOpeningRead(): boolean {
+  const [ready, setReady] = useState(() => !isOpeningRead());
+  useEffect(() => {
+    if (ready) return;
+    let live = true;
+    void openingReadPainted().then(() => live && setReady(true));
+    return () => {
+      live = false;
+    };
+  }, [ready]);
+  return ready;
+}
+
+/**
  * Test Reports (/test_runs/:key?/:test_key?): the Frontend, Backend and Load run lists on tabs,
  * with Refresh for the tab on screen; a run key in the URL opens that run's dialog.
  */
@@ -98,6 +117,7 @@ export function TestReportsPage() {
     go({ ...state, page, size }),
   );
   const List = LISTS[state.tab];
+  const listReady = useListAfterOpeningRead();
 
   const onTab = useStableCallback((tab: ReportTab) =>
     go({ ...state, tab, page: 1, dialog: null, filters: DEFAULT_FILTERS }),
@@ -107,7 +127,9 @@ export function TestReportsPage() {
   return (
     <Paper variant="outlined">
       <ListToolbar tab={state.tab} refreshing={refreshing} onTab={onTab} onRefresh={onRefresh} />
-      <List tab={state.tab} page={state.page} size={state.size} onPaging={onPaging} />
+      {listReady && (
+        <List tab={state.tab} page={state.page} size={state.size} onPaging={onPaging} />
+      )}
       <RunDialogs state={state} go={go} />
     </Paper>
   );

@@ -3,7 +3,8 @@ import Box from "@mui/material/Box";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { rowKeyOf } from "../view/pages";
 import { BackendResultRow } from "./BackendResultRow";
 
 const ROW_ESTIMATE = 52;
@@ -47,7 +48,7 @@ export function BackendResultList({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
     overscan: 6,
-    getItemKey: (index) => rowAt(index)?.id ?? `pending-${index}`,
+    getItemKey: useMemo(() => rowKeyOf(rowAt), [rowAt]),
   });
 
   useEffect(() => {

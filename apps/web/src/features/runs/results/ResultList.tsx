@@ -3,7 +3,8 @@ import Box from "@mui/material/Box";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
+import { rowKeyOf } from "../view/pages";
 import { ResultCard, type CardSettings } from "./ResultCard";
 
 // A card without an error is about 150 px high; the real height is measured once it renders.
@@ -40,7 +41,7 @@ export function ResultList(props: ResultListProps) {
     count,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ESTIMATED_CARD_HEIGHT,
-    getItemKey: (index) => rowAt(index)?.id ?? `pending-${index}`,
+    getItemKey: useMemo(() => rowKeyOf(rowAt), [rowAt]),
     overscan: 4,
     gap: GAP,
   });

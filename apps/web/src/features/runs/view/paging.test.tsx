@@ -9,7 +9,7 @@ import { jsonResponse, mockApi } from "../../../test/mock-api";
 import { renderUi } from "../../../test/render-ui";
 import { buildBackendRun } from "../../../test/run-fixtures";
 import { JUMP_SETTLE_MS } from "./use-run-view";
-import { NEXT_PAGE_ROWS, pageOffset } from "./pages";
+import { NEXT_PAGE_ROWS, pageOffset, rowKeyOf } from "./pages";
 
 /*
  * The results list asks for the pages of the rows it shows, wherever they are: a jump from the
@@ -189,5 +189,17 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
     expect(Math.max(...hidden.map((request) => Number(request.split(" ")[1])))).toBeLessThan(
       pageOffset(2),
     );
+  });
+});
+
+describe("the virtual list's row keys", () => {
+  it("are the result's id once loaded, and a distinct negative number before", () => {
+    const loaded = new Map([
+      [0, { id: 1 }],
+      [2, { id: 70_001 }],
+    ]);
+    const keyOf = rowKeyOf((index) => loaded.get(index));
+    const keys = [0, 1, 2, 3, 99_999].map(keyOf);
+    expect(keys).toEqual([1, -2, 70_001, -4, -100_000]);
   });
 });

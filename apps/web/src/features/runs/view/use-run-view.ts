@@ -199,14 +199,15 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /**
- * Starts fetching a frontend run's first page before its dialog opens (row hover or focus),
- * under the filters the dialog will open with (the same query key, or the prefetch is lost).
+ * Starts fetching a run's first page before its dialog asks (a row hovered or focused, or the
+ * dialog's URL opened cold: opening-read.ts), under the filters the dialog will open with (the
+ * same query key, or the prefetch is lost).
  */
-export function prefetchFrontendView(
+export function prefetchRunView(
   queryClient: QueryClient,
+  family: keyof Families,
   key: string,
-  filters: Omit<ViewFilters, "search">,
-): void {
-  const search = searchOf({ ...filters, search: "" }).toString();
-  void queryClient.prefetchQuery(pageQuery("frontend", key, search, 0));
+  filters: ViewFilters,
+): Promise<void> {
+  return queryClient.prefetchQuery(pageQuery(family, key, searchOf(filters).toString(), 0));
 }
