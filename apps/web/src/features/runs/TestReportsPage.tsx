@@ -82,8 +82,8 @@ const ListToolbar = memo(function ListToolbar({
 
 /**
  * False while the page, opened cold at a run's dialog, waits for the dialog's first page to be
- * painted (opening-read.ts): the run list is behind the full-screen dialog, and rendering its
- * table first would hold the dialog's first rows back by as long.
+ * painted (opening-read.ts): the tabs and run list are behind the full-screen dialog, and
+ * rendering them first would hold the dialog's first rows back by as long.
  */
 function useListAfterOpeningRead(): boolean {
   const [ready, setReady] = useState(() => !isOpeningRead());
@@ -126,9 +126,16 @@ export function TestReportsPage() {
 
   return (
     <Paper variant="outlined">
-      <ListToolbar tab={state.tab} refreshing={refreshing} onTab={onTab} onRefresh={onRefresh} />
       {listReady && (
-        <List tab={state.tab} page={state.page} size={state.size} onPaging={onPaging} />
+        <>
+          <ListToolbar
+            tab={state.tab}
+            refreshing={refreshing}
+            onTab={onTab}
+            onRefresh={onRefresh}
+          />
+          <List tab={state.tab} page={state.page} size={state.size} onPaging={onPaging} />
+        </>
       )}
       <RunDialogs state={state} go={go} />
     </Paper>
