@@ -22,6 +22,11 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 // library stays with the screens that draw charts.
 const VENDOR_CHUNKS = [
   {
+    // main.tsx's first import: with no dependencies, it runs before the app's chunks evaluate.
+    name: "preload-screen",
+    test: /[\\/]src[\\/](preload-screen|screen-code)\.ts$/,
+  },
+  {
     name: "mui",
     tags: ["$initial" as const],
     test: /[\\/]node_modules[\\/](@mui|@emotion|stylis|react-transition-group)[\\/]/,
