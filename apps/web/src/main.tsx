@@ -12,9 +12,11 @@ import { createRoutes } from "./routes";
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element to render into");
 
-const router = createBrowserRouter(createRoutes(readAppMode()));
+const mode = readAppMode();
+const router = createBrowserRouter(createRoutes(mode));
 const queryClient = createQueryClient();
-startOpeningRead(queryClient, window.location);
+// A data-harmonization host shows that screen on every path, a run's dialog on none.
+if (mode === "full") startOpeningRead(queryClient, window.location);
 
 createRoot(container).render(
   <StrictMode>
