@@ -4,6 +4,7 @@ import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
+import { onListKeys } from "../view/list-keys";
 import { rowKeyOf } from "../view/pages";
 import { BackendResultRow } from "./BackendResultRow";
 
@@ -93,6 +94,7 @@ export function BackendResultList({
       role="feed"
       aria-label="Results"
       aria-busy={items.some((item) => !rowAt(item.index))}
+      onKeyDown={onListKeys(virtualizer, count)}
       sx={{
         flex: 1,
         minHeight: 0,

@@ -4,6 +4,7 @@ import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef } from "react";
+import { onListKeys } from "../view/list-keys";
 import { rowKeyOf } from "../view/pages";
 import { ResultCard, type CardSettings } from "./ResultCard";
 
@@ -71,6 +72,7 @@ export function ResultList(props: ResultListProps) {
       role="feed"
       aria-label="Results"
       aria-busy={items.some((item) => !rowAt(item.index))}
+      onKeyDown={onListKeys(virtualizer, count)}
       tabIndex={0}
       sx={{ flex: 1, minHeight: 0, overflow: "auto", contain: "strict" }}
     >

@@ -74,7 +74,7 @@ function mockBigRun() {
   return asked;
 }
 
-function restoreProperty(name: "offsetHeight", height: number): () => void {
+function restoreProperty(name: "offsetHeight" | "scrollHeight", height: number): () => void {
   const original = Object.getOwnPropertyDescriptor(HTMLElement.prototype, name);
   Object.defineProperty(HTMLElement.prototype, name, { configurable: true, get: () => height });
   return () => {
@@ -115,6 +115,8 @@ beforeAll(() => {
   restore = [
     stubClientHeight(VIEWPORT),
     restoreProperty("offsetHeight", ROW_HEIGHT),
+    // How far the list scrolls, which the virtualizer reads to go to the end.
+    restoreProperty("scrollHeight", TOTAL * ROW_HEIGHT),
     stubScrollTo(),
   ];
 });
@@ -162,6 +164,20 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
     const after = asked.slice(before).map((request) => Number(request.split(" ")[1]));
     expect(after.length).toBeGreaterThanOrEqual(1);
     for (const offset of after) expect(Math.abs(offset - 90_000)).toBeLessThan(NEXT_PAGE_ROWS * 2);
+  });
+
+  it("goes to the last result with End and back to the first with Home", async () => {
+    mockBigRun();
+    renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {
+      path: "/test_runs/big?be=1",
+      route: "/test_runs/:key?/:test_key?",
+    });
+    await eventually(() => expect(rowShown(0)).not.toBeNull());
+    fireEvent.keyDown(feed(), { key: "End" });
+    await eventually(() => expect(rowShown(TOTAL - 1)).not.toBeNull());
+    expect(rowShown(0)).toBeNull();
+    fireEvent.keyDown(feed(), { key: "Home" });
+    await eventually(() => expect(rowShown(0)).not.toBeNull());
   });
 
   it("asks a new filter for its first pages only, wherever the list was", async () => {
