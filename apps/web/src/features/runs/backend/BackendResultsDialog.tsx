@@ -18,7 +18,7 @@ import { BackendSummary } from "./BackendSummary";
 import { ShownCount } from "../view/ShownCount";
 import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
-import { useRunView } from "../view/use-run-view";
+import { backendViewFilters, useRunView } from "../view/use-run-view";
 import { RESULTS_ERROR } from "./messages";
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
@@ -43,13 +43,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
   const view = useRunView(
     "backend",
     runKey,
-    {
-      hidden: new Set(hideFailed ? (["failed"] as const) : []),
-      tags: NO_TAGS,
-      failure: null,
-      search,
-      locate: linkedTest,
-    },
+    backendViewFilters(hideFailed, search, linkedTest),
     open,
   );
   const run = view.query;
@@ -153,8 +147,6 @@ function LoadingState() {
     </Box>
   );
 }
-
-const NO_TAGS: readonly string[] = [];
 
 /**
  * The run's boxes and results from the run view (use-run-view.ts): counts and Failed Summary

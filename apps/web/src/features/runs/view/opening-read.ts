@@ -1,10 +1,8 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { matchPath } from "react-router";
+import { SCREEN_CODE } from "../../../screen-code";
 import { readReportState } from "../report-url";
-import { prefetchRunView } from "./use-run-view";
-
-/** Test Reports' route (routes.tsx): a run key opens its results dialog. */
-const REPORT_ROUTE = "/test_runs/:key?/:test_key?";
+import { backendViewFilters, prefetchRunView } from "./use-run-view";
 
 let opening: Promise<void> | null = null;
 
@@ -15,20 +13,15 @@ let opening: Promise<void> | null = null;
  * Same query key as the dialog's (use-run-view.ts), so the dialog finds it in the cache.
  */
 export function startOpeningRead(queryClient: QueryClient, location: Location): void {
-  const match = matchPath(REPORT_ROUTE, location.pathname);
+  const match = matchPath(SCREEN_CODE.runs.path, location.pathname);
   if (!match?.params.key) return;
   const { dialog, filters } = readReportState(match.params, new URLSearchParams(location.search));
   let read: Promise<void>;
   if (dialog?.kind === "frontend") {
     read = prefetchRunView(queryClient, "frontend", dialog.key, { ...filters, search: "" });
   } else if (dialog?.kind === "backend") {
-    read = prefetchRunView(queryClient, "backend", dialog.key, {
-      hidden: new Set(),
-      tags: [],
-      failure: null,
-      search: "",
-      locate: dialog.testKey ?? undefined,
-    });
+    const filters = backendViewFilters(false, "", dialog.testKey ?? undefined);
+    read = prefetchRunView(queryClient, "backend", dialog.key, filters);
   } else return;
   opening = read;
 }

@@ -43,6 +43,18 @@ export interface ViewFilters {
   locate?: string;
 }
 
+const NO_TAGS: readonly string[] = [];
+
+/** The Backend results dialog's filters: Hide failed and a search, and the result linked to. */
+export function backendViewFilters(
+  hideFailed: boolean,
+  search: string,
+  locate: string | undefined,
+): ViewFilters {
+  const hidden = new Set(hideFailed ? (["failed"] as const) : []);
+  return { hidden, tags: NO_TAGS, failure: null, search, locate };
+}
+
 interface Families {
   frontend: { page: FrontendRunView; row: FrontendViewResult };
   backend: { page: BackendRunView; row: BackendViewResult };
