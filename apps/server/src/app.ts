@@ -30,6 +30,7 @@ import { profileKey } from "./modules/profile/profile.service.js";
 import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
 import { registerCompression } from "./http/compression.js";
+import { registerAnswerCache } from "./http/answer-cache.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
@@ -177,6 +178,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before every route, so that each answer over the threshold can be compressed.
   await registerCompression(app);
+  // After the compression: the read answers kept are the bytes sent (http/answer-cache.ts).
+  registerAnswerCache(app, db);
 
   await app.register(swagger, {
     openapi: {
