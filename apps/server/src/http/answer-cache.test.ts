@@ -1,9 +1,10 @@
-import type { FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../test/build-test-app.js";
 import { QA_USER } from "../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
-import { AnswerCache, MAX_AGE_MS, SnapshotReader } from "./answer-cache.js";
+import type { Db } from "../db/pool.js";
+import { AnswerCache, MAX_AGE_MS, registerAnswerCache, SnapshotReader } from "./answer-cache.js";
 
 /*
  * Kept read answers (answer-cache.ts) are sent again only while the database is unchanged: every
@@ -57,6 +58,30 @@ describe("AnswerCache", () => {
     expect(cache.get("k", "a", 10_000)).toBeUndefined();
     now = MAX_AGE_MS;
     expect(cache.get("k", "a")).toBeUndefined();
+  });
+});
+
+describe("registerAnswerCache", () => {
+  it("sends a kept answer while the version holds, builds it again when asked fresh", async () => {
+    const server = Fastify();
+    let version = "v1";
+    let builds = 0;
+    registerAnswerCache(server, {} as Db, { readVersion: async () => version });
+    server.get("/n", { config: { keepAnswer: {} } }, async () => ({ build: ++builds }));
+    server.get("/other", async () => ({ build: ++builds }));
+    const get = async (url: string, headers: Record<string, string> = {}) =>
+      (await server.inject({ method: "GET", url, headers })).json<{ build: number }>().build;
+    expect(await get("/n")).toBe(1);
+    expect(await get("/n")).toBe(1);
+    expect(await get("/n?page=2")).toBe(2);
+    expect(await get("/n", { "cache-control": "no-cache" })).toBe(3);
+    expect(await get("/n")).toBe(3);
+    version = "v2";
+    expect(await get("/n")).toBe(4);
+    // Routes that do not declare keepAnswer are built every time.
+    expect(await get("/other")).toBe(5);
+    expect(await get("/other")).toBe(6);
+    await server.close();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { LRUCache } from "lru-cache";
-import type { Db } from "../db/pool.js";
+import { createSidePool, type Db } from "../db/pool.js";
 import { readSnapshot } from "./answer-cache.repo.js";
 import {
   acceptedEncoding,
@@ -141,8 +141,21 @@ function finalBytes(reply: FastifyReply, key: string, payload: string | Buffer) 
  * run on every request). Registered after the compression, so the bytes kept are the ones sent.
  * Requests that miss the same answer at once wait for one of them to build it.
  */
-export function registerAnswerCache(app: FastifyInstance, db: Db, cache = new AnswerCache()) {
-  const snapshots = new SnapshotReader(() => readSnapshot(db));
+export function registerAnswerCache(
+  app: FastifyInstance,
+  db: Db,
+  options: { cache?: AnswerCache; readVersion?: () => Promise<string> } = {},
+) {
+  const cache = options.cache ?? new AnswerCache();
+  let readVersion = options.readVersion;
+  if (!readVersion) {
+    // A connection of its own: every kept read waits for this query, which must not queue
+    // behind the pool's long ones (an upload's COPY, a big run's results).
+    const pool = createSidePool(db, 1, "assay-answer-versions");
+    app.addHook("onClose", () => pool.end());
+    readVersion = () => readSnapshot(pool);
+  }
+  const snapshots = new SnapshotReader(readVersion);
   const building = new Map<string, { version: string; done: Promise<void> }>();
 
   app.addHook("preHandler", async (request, reply) => {
@@ -150,7 +163,11 @@ export function registerAnswerCache(app: FastifyInstance, db: Db, cache = new An
     if (!rule || request.method !== "GET") return;
     const key = cacheKey(request);
     const version = await snapshots.version();
-    const force = (request.query as { force?: unknown } | undefined)?.force === true;
+    // force=true (the lists' spec parameter) or Cache-Control: no-cache (a browser's hard reload,
+    // a benchmark timing the build) builds the answer again, and keeps it.
+    const force =
+      (request.query as { force?: unknown } | undefined)?.force === true ||
+      /\bno-cache\b/i.test(request.headers["cache-control"] ?? "");
     let kept = force ? undefined : cache.get(key, version, rule.maxAgeMs);
     const other = building.get(key);
     if (!kept && !force && other?.version === version) {
