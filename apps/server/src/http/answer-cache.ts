@@ -53,6 +53,7 @@ interface KeptAnswer {
   payload: Buffer | string;
   type: string;
   encoding: string | undefined;
+  vary: string | undefined;
 }
 
 /** Kept answers by URL and encoding, bounded in bytes. */
@@ -118,7 +119,8 @@ function cacheKey(request: FastifyRequest): string {
 }
 
 function sendKept(reply: FastifyReply, answer: KeptAnswer) {
-  void reply.header("content-type", answer.type).header("vary", "accept-encoding");
+  void reply.header("content-type", answer.type);
+  if (answer.vary) void reply.header("vary", answer.vary);
   if (answer.encoding) void reply.header("content-encoding", answer.encoding);
   return reply.send(answer.payload);
 }
@@ -196,7 +198,14 @@ export function registerAnswerCache(
     if (payload.length > KEEP_MAX_BYTES) return payload;
     const { bytes, encoding } = finalBytes(reply, keep.key, payload);
     const type = String(reply.getHeader("content-type") ?? "application/json; charset=utf-8");
-    cache.set(keep.key, { version: keep.version, payload: bytes, type, encoding });
+    const vary = reply.getHeader("vary");
+    cache.set(keep.key, {
+      version: keep.version,
+      payload: bytes,
+      type,
+      encoding,
+      vary: vary === undefined ? undefined : String(vary),
+    });
     keep.built();
     return bytes;
   });
