@@ -16,6 +16,7 @@ import { createSidePool, type Db } from "./db/pool.js";
 import type { Jobs } from "./jobs/jobs.js";
 import { registerErrorHandler } from "./errors.js";
 import multipart from "@fastify/multipart";
+import pLimit from "p-limit";
 import { objectStoreSink } from "./modules/ingest/pipeline/attachment-sink.js";
 import { KnownTests } from "./modules/ingest/test-ids/test-id-cache.js";
 import { ParseWorkers } from "./modules/ingest/worker/parse-workers.js";
@@ -30,6 +31,7 @@ import { profileKey } from "./modules/profile/profile.service.js";
 import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
 import { registerCompression } from "./http/compression.js";
+import { registerAnswerCache } from "./http/answer-cache.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
@@ -177,6 +179,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before every route, so that each answer over the threshold can be compressed.
   await registerCompression(app);
+  // After the compression: the read answers kept are the bytes sent (http/answer-cache.ts).
+  registerAnswerCache(app, db);
 
   await app.register(swagger, {
     openapi: {
@@ -208,7 +212,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthRoutes(db));
   await app.register(catalogRoutes(config.catalog));
   await app.register(objectsRoutes(deps.objects));
-  const parseWorkers = new ParseWorkers(availableParallelism());
+  const parseThreads = availableParallelism();
+  const parseWorkers = new ParseWorkers(parseThreads);
   app.addHook("onClose", () => parseWorkers.close());
   // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
@@ -216,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const ingest = {
     db,
     parseWorkers,
+    uploadSlots: pLimit(2 * parseThreads),
     attachments: objectStoreSink(deps.objects, pendingPool),
     testIdPattern: config.catalog.testIdPattern,
     knownTests: new KnownTests(),

@@ -72,6 +72,8 @@ describe("PostgreSQL killed under a serving app", () => {
 
     const pidFile = path.join(dir, "pg", "postmaster.pid");
     const pid = Number((await readFile(pidFile, "utf8")).split("\n")[0]);
+    // A kept read (http/answer-cache.ts) holds its snapshot connection open across the kill.
+    expect((await app.inject({ method: "GET", url: "/v1/test-runs" })).statusCode).toBe(200);
     process.kill(pid, "SIGKILL");
     // Its backends leave once they notice the postmaster is gone.
     await new Promise((r) => setTimeout(r, 1_000));
@@ -87,6 +89,9 @@ describe("PostgreSQL killed under a serving app", () => {
       },
     });
     expect(during.headers["retry-after"]).toBe("5");
+    const read = await app.inject({ method: "GET", url: "/v1/test-runs" });
+    expect(read.statusCode).toBe(503);
+    expect(read.json()).toMatchObject({ error: { code: "database_unavailable" } });
     const ready = await app.inject({ method: "GET", url: "/readyz" });
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toMatchObject({ error: { code: "database_unavailable" } });
@@ -101,6 +106,10 @@ describe("PostgreSQL killed under a serving app", () => {
     expect(status).toBe(200);
     const after = await upload(app, report(), { run_key: "after" });
     expect(after.statusCode, after.body).toBe(201);
+    const listed = await app.inject({ method: "GET", url: "/v1/test-runs" });
+    expect(listed.json<{ items: { test_run_key: string }[] }>().items[0]?.test_run_key).toBe(
+      "after",
+    );
     const { rows } = await db.pool.query<{ key: string; n: number }>(
       `SELECT r.test_run_key AS key, count(x.id)::int AS n FROM runs r
          LEFT JOIN results x ON x.run_id = r.id GROUP BY 1 ORDER BY 1`,

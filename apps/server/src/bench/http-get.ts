@@ -20,10 +20,14 @@ export interface RawAnswer {
  * CPU per 25 KB answer on this machine: not the server's time, and a browser decodes natively
  * (docs/performance.md, "Reads at 10M results").
  */
-export function getRaw(url: string, timeoutMs: number): Promise<RawAnswer> {
+export function getRaw(
+  url: string,
+  timeoutMs: number,
+  headers: Record<string, string> = {},
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const request = http.get(url, {
-      headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING },
+      headers: { "accept-encoding": BROWSER_ACCEPT_ENCODING, ...headers },
       signal: AbortSignal.timeout(timeoutMs),
     });
     request.on("error", reject);

@@ -70,5 +70,7 @@ export async function withTransaction<T>(
 export function createSidePool(db: Db, max: number, name: string): pg.Pool {
   const pool = new pg.Pool({ ...db.pool.options, max, application_name: name });
   pool.on("error", () => undefined);
+  // As on the main pool: a connection lost while checked out fails its query, not the server.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }

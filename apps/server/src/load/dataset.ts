@@ -26,16 +26,20 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-/** Starts the server on `dataDir`, with the demo loaded (at most `loadMs` for the load). */
+/**
+ * Starts the server on `dataDir`, with the demo loaded (at most `loadMs` for the load);
+ * `nodeArgs` go to its node (e.g. --cpu-prof).
+ */
 export async function startWithDemo(
   dataDir: string,
   maxLifetimeMs: number,
   loadMs: number,
   cleanup: Cleanup,
+  nodeArgs: string[] = [],
 ): Promise<ServerProcess> {
   const server = await startServerProcess(
     // The demo's progress lines are at info level.
-    { dataDir, maxLifetimeMs, env: { ASSAY_DEMO: "1", LOG_LEVEL: "info" } },
+    { dataDir, maxLifetimeMs, nodeArgs, env: { ASSAY_DEMO: "1", LOG_LEVEL: "info" } },
     cleanup,
   );
   const until = Date.now() + loadMs;

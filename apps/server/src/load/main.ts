@@ -17,7 +17,7 @@ import {
 } from "./uploaders.js";
 
 const USAGE = `Usage: npm run load -- [--duration S] [--scenario a|b|both] [--readers N]
-                     [--uploaders N] [--tests N] [--data-dir DIR]
+                     [--uploaders N] [--tests N] [--data-dir DIR] [--cpu-prof DIR]
 
 Load test of a built Assay server on this machine (loopback only), over the demo data:
   A  N readers (default 50) for S seconds over a QA engineer's morning reads: p99 < 200 ms, 0 errors
@@ -32,7 +32,8 @@ or lost uploads; 2: only a latency target missed.
   --readers N      readers of scenario A (B uses 4/5 of it)
   --uploaders N    uploaders of scenario B
   --tests N        tests per uploaded report (default 10000)
-  --data-dir DIR   keep the server's data folder there (the demo is loaded once, later runs reuse it)`;
+  --data-dir DIR   keep the server's data folder there (the demo is loaded once, later runs reuse it)
+  --cpu-prof DIR   write the server process's CPU profile (node --cpu-prof) there when it stops`;
 
 interface Options {
   duration: number;
@@ -41,6 +42,7 @@ interface Options {
   uploaders: number;
   tests: number;
   dataDir?: string;
+  cpuProf?: string;
   help: boolean;
 }
 
@@ -61,6 +63,7 @@ function options(): Options {
       uploaders: { type: "string" },
       tests: { type: "string" },
       "data-dir": { type: "string" },
+      "cpu-prof": { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     strict: true,
@@ -75,6 +78,7 @@ function options(): Options {
     uploaders: positive("uploaders", values.uploaders, 8),
     tests: positive("tests", values.tests, 10_000),
     dataDir: values["data-dir"],
+    cpuProf: values["cpu-prof"] === undefined ? undefined : path.resolve(values["cpu-prof"]),
     help: values.help,
   };
 }
@@ -92,7 +96,8 @@ async function main(cleanup: Cleanup, opts: Options): Promise<number> {
   cleanup.add(`folder ${scratch}`, () => rm(scratch, { recursive: true, force: true }));
   const dataDir = opts.dataDir ? path.resolve(opts.dataDir) : path.join(scratch, "data");
   step(`starting the server (data in ${dataDir})`);
-  const server = await startWithDemo(dataDir, 60 * 60_000, 20 * 60_000, cleanup);
+  const nodeArgs = opts.cpuProf ? ["--cpu-prof", "--cpu-prof-dir", opts.cpuProf] : [];
+  const server = await startWithDemo(dataDir, 60 * 60_000, 20 * 60_000, cleanup, nodeArgs);
   const databaseUrl = await serverDatabaseUrl(dataDir);
   const size = await datasetCounts(databaseUrl);
   step(

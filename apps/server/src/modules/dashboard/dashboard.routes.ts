@@ -9,6 +9,9 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { dailyChart, rerunList } from "./dashboard.service.js";
 
+/** Kept while the database is unchanged, a minute at most: the days are counted from now. */
+const KEEP = { keepAnswer: { maxAgeMs: 60_000 } };
+
 const tags = ["dashboard"];
 
 /** The Dashboard's two reads: the daily chart (GRAPH) and the reruns of failures (TABLE). */
@@ -18,6 +21,7 @@ export const dashboardRoutes =
     app.get(
       "/v1/dashboard/daily-runs",
       {
+        config: KEEP,
         schema: {
           tags,
           summary: "Per-day totals of the daily robot's runs (the Dashboard's GRAPH)",
@@ -33,6 +37,7 @@ export const dashboardRoutes =
     app.get(
       "/v1/dashboard/rerun-runs",
       {
+        config: KEEP,
         schema: {
           tags,
           summary: "Runs of the automatic rerun of failures (the Dashboard's TABLE), newest first",

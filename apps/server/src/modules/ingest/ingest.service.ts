@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IngestResponse, ReportFormat, RunMetadata, UploadFields } from "@assay/core";
 import type pg from "pg";
+import type { LimitFunction } from "p-limit";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { finalizeRun } from "./finalize.repo.js";
@@ -22,6 +23,13 @@ export interface IngestDeps {
   knownTests: KnownTests;
   /** Where uploaded reports are parsed. */
   parseWorkers: ParseWorkers;
+  /**
+   * Upload transactions open at once (p-limit): two per parse thread, one parsing and one
+   * finishing (its last COPY, the run's totals, COMMIT). An upload waits here, not inside its
+   * transaction: one waiting there for a parse thread held a pooled connection, and eight uploads
+   * at once left the readers two connections of ten (docs/performance.md, "Load").
+   */
+  uploadSlots: LimitFunction;
 }
 
 /** A new run's key: its family and creation time, plus randomness so two at once differ. */
@@ -94,43 +102,50 @@ export async function ingestUpload(
     );
   }
   const fingerprint = fingerprintOf(fields, spool);
-  const stored = await withTransaction(deps.db, async (client): Promise<StoredUpload> => {
-    if (idempotencyKey) {
-      if (!(await repo.tryLockIdempotencyKey(client, idempotencyKey))) {
-        throw new AppError(
-          409,
-          "idempotency_in_progress",
-          "An upload with this Idempotency-Key is still in progress; retry later.",
-        );
-      }
-      const earlier = await repo.findIdempotentAnswer(client, idempotencyKey);
-      if (earlier && earlier.fingerprint !== fingerprint) {
-        throw new AppError(
-          422,
-          "idempotency_key_reused",
-          "This Idempotency-Key was used for a different upload; use a new key.",
-        );
-      }
-      if (earlier) {
-        return {
-          outcome: { statusCode: earlier.status_code, body: earlier.response as IngestResponse },
-        };
-      }
-    }
-    const upload = await storeUpload(client, deps, { ...fields, family }, spool, plan);
-    if (idempotencyKey) {
-      await repo.saveIdempotentAnswer(
-        client,
-        idempotencyKey,
-        fingerprint,
-        upload.outcome.statusCode,
-        upload.outcome.body,
-      );
-    }
-    return upload;
-  }).catch((error: unknown) => {
-    throw reportErrorToAppError(error);
-  });
+  const stored = await deps
+    .uploadSlots(() =>
+      withTransaction(deps.db, async (client): Promise<StoredUpload> => {
+        if (idempotencyKey) {
+          if (!(await repo.tryLockIdempotencyKey(client, idempotencyKey))) {
+            throw new AppError(
+              409,
+              "idempotency_in_progress",
+              "An upload with this Idempotency-Key is still in progress; retry later.",
+            );
+          }
+          const earlier = await repo.findIdempotentAnswer(client, idempotencyKey);
+          if (earlier && earlier.fingerprint !== fingerprint) {
+            throw new AppError(
+              422,
+              "idempotency_key_reused",
+              "This Idempotency-Key was used for a different upload; use a new key.",
+            );
+          }
+          if (earlier) {
+            return {
+              outcome: {
+                statusCode: earlier.status_code,
+                body: earlier.response as IngestResponse,
+              },
+            };
+          }
+        }
+        const upload = await storeUpload(client, deps, { ...fields, family }, spool, plan);
+        if (idempotencyKey) {
+          await repo.saveIdempotentAnswer(
+            client,
+            idempotencyKey,
+            fingerprint,
+            upload.outcome.statusCode,
+            upload.outcome.body,
+          );
+        }
+        return upload;
+      }),
+    )
+    .catch((error: unknown) => {
+      throw reportErrorToAppError(error);
+    });
   if (stored.learnedTests) deps.knownTests.remember(stored.learnedTests);
   return stored.outcome;
 }

@@ -14,6 +14,11 @@ import type { Db } from "../../db/pool.js";
 import { getTestHistory, getTopFails } from "./history.service.js";
 import { getRunHistory } from "./run-history.service.js";
 
+/** Kept while the database is unchanged (http/answer-cache.ts). */
+const KEEP = { keepAnswer: {} };
+/** Top Fails counts the last two months from now: kept a minute at most. */
+const KEEP_A_MINUTE = { keepAnswer: { maxAgeMs: 60_000 } };
+
 /**
  * Reads across runs (spec section 7): a test's history, the Top Fails list, and the recent
  * history of every test of a run (the results dialog's history icons and failure filters).
@@ -24,6 +29,7 @@ export const historyRoutes =
     app.get(
       "/v1/history/:id",
       {
+        config: KEEP,
         schema: {
           tags: ["history"],
           summary: "A test's final results, newest first",
@@ -38,6 +44,7 @@ export const historyRoutes =
     app.get(
       "/v1/fails",
       {
+        config: KEEP_A_MINUTE,
         schema: {
           tags: ["history"],
           summary: "Tests with the most failures in the last 2 months",
@@ -51,6 +58,7 @@ export const historyRoutes =
     app.get(
       "/v1/test-runs/:key/history",
       {
+        config: KEEP,
         schema: {
           tags: ["history"],
           summary: "Recent history of every test of a frontend run, by test id, in one call",

@@ -37,6 +37,8 @@ import { RunDetailCache } from "./run-detail-cache.js";
 import { sendOkAsBuilt } from "./sent-as-built.js";
 
 const tags = ["runs"];
+/** Lists are kept while the database is unchanged (http/answer-cache.ts). */
+const KEEP = { keepAnswer: {} };
 const NotModifiedSchema = z
   .null()
   .describe("Unchanged since the ETag sent in If-None-Match: no body");
@@ -56,6 +58,7 @@ export const runsRoutes =
       app.get(
         url,
         {
+          config: KEEP,
           schema: {
             tags,
             hide: url.endsWith("/"),
@@ -72,6 +75,7 @@ export const runsRoutes =
       app.get(
         url,
         {
+          config: KEEP,
           schema: {
             tags,
             hide: url.endsWith("/"),
@@ -88,6 +92,7 @@ export const runsRoutes =
       app.get(
         url,
         {
+          config: KEEP,
           schema: {
             tags,
             hide: url.endsWith("/"),

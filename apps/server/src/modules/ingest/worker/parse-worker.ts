@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import type { MessagePort } from "node:worker_threads";
 import { Packing } from "../encoding/packing.js";
 import { classifyUpload } from "../parsers/index.js";
@@ -33,6 +34,18 @@ import {
  * their own, and their garbage stays out of the server's heap. Run by a piscina pool
  * (parse-workers.ts).
  */
+
+/**
+ * The nice value of a parse thread: parsing takes the cores the server's main thread (the
+ * readers) and PostgreSQL leave idle, and gives them back at once when those want them. On a
+ * machine of two cores, eight uploads parsing at normal priority made every read wait seconds
+ * (docs/performance.md, "Load"); uploads still go as fast when nothing else runs.
+ */
+const PARSE_NICE = 10;
+
+// On Linux a thread has its own nice value, and setpriority() of "0" is the calling thread; on
+// other systems it would be the whole server's, so they are left as they are.
+if (process.platform === "linux") setPriority(PARSE_NICE);
 
 /** Batches posted and not yet taken by the route: enough to keep it busy, and no more. */
 const BATCHES_AHEAD = 2;

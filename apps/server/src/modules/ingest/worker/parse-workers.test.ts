@@ -1,3 +1,5 @@
+import { readdir, readFile } from "node:fs/promises";
+import { getPriority } from "node:os";
 import { Readable } from "node:stream";
 import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "../../../errors.js";
@@ -106,6 +108,15 @@ async function inThread(spool: Spool, options = OPTIONS) {
   return { batches, summary: preparer.done() };
 }
 
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/N/stat). */
+async function niceOfThreads(): Promise<number[]> {
+  const tasks = await readdir("/proc/self/task");
+  const stats = await Promise.all(
+    tasks.map((task) => readFile(`/proc/self/task/${task}/stat`, "utf8").catch(() => "")),
+  );
+  return stats.filter(Boolean).map((stat) => Number(stat.split(") ")[1]!.split(" ")[16]));
+}
+
 const summaryFields = (summary: PreparedSummary) => ({ ...summary, tally: { ...summary.tally } });
 
 describe("ParseWorkers", () => {
@@ -119,6 +130,17 @@ describe("ParseWorkers", () => {
     expect(summaryFields(worker.summary)).toEqual(summaryFields(thread.summary));
     expect(worker.summary.tally).toMatchObject({ total: 8, passed: 6, failed: 2 });
   });
+
+  // Linux only: elsewhere a thread's nice value is the process's, so parse-worker.ts sets none.
+  it.runIf(process.platform === "linux")(
+    "parses at nice 10, leaving the server's main thread at its own",
+    async () => {
+      await inWorker(await spoolOf({ "a.xml": junit(5) }));
+      // The worker stays a while when idle (IDLE_TIMEOUT_MS): it is among this process's threads.
+      expect(await niceOfThreads()).toContain(10);
+      expect(getPriority()).toBe(0);
+    },
+  );
 
   it("skips the results the run already holds as duplicates", async () => {
     const spool = await spoolOf({ "report.xml": junit(4) });

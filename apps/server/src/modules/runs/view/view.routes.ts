@@ -8,6 +8,9 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { getBackendView, getFrontendView, type RunViewContext } from "./view.service.js";
 
+/** Kept while the database is unchanged (http/answer-cache.ts). */
+const KEEP = { keepAnswer: {} };
+
 const tags = ["runs"];
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema };
 const description =
@@ -23,6 +26,7 @@ export const runViewRoutes =
     app.get(
       "/v1/test-runs/:key/view",
       {
+        config: KEEP,
         schema: {
           tags,
           summary: "A frontend run for its results dialog: compact, paged, filtered",
@@ -38,6 +42,7 @@ export const runViewRoutes =
     app.get(
       "/v1/api-test-run/:key/view",
       {
+        config: KEEP,
         schema: {
           tags,
           summary: "A backend run for its results dialog: compact, paged, filtered",
