@@ -60,13 +60,20 @@ export async function findSession(
     .executeTakeFirst();
 }
 
-/** Marks the session used now; at most once a minute, so reads do not each write a row. */
-export async function touchSession(db: Kysely<Database>, idHash: Buffer): Promise<void> {
+/**
+ * Marks the session used now, if it was last marked more than `everySeconds` ago, so that reads
+ * do not each write a row (an update that matches none writes nothing).
+ */
+export async function touchSession(
+  db: Kysely<Database>,
+  idHash: Buffer,
+  everySeconds: number,
+): Promise<void> {
   await db
     .updateTable("sessions")
     .set({ last_seen_at: sql<Date>`now()` })
     .where("id_hash", "=", idHash)
-    .where("last_seen_at", "<", sql<Date>`now() - interval '1 minute'`)
+    .where("last_seen_at", "<", sql<Date>`now() - make_interval(secs => ${everySeconds})`)
     .execute();
 }
 

@@ -119,7 +119,7 @@ export async function findActiveSession(
   const nearExpiry =
     row.access_expires_at !== null && row.access_expires_at.getTime() - now < REFRESH_MARGIN_MS;
   if (nearExpiry && !(await refreshTokens(ctx, row))) return undefined;
-  await repo.touchSession(ctx.db, idHash);
+  await repo.touchSession(ctx.db, idHash, touchEverySeconds(ctx.idleMs));
   return {
     idHash,
     csrfToken: row.csrf_token,
@@ -180,6 +180,15 @@ export async function endSession(
   if (!row) return undefined;
   const text = open(ctx.tokensKey, row.tokens_encrypted, context(idHash));
   return text === undefined ? undefined : (JSON.parse(text) as SessionTokens);
+}
+
+/**
+ * How often a session's last use is written: a tenth of the idle lifetime, from one to five
+ * minutes. Every write ends the server's kept read answers (http/answer-cache.ts), so a team of
+ * signed-in readers should write rarely; a tenth keeps the idle lifetime right within 10%.
+ */
+export function touchEverySeconds(idleMs: number): number {
+  return Math.min(300, Math.max(60, Math.round(idleMs / 10 / 1000)));
 }
 
 /** The CSRF token of a live session, without touching or refreshing it (for sign-out). */

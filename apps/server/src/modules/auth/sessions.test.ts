@@ -131,6 +131,20 @@ describe("sessions", () => {
     expect(await sessionRow()).toBeUndefined();
   });
 
+  it("writes its last use a tenth of the idle lifetime apart (3 of 30 minutes), not every read", async () => {
+    const { cookie } = await signIn(built.app, PUBLIC_URL);
+    const lastSeen = async (minutesAgo: number) => {
+      const before = new Date(Date.now() - minutesAgo * 60_000);
+      await database.db.kysely.updateTable("sessions").set({ last_seen_at: before }).execute();
+      expect((await me(cookie)).json()).toMatchObject({ signed_in: true });
+      return { before, after: (await sessionRow())?.last_seen_at };
+    };
+    const recent = await lastSeen(2);
+    expect(recent.after).toEqual(recent.before);
+    const older = await lastSeen(4);
+    expect(older.after!.getTime()).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it("ends a session at its absolute lifetime however active it is", async () => {
     const { cookie } = await signIn(built.app, PUBLIC_URL);
     await database.db.kysely
