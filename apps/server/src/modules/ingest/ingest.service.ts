@@ -102,47 +102,47 @@ export async function ingestUpload(
     );
   }
   const fingerprint = fingerprintOf(fields, spool);
+  // The upload's transaction: the Idempotency-Key's earlier answer, or the upload stored.
+  const storeOnce = async (client: pg.PoolClient): Promise<StoredUpload> => {
+    if (idempotencyKey) {
+      if (!(await repo.tryLockIdempotencyKey(client, idempotencyKey))) {
+        throw new AppError(
+          409,
+          "idempotency_in_progress",
+          "An upload with this Idempotency-Key is still in progress; retry later.",
+        );
+      }
+      const earlier = await repo.findIdempotentAnswer(client, idempotencyKey);
+      if (earlier && earlier.fingerprint !== fingerprint) {
+        throw new AppError(
+          422,
+          "idempotency_key_reused",
+          "This Idempotency-Key was used for a different upload; use a new key.",
+        );
+      }
+      if (earlier) {
+        return {
+          outcome: {
+            statusCode: earlier.status_code,
+            body: earlier.response as IngestResponse,
+          },
+        };
+      }
+    }
+    const upload = await storeUpload(client, deps, { ...fields, family }, spool, plan);
+    if (idempotencyKey) {
+      await repo.saveIdempotentAnswer(
+        client,
+        idempotencyKey,
+        fingerprint,
+        upload.outcome.statusCode,
+        upload.outcome.body,
+      );
+    }
+    return upload;
+  };
   const stored = await deps
-    .uploadSlots(() =>
-      withTransaction(deps.db, async (client): Promise<StoredUpload> => {
-        if (idempotencyKey) {
-          if (!(await repo.tryLockIdempotencyKey(client, idempotencyKey))) {
-            throw new AppError(
-              409,
-              "idempotency_in_progress",
-              "An upload with this Idempotency-Key is still in progress; retry later.",
-            );
-          }
-          const earlier = await repo.findIdempotentAnswer(client, idempotencyKey);
-          if (earlier && earlier.fingerprint !== fingerprint) {
-            throw new AppError(
-              422,
-              "idempotency_key_reused",
-              "This Idempotency-Key was used for a different upload; use a new key.",
-            );
-          }
-          if (earlier) {
-            return {
-              outcome: {
-                statusCode: earlier.status_code,
-                body: earlier.response as IngestResponse,
-              },
-            };
-          }
-        }
-        const upload = await storeUpload(client, deps, { ...fields, family }, spool, plan);
-        if (idempotencyKey) {
-          await repo.saveIdempotentAnswer(
-            client,
-            idempotencyKey,
-            fingerprint,
-            upload.outcome.statusCode,
-            upload.outcome.body,
-          );
-        }
-        return upload;
-      }),
-    )
+    .uploadSlots(() => withTransaction(deps.db, storeOnce))
     .catch((error: unknown) => {
       throw reportErrorToAppError(error);
     });
