@@ -1,13 +1,14 @@
 import "./preload-screen";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { createBrowserRouter } from "react-router";
+import { createBrowserRouter, matchPath } from "react-router";
 import { RouterProvider } from "react-router/dom";
 import { createQueryClient } from "./api/query-client";
 import { readAppMode } from "./app-mode";
 import { AppProviders } from "./AppProviders";
 import { startOpeningRead } from "./features/runs/view/opening-read";
 import { createRoutes } from "./routes";
+import { SCREEN_CODE } from "./screen-code";
 
 const container = document.getElementById("root");
 if (!container) throw new Error("index.html has no #root element to render into");
@@ -16,7 +17,8 @@ const mode = readAppMode();
 const router = createBrowserRouter(createRoutes(mode));
 const queryClient = createQueryClient();
 // A data-harmonization host shows that screen on every path, a run's dialog on none.
-if (mode === "full") startOpeningRead(queryClient, window.location);
+const reports = matchPath(SCREEN_CODE.runs.path, location.pathname);
+if (mode === "full" && reports) startOpeningRead(queryClient, reports.params, location.search);
 
 createRoot(container).render(
   <StrictMode>

@@ -22,7 +22,6 @@ import { isOpeningRead, startOpeningRead } from "./opening-read";
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const at = (href: string) => new URL(href, "http://assay.test") as unknown as Location;
 const failing = buildFailedResult({ test_id: 5, test_run_test_id: "login#0", title: "Login" });
 
 /** The API, logging each view request's query and, for the run list, whether a card showed. */
@@ -70,7 +69,7 @@ describe("a page opened cold at a run's results dialog", () => {
     const log: string[] = [];
     mockRun(log);
     const queryClient = testQueryClient();
-    startOpeningRead(queryClient, at("/test_runs/ui-run-1?hide=passed"));
+    startOpeningRead(queryClient, { key: "ui-run-1" }, "?hide=passed");
     await waitFor(() => expect(log).toEqual(["view hide=passed&offset=0&limit=60"]));
 
     renderApp("/test_runs/ui-run-1?hide=passed", { queryClient });
@@ -85,18 +84,18 @@ describe("a page opened cold at a run's results dialog", () => {
     const log: string[] = [];
     mockRun(log);
     const queryClient = testQueryClient();
-    startOpeningRead(queryClient, at("/test_runs/api-1/case-7?be=1"));
+    startOpeningRead(queryClient, { key: "api-1", test_key: "case-7" }, "?be=1");
     renderApp("/test_runs/api-1/case-7?be=1", { queryClient });
     await screen.findByRole("dialog", { name: /api-1/ });
     await waitFor(() => expect(log.some((line) => line.startsWith("list"))).toBe(true));
     expect(log).toEqual(["api view locate=case-7&offset=0&limit=60", "list, a row shown: true"]);
   });
 
-  it("asks nothing early for the run list alone or another screen", () => {
+  it("asks nothing early for the run list alone or a load run", () => {
     const log: string[] = [];
     const fetchMock = mockRun(log);
-    startOpeningRead(testQueryClient(), at("/test_runs?tab=backend"));
-    startOpeningRead(testQueryClient(), at("/dashboard"));
+    startOpeningRead(testQueryClient(), {}, "?tab=backend");
+    startOpeningRead(testQueryClient(), { key: "load-1" }, "?load=1");
     expect(fetchMock).not.toHaveBeenCalled();
     expect(isOpeningRead()).toBe(false);
   });

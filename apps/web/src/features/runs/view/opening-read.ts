@@ -1,6 +1,4 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { matchPath } from "react-router";
-import { SCREEN_CODE } from "../../../screen-code";
 import { readReportState } from "../report-url";
 import { backendViewFilters, prefetchRunView } from "./use-run-view";
 
@@ -11,11 +9,14 @@ let opening: Promise<void> | null = null;
  * asks for the dialog's first page as the app starts, before the screen's code is loaded and
  * rendered: the answer is in by the time the dialog mounts (docs/performance.md, "Large runs").
  * Same query key as the dialog's (use-run-view.ts), so the dialog finds it in the cache.
+ * `params` are Test Reports' route parameters (main.tsx matches the URL), `search` its query.
  */
-export function startOpeningRead(queryClient: QueryClient, location: Location): void {
-  const match = matchPath(SCREEN_CODE.runs.path, location.pathname);
-  if (!match?.params.key) return;
-  const { dialog, filters } = readReportState(match.params, new URLSearchParams(location.search));
+export function startOpeningRead(
+  queryClient: QueryClient,
+  params: { key?: string; test_key?: string },
+  search: string,
+): void {
+  const { dialog, filters } = readReportState(params, new URLSearchParams(search));
   let read: Promise<void>;
   if (dialog?.kind === "frontend") {
     read = prefetchRunView(queryClient, "frontend", dialog.key, { ...filters, search: "" });
