@@ -1,4 +1,4 @@
-import "./preload-screen";
+import { screenCodeIn } from "./preload-screen";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { createBrowserRouter, matchPath } from "react-router";
@@ -20,10 +20,15 @@ const queryClient = createQueryClient();
 const reports = matchPath(SCREEN_CODE.runs.path, location.pathname);
 if (mode === "full" && reports) startOpeningRead(queryClient, reports.params, location.search);
 
-createRoot(container).render(
-  <StrictMode>
-    <AppProviders queryClient={queryClient}>
-      <RouterProvider router={router} />
-    </AppProviders>
-  </StrictMode>,
+/** How long the first render waits for the screen's code (a slow network shows the layout). */
+const SCREEN_CODE_WAIT_MS = 500;
+
+void screenCodeIn(SCREEN_CODE_WAIT_MS).then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <AppProviders queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </AppProviders>
+    </StrictMode>,
+  ),
 );

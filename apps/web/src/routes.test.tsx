@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { buildCatalog } from "./test/catalog-factory";
 import { mockCatalog } from "./test/mock-api";
 import { renderApp } from "./test/render-app";
+import { SCREEN_CODE } from "./screen-code";
 
 // The spec's sidebar, in order: '/' (redirect) and /print (hidden) are not in it.
 const SIDEBAR: [label: string, href: string][] = [
@@ -167,4 +168,15 @@ describe("routes", () => {
       expect(router.state.location.pathname).toBe("/dashboard");
     },
   );
+});
+
+describe("a screen whose code is in already", () => {
+  it("renders at once, without the page's progress bar (React keeps a fallback 300 ms)", async () => {
+    await SCREEN_CODE["top-fails"].load();
+    renderApp("/top_fails");
+    expect(screen.queryByRole("progressbar", { name: "Loading page" })).toBeNull();
+    expect(
+      screen.getByRole("heading", { level: 1, name: "Top Failed Tests in the last 2 months" }),
+    ).toBeVisible();
+  });
 });

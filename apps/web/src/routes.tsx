@@ -11,7 +11,7 @@ import NewReleasesOutlined from "@mui/icons-material/NewReleasesOutlined";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
 import type SvgIcon from "@mui/material/SvgIcon";
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from "react";
+import { lazy, Suspense, useState, type ComponentType } from "react";
 import { generatePath, Navigate, type RouteObject } from "react-router";
 import { BareLayout } from "./components/BareLayout";
 import { Layout } from "./components/Layout";
@@ -20,16 +20,26 @@ import { PageLoading } from "./components/PageLoading";
 import type { RouteHandle } from "./components/route-handle";
 import { RouteError } from "./components/RouteError";
 import type { NavEntry } from "./components/Sidebar";
-import { SCREEN_CODE } from "./screen-code";
+import { SCREEN_CODE, type ScreenLoader } from "./screen-code";
 
-type LazyPage = LazyExoticComponent<ComponentType>;
-
-/** Each screen's code is its own chunk, fetched when the screen is first opened. */
+/**
+ * Each screen's code is its own chunk, fetched when the screen is first opened. When it is in
+ * already (preload-screen.ts fetched it with the app's), the screen renders at once: through
+ * React.lazy it would suspend first, and React keeps a Suspense fallback on screen for at least
+ * 300 ms once shown (on a cold open of a run's dialog, 100 ms of nothing: docs/performance.md).
+ */
 function lazyPage<K extends string>(
-  load: () => Promise<Record<K, ComponentType>>,
+  load: ScreenLoader<Record<K, ComponentType>>,
   name: K,
-): LazyPage {
-  return lazy(async () => ({ default: (await load())[name] }));
+): ComponentType {
+  const Lazy = lazy<ComponentType>(async () => ({ default: (await load())[name] }));
+  return function Page() {
+    // Chosen once per mount: a component that changed type would be mounted again.
+    const [screen] = useState<{ Screen: ComponentType | typeof Lazy }>(() => ({
+      Screen: load.module?.[name] ?? Lazy,
+    }));
+    return <screen.Screen />;
+  };
 }
 
 export interface RedirectEntry {
@@ -45,7 +55,7 @@ export interface ScreenEntry {
   /** Title in the header. */
   title: string;
   icon: typeof SvgIcon;
-  Page: LazyPage;
+  Page: ComponentType;
   /** Reachable by its URL only: not listed in the sidebar. */
   hidden?: boolean;
   /** Rendered on its own, without the sidebar layout. */

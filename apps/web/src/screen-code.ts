@@ -1,3 +1,23 @@
+/** A screen's code: fetched once, and once in, at hand without waiting (`module`). */
+export interface ScreenLoader<M> {
+  (): Promise<M>;
+  module?: M;
+}
+
+function loader<M>(load: () => Promise<M>): ScreenLoader<M> {
+  let loading: Promise<M> | undefined;
+  const screen: ScreenLoader<M> = () =>
+    (loading ??= load().then(
+      (module) => (screen.module = module),
+      (error: unknown) => {
+        // A chunk that failed to arrive (a deploy, the network) is fetched again next time.
+        loading = undefined;
+        throw error;
+      },
+    ));
+  return screen;
+}
+
 /**
  * Where each screen is, and its code: a chunk of its own, fetched when the screen is first
  * opened. Apart from the route table (routes.tsx: labels, titles, icons, layouts) so that the
@@ -5,32 +25,47 @@
  * app's, without loading the app first.
  */
 export const SCREEN_CODE = {
-  dashboard: { path: "/dashboard", load: () => import("./features/dashboard/DashboardPage") },
-  builds: { path: "/builds", load: () => import("./features/builds/BuildsPage") },
+  dashboard: {
+    path: "/dashboard",
+    load: loader(() => import("./features/dashboard/DashboardPage")),
+  },
+  builds: { path: "/builds", load: loader(() => import("./features/builds/BuildsPage")) },
   runs: {
     path: "/test_runs/:key?/:test_key?",
-    load: () => import("./features/runs/TestReportsPage"),
+    load: loader(() => import("./features/runs/TestReportsPage")),
   },
   traceability: {
     path: "/traceability-matrix",
-    load: () => import("./features/traceability/TraceabilityMatrixPage"),
+    load: loader(() => import("./features/traceability/TraceabilityMatrixPage")),
   },
-  "top-fails": { path: "/top_fails", load: () => import("./features/top-fails/TopFailsPage") },
-  history: { path: "/history/:id?", load: () => import("./features/history/TestHistoryPage") },
-  tags: { path: "/dtags", load: () => import("./features/tags/DynamicTagsPage") },
+  "top-fails": {
+    path: "/top_fails",
+    load: loader(() => import("./features/top-fails/TopFailsPage")),
+  },
+  history: {
+    path: "/history/:id?",
+    load: loader(() => import("./features/history/TestHistoryPage")),
+  },
+  tags: { path: "/dtags", load: loader(() => import("./features/tags/DynamicTagsPage")) },
   harmonization: {
     path: "/data",
-    load: () => import("./features/harmonization/DataHarmonizationPage"),
+    load: loader(() => import("./features/harmonization/DataHarmonizationPage")),
   },
   settings: {
     path: "/settings",
-    load: () => import("./features/settings/DailyRunSchedulerPage"),
+    load: loader(() => import("./features/settings/DailyRunSchedulerPage")),
   },
-  releases: { path: "/releases", load: () => import("./features/releases/NoraReleasesPage") },
-  print: { path: "/print/:key?/:test_key?", load: () => import("./features/print/PrintPage") },
+  releases: {
+    path: "/releases",
+    load: loader(() => import("./features/releases/NoraReleasesPage")),
+  },
+  print: {
+    path: "/print/:key?/:test_key?",
+    load: loader(() => import("./features/print/PrintPage")),
+  },
   "traceability-print": {
     path: "/traceability-matrix/print",
-    load: () => import("./features/traceability/TraceabilityPrintPage"),
+    load: loader(() => import("./features/traceability/TraceabilityPrintPage")),
   },
 } as const;
 
