@@ -40,6 +40,11 @@ declare module "fastify" {
   }
 }
 
+/** A route's config: its answer kept while the database is unchanged. */
+export const KEEP_ANSWER = { keepAnswer: {} };
+/** The same, a minute at most: answers counted from now (Top Fails' two months, the Dashboard's days). */
+export const KEEP_ANSWER_A_MINUTE = { keepAnswer: { maxAgeMs: 60_000 } };
+
 /** The longest an answer is kept: a bound for whatever the snapshot cannot tell. */
 export const MAX_AGE_MS = 5 * 60_000;
 /** Larger answers (a whole big run's history) are built each time, as before. */

@@ -8,9 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { dailyChart, rerunList } from "./dashboard.service.js";
-
-/** Kept while the database is unchanged, a minute at most: the days are counted from now. */
-const KEEP = { keepAnswer: { maxAgeMs: 60_000 } };
+import { KEEP_ANSWER_A_MINUTE } from "../../http/answer-cache.js";
 
 const tags = ["dashboard"];
 
@@ -21,7 +19,7 @@ export const dashboardRoutes =
     app.get(
       "/v1/dashboard/daily-runs",
       {
-        config: KEEP,
+        config: KEEP_ANSWER_A_MINUTE,
         schema: {
           tags,
           summary: "Per-day totals of the daily robot's runs (the Dashboard's GRAPH)",
@@ -37,7 +35,7 @@ export const dashboardRoutes =
     app.get(
       "/v1/dashboard/rerun-runs",
       {
-        config: KEEP,
+        config: KEEP_ANSWER_A_MINUTE,
         schema: {
           tags,
           summary: "Runs of the automatic rerun of failures (the Dashboard's TABLE), newest first",

@@ -13,11 +13,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { getTestHistory, getTopFails } from "./history.service.js";
 import { getRunHistory } from "./run-history.service.js";
-
-/** Kept while the database is unchanged (http/answer-cache.ts). */
-const KEEP = { keepAnswer: {} };
-/** Top Fails counts the last two months from now: kept a minute at most. */
-const KEEP_A_MINUTE = { keepAnswer: { maxAgeMs: 60_000 } };
+import { KEEP_ANSWER, KEEP_ANSWER_A_MINUTE } from "../../http/answer-cache.js";
 
 /**
  * Reads across runs (spec section 7): a test's history, the Top Fails list, and the recent
@@ -29,7 +25,7 @@ export const historyRoutes =
     app.get(
       "/v1/history/:id",
       {
-        config: KEEP,
+        config: KEEP_ANSWER,
         schema: {
           tags: ["history"],
           summary: "A test's final results, newest first",
@@ -44,7 +40,7 @@ export const historyRoutes =
     app.get(
       "/v1/fails",
       {
-        config: KEEP_A_MINUTE,
+        config: KEEP_ANSWER_A_MINUTE,
         schema: {
           tags: ["history"],
           summary: "Tests with the most failures in the last 2 months",
@@ -58,7 +54,7 @@ export const historyRoutes =
     app.get(
       "/v1/test-runs/:key/history",
       {
-        config: KEEP,
+        config: KEEP_ANSWER,
         schema: {
           tags: ["history"],
           summary: "Recent history of every test of a frontend run, by test id, in one call",

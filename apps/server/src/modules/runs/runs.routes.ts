@@ -35,10 +35,9 @@ import {
 } from "./runs.service.js";
 import { RunDetailCache } from "./run-detail-cache.js";
 import { sendOkAsBuilt } from "./sent-as-built.js";
+import { KEEP_ANSWER } from "../../http/answer-cache.js";
 
 const tags = ["runs"];
-/** Lists are kept while the database is unchanged (http/answer-cache.ts). */
-const KEEP = { keepAnswer: {} };
 const NotModifiedSchema = z
   .null()
   .describe("Unchanged since the ETag sent in If-None-Match: no body");
@@ -58,7 +57,7 @@ export const runsRoutes =
       app.get(
         url,
         {
-          config: KEEP,
+          config: KEEP_ANSWER,
           schema: {
             tags,
             hide: url.endsWith("/"),
@@ -75,7 +74,7 @@ export const runsRoutes =
       app.get(
         url,
         {
-          config: KEEP,
+          config: KEEP_ANSWER,
           schema: {
             tags,
             hide: url.endsWith("/"),
@@ -92,7 +91,7 @@ export const runsRoutes =
       app.get(
         url,
         {
-          config: KEEP,
+          config: KEEP_ANSWER,
           schema: {
             tags,
             hide: url.endsWith("/"),

@@ -7,9 +7,7 @@ import {
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { getBackendView, getFrontendView, type RunViewContext } from "./view.service.js";
-
-/** Kept while the database is unchanged (http/answer-cache.ts). */
-const KEEP = { keepAnswer: {} };
+import { KEEP_ANSWER } from "../../../http/answer-cache.js";
 
 const tags = ["runs"];
 const errors = { 400: ErrorBodySchema, 404: ErrorBodySchema };
@@ -26,7 +24,7 @@ export const runViewRoutes =
     app.get(
       "/v1/test-runs/:key/view",
       {
-        config: KEEP,
+        config: KEEP_ANSWER,
         schema: {
           tags,
           summary: "A frontend run for its results dialog: compact, paged, filtered",
@@ -42,7 +40,7 @@ export const runViewRoutes =
     app.get(
       "/v1/api-test-run/:key/view",
       {
-        config: KEEP,
+        config: KEEP_ANSWER,
         schema: {
           tags,
           summary: "A backend run for its results dialog: compact, paged, filtered",
