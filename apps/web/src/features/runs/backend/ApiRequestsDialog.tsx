@@ -1,7 +1,6 @@
 import { API_LOG_PAGE_SIZES, DEFAULT_API_LOG_PAGE_SIZE } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import DragIndicator from "@mui/icons-material/DragIndicator";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
 import DialogContent from "@mui/material/DialogContent";
@@ -12,9 +11,9 @@ import TablePagination from "@mui/material/TablePagination";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { ApiRequestsTable } from "./ApiRequestsTable";
-import { RESULTS_ERROR } from "./messages";
 import { useApiLog, type ApiLogPageSize } from "./use-backend-run";
 import { useDrag } from "./use-drag";
+import { ResultsError } from "../view/ResultsError";
 
 const TITLE_ID = "api-requests-title";
 const number = new Intl.NumberFormat("en-US");
@@ -104,12 +103,7 @@ export function ApiRequestsDialog({
             ))}
           </Box>
         ) : log.isError ? (
-          <Alert severity="error">
-            {RESULTS_ERROR}
-            <Typography variant="caption" component="div">
-              {log.error.message}
-            </Typography>
-          </Alert>
+          <ResultsError error={log.error} />
         ) : log.data.total === 0 ? (
           <Typography color="text.secondary" sx={{ py: 2 }}>
             This run recorded no API requests.

@@ -1,6 +1,5 @@
 import type { BackendRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
 import IconButton from "@mui/material/IconButton";
@@ -19,7 +18,7 @@ import { ShownCount } from "../view/ShownCount";
 import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
 import { backendViewFilters, useRunView } from "../view/use-run-view";
-import { RESULTS_ERROR } from "./messages";
+import { ResultsError } from "../view/ResultsError";
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
 export const API_LOG_PARAM = "api_log";
@@ -94,12 +93,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
         {run.isPending ? (
           <LoadingState />
         ) : run.isError && !view.first ? (
-          <Alert severity="error">
-            {RESULTS_ERROR}
-            <Typography variant="caption" component="div">
-              {run.error.message}
-            </Typography>
-          </Alert>
+          <ResultsError error={run.error} />
         ) : (
           <RunResults
             runKey={runKey}

@@ -1,7 +1,6 @@
 import { formatUtc, regionLabel, type LoadRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import OpenInNew from "@mui/icons-material/OpenInNew";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
 import DialogContent from "@mui/material/DialogContent";
@@ -12,9 +11,9 @@ import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
-import { RESULTS_ERROR } from "../backend/messages";
 import { LoadStatsTable } from "./LoadStatsTable";
 import { useLoadRun } from "./use-load-run";
+import { ResultsError } from "../view/ResultsError";
 
 export interface LoadRunDialogProps {
   runKey: string;
@@ -112,14 +111,7 @@ export function LoadRunDialog({ runKey, open, onClose }: LoadRunDialogProps) {
       </Box>
     );
   } else if (detail.isError) {
-    content = (
-      <Alert severity="error">
-        {RESULTS_ERROR}
-        <Typography variant="caption" component="div">
-          {detail.error.message}
-        </Typography>
-      </Alert>
-    );
+    content = <ResultsError error={detail.error} />;
   } else {
     content = (
       <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>

@@ -154,8 +154,10 @@ describe("Frontend results dialog", () => {
     mock({ "/v1/test-runs/ui-run-1/view": () => new Promise<Response>((r) => (fail = r)) });
     await open();
     expect(screen.getByLabelText("Loading results")).toBeInTheDocument();
-    fail(errorResponse(500, "internal", "boom"));
+    fail(errorResponse(404, "not_found", "No test run with key ui-run-1."));
     expect(await screen.findByText("Error occurred fetching results")).toBeInTheDocument();
+    // Under the spec's words, the server's reason: a stale or mistyped link says so.
+    expect(screen.getByText("No test run with key ui-run-1.")).toBeInTheDocument();
   });
 
   it("shows what the run's report said that was stored otherwise, and nothing when all is well", async () => {

@@ -1,6 +1,5 @@
 import { runWallClockMs, type DisplayStatus, type FailureFilter } from "@assay/core";
 import { TicketDetailsNotice, TicketDetailsProvider } from "../../../components/TicketDetails";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
 import Skeleton from "@mui/material/Skeleton";
@@ -20,8 +19,8 @@ import type { CardSettings } from "./ResultCard";
 import { ResultList } from "./ResultList";
 import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
+import { ResultsError } from "../view/ResultsError";
 
-export const RESULTS_ERROR = "Error occurred fetching results";
 // Until the catalogue's ticket pattern is known, no text is taken for a ticket.
 const NEVER_MATCHES = "(?!)";
 
@@ -107,7 +106,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
   if (first?.total === 0) emptyMessage = "This run has no results.";
 
   let body;
-  if (view.query.isError && !first) body = <Alert severity="error">{RESULTS_ERROR}</Alert>;
+  if (view.query.isError && !first) body = <ResultsError error={view.query.error} />;
   else if (!first?.summary) body = <ResultsSkeleton />;
   else {
     body = (
@@ -144,7 +143,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
             total={first.total}
           />
         </Box>
-        {view.query.isError && <Alert severity="error">{RESULTS_ERROR}</Alert>}
+        {view.query.isError && <ResultsError error={view.query.error} />}
         <ResultList
           count={first.shown}
           rowAt={view.rowAt}
