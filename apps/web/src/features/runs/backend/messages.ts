@@ -1,5 +1,3 @@
-/** Spec section 8: what a failed results fetch says. */
-export const RESULTS_ERROR = "Error occurred fetching results";
 /** Spec section 8: what a failed detail fetch says. */
 export const DETAIL_ERROR = "Error occurred fetching test details...";
 /** Spec section 8: what the script panel says when the report has no script. */

@@ -1,6 +1,8 @@
 import Alert from "@mui/material/Alert";
 import Typography from "@mui/material/Typography";
-import { RESULTS_ERROR } from "../backend/messages";
+
+/** Spec section 8: what a failed results fetch says. */
+const RESULTS_ERROR = "Error occurred fetching results";
 
 /**
  * A results fetch that failed: the spec's words (section 8), and under them the server's reason
