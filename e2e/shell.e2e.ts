@@ -46,6 +46,8 @@ describe("the app shell", () => {
 
   it("lists every screen in the sidebar, 230 px wide, with the documentation links", async () => {
     await page.goto(`${server.url}/dashboard`);
+    // The app renders once the screen's code is in (main.tsx), which can be after the load event.
+    await nav().getByRole("link").first().waitFor();
     const labels = await nav().getByRole("link").allTextContents();
     expect(labels).toEqual(SCREENS.map(([label]) => label));
     const drawer = await page.locator(".MuiDrawer-paper").boundingBox();
