@@ -137,11 +137,27 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** Opens the newest run's results dialog, as a shared link would. */
+/**
+ * Opens the newest run's results dialog, as a shared link would. Its first screen comes rendered
+ * with the page; the app takes it over, and renders the run list behind the dialog, once its
+ * scripts have run: only then do the dialog's controls answer.
+ */
 async function openNewestRun() {
   await page.goto(`${server.url}/test_runs/${newest()}`);
   await results().getByRole("article").first().waitFor();
+  await appTookOver();
 }
+
+/** Waits for the app to take over a page opened at a run's dialog: the run list is rendered. */
+const appTookOver = () => page.locator("[role=tab]").first().waitFor({ state: "attached" });
+
+/** What a journey's page scripts use of the page's globals (this project has no DOM types). */
+type PageGlobals = {
+  document: { querySelector(selector: string): unknown };
+  addEventListener(type: string, listener: () => void): void;
+  /** The first card of the server's HTML, kept as the page loaded. */
+  servedCard?: unknown;
+};
 
 /** What this project (no DOM types) needs to know of an image element. */
 type LoadedImage = { complete: boolean; naturalWidth: number };
@@ -281,6 +297,39 @@ describe("Test Reports", () => {
       .waitFor();
     await page.waitForTimeout(500);
     await screenshot(page, "test-reports-history-1440x900");
+  });
+
+  it("opens a run's dialog cold with its first screen rendered by the server, then takes it over", async () => {
+    // Without scripts: the server's HTML alone shows the dialog's counts and first cards.
+    const bare = await browser().newContext({ javaScriptEnabled: false });
+    try {
+      const still = await bare.newPage();
+      await still.goto(`${server.url}/test_runs/${newest()}`);
+      const dialog = still.getByRole("dialog", { name: newest(), exact: true });
+      // It opens on its failures, as the app does.
+      await dialog.getByText("Showing 5 of 8 results").waitFor();
+      expect(await dialog.getByRole("article").count()).toBe(5);
+      await dialog.getByRole("article", { name: /TC7002 Consent form is signed/ }).waitFor();
+    } finally {
+      await bare.close();
+    }
+    // With scripts, the app keeps the server's elements (it hydrates them: a mismatch would
+    // render new ones, and log an error this journey fails on) and its controls then work.
+    await page.addInitScript(() => {
+      const window = globalThis as unknown as PageGlobals;
+      window.addEventListener("DOMContentLoaded", () => {
+        window.servedCard = window.document.querySelector("[role=feed] article");
+      });
+    });
+    await openNewestRun();
+    const keptCard = await page.evaluate(() => {
+      const window = globalThis as unknown as PageGlobals;
+      const card = window.document.querySelector("[role=feed] article");
+      return card !== null && window.servedCard === card;
+    });
+    expect(keptCard).toBe(true);
+    await results().getByRole("switch", { name: "Hide passed results" }).click();
+    await results().getByText("Showing 7 of 8 results").waitFor();
   });
 
   it("closes back to /test_runs", async () => {

@@ -41,12 +41,21 @@ const VENDOR_CHUNKS = [
   },
 ];
 
-export default defineConfig({
+// The server renders the first screen of a page opened at a run's dialog (src/first-screen.tsx):
+// that entry is built for Node on its own (`vite build --ssr`), into dist-ssr, which the server
+// imports and does not serve. Everything it needs is bundled, so it runs wherever the server does.
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react()],
-  build: {
-    outDir: "dist",
-    emptyOutDir: true,
-    rolldownOptions: { output: { codeSplitting: { groups: VENDOR_CHUNKS } } },
-  },
+  build: isSsrBuild
+    ? { outDir: "dist-ssr", emptyOutDir: true, copyPublicDir: false }
+    : {
+        outDir: "dist",
+        emptyOutDir: true,
+        rolldownOptions: { output: { codeSplitting: { groups: VENDOR_CHUNKS } } },
+      },
+  ssr: { noExternal: true },
+  // Production React and emotion on the server too: the markup (emotion's class names included)
+  // must be what the page's production build renders, or it cannot take the HTML over.
+  define: isSsrBuild ? { "process.env.NODE_ENV": JSON.stringify("production") } : {},
   server: { proxy },
-});
+}));

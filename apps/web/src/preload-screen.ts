@@ -15,11 +15,12 @@ const loading = screen ? SCREEN_CODE[screen].load().then(noop, noop) : Promise.r
 function noop() {}
 
 /**
- * Settles once the screen's code is in (or failed), or after `ms`: main.tsx renders then, so
- * that the screen renders at once instead of suspending. React keeps a Suspense fallback on
- * screen for at least 300 ms once shown; rendered before the code was in, a cold open of a
- * run's dialog showed the page's progress bar and then nothing for 150 ms.
+ * Settles once the screen's code is in (or failed), or after `ms` if given: main.tsx renders
+ * then, so that the screen renders at once instead of suspending. React keeps a Suspense
+ * fallback on screen for at least 300 ms once shown; rendered before the code was in, a cold
+ * open of a run's dialog showed the page's progress bar and then nothing for 150 ms.
  */
-export function screenCodeIn(ms: number): Promise<void> {
+export function screenCodeIn(ms?: number): Promise<void> {
+  if (ms === undefined) return loading;
   return Promise.race([loading, new Promise<void>((resolve) => setTimeout(resolve, ms))]);
 }

@@ -27,6 +27,9 @@ import { SCREEN_CODE, type ScreenLoader } from "./screen-code";
  * already (preload-screen.ts fetched it with the app's), the screen renders at once: through
  * React.lazy it would suspend first, and React keeps a Suspense fallback on screen for at least
  * 300 ms once shown (on a cold open of a run's dialog, 100 ms of nothing: docs/performance.md).
+ * Rendered at once, it has no Suspense boundary either: a page whose first screen the server
+ * rendered (first-screen.tsx) is then taken over in one pass, with no gap in which the layout's
+ * reads could answer before the screen's markup is matched against the server's.
  */
 function lazyPage<K extends string>(
   load: ScreenLoader<Record<K, ComponentType>>,
@@ -35,10 +38,16 @@ function lazyPage<K extends string>(
   const Lazy = lazy<ComponentType>(async () => ({ default: (await load())[name] }));
   return function Page() {
     // Chosen once per mount: a component that changed type would be mounted again.
-    const [screen] = useState<{ Screen: ComponentType | typeof Lazy }>(() => ({
-      Screen: load.module?.[name] ?? Lazy,
-    }));
-    return <screen.Screen />;
+    const [Loaded] = useState<{ Screen: ComponentType } | undefined>(() => {
+      const Screen = load.module?.[name];
+      return Screen && { Screen };
+    });
+    if (Loaded) return <Loaded.Screen />;
+    return (
+      <Suspense fallback={<PageLoading />}>
+        <Lazy />
+      </Suspense>
+    );
   };
 }
 
@@ -202,11 +211,7 @@ function screenRoute(screen: ScreenEntry, path = screen.path): RouteObject {
     id: screen.id,
     path,
     handle,
-    element: (
-      <Suspense fallback={<PageLoading />}>
-        <screen.Page />
-      </Suspense>
-    ),
+    element: <screen.Page />,
   };
 }
 

@@ -11,3 +11,10 @@ export const APP_MODE_META = "assay-mode";
 export function parseAppMode(value: string | null | undefined): AppMode {
   return value === "data-harmonization" ? "data-harmonization" : "full";
 }
+
+/**
+ * Id of the script element in which the server sends, with a first screen it rendered into the
+ * page (a run's results dialog opened cold), the answer it rendered it from: the page takes the
+ * server's HTML over with the same data.
+ */
+export const FIRST_SCREEN_READ_ID = "assay-first-screen-read";

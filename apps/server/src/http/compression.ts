@@ -43,13 +43,18 @@ function addVaryAcceptEncoding(reply: FastifyReply) {
   }
 }
 
-/** The API's JSON answers between the threshold and SYNC_COMPRESS_MAX_BYTES, compressed at once. */
-function compressSmallJson(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+/**
+ * The API's JSON answers and the pages (index.html, with a first screen rendered into it: not a
+ * route, so the plugin's per-route hook misses it) between the threshold and
+ * SYNC_COMPRESS_MAX_BYTES, compressed at once.
+ */
+function compressSmallAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
   if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
   const size = Buffer.byteLength(payload);
   if (size < COMPRESS_THRESHOLD_BYTES || size > SYNC_COMPRESS_MAX_BYTES) return payload;
   if (reply.hasHeader("content-encoding")) return payload;
-  if (!/^application\/json\b/i.test(String(reply.getHeader("content-type") ?? ""))) return payload;
+  const type = String(reply.getHeader("content-type") ?? "");
+  if (!/^(application\/json|text\/html)\b/i.test(type)) return payload;
   if (request.headers["x-no-compression"] !== undefined) return payload;
   const encoding = acceptedEncoding(request.headers["accept-encoding"]);
   if (!encoding) return payload;
@@ -66,7 +71,7 @@ function compressSmallJson(request: FastifyRequest, reply: FastifyReply, payload
  */
 export async function registerCompression(app: FastifyInstance) {
   app.addHook("onSend", async (request, reply, payload) =>
-    compressSmallJson(request, reply, payload),
+    compressSmallAnswer(request, reply, payload),
   );
   await app.register(compress, {
     global: true,

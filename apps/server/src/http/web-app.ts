@@ -5,6 +5,7 @@ import fastifyStatic from "@fastify/static";
 import { APP_MODE_META, type AppMode } from "@assay/core";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { notFound } from "../errors.js";
+import { loadFirstScreen, renderFirstScreenPage } from "./first-screen.js";
 
 /** The built React app (npm run build -w @assay/web). */
 export const WEB_DIST_DIR = fileURLToPath(new URL("../../../web/dist/", import.meta.url));
@@ -53,6 +54,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const indexFile = path.join(distDir, "index.html");
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, "utf8") : undefined;
   const metaPattern = new RegExp(`(<meta name="${APP_MODE_META}" content=")[^"]*(")`);
+  const firstScreen = indexHtml ? await loadFirstScreen(distDir) : undefined;
 
   if (indexHtml) {
     // The build's files are the same for every install and hold no data, so they are open even
@@ -82,11 +84,21 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
     });
   }
 
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const mode = appModeFor(request.hostname, options.dataHarmonizationHosts);
     reply.header("cache-control", "no-cache").type("text/html; charset=utf-8");
     if (!indexHtml) return reply.status(503).send(NOT_BUILT_PAGE);
-    return reply.send(indexHtml.replace(metaPattern, `$1${mode}$2`));
+    const page = indexHtml.replace(metaPattern, `$1${mode}$2`);
+    const rendered =
+      firstScreen && mode === "full" && request.method === "GET"
+        ? await renderFirstScreenPage(app, request, firstScreen, page).catch((error: unknown) => {
+            request.log.warn({ err: error }, "first screen not rendered; the page renders alone");
+            return null;
+          })
+        : null;
+    // A rendered first screen holds what this visitor may read: no shared cache keeps it.
+    if (rendered) reply.header("cache-control", "private, no-cache");
+    return reply.send(rendered ?? page);
   };
 
   app.get("/", { config: { access: "page" }, schema: { hide: true } }, sendPage);

@@ -5,10 +5,12 @@ import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { onListKeys } from "../view/list-keys";
+import { UNMEASURED_LIST, useRowsInFlow } from "../view/list-layout";
 import { rowKeyOf } from "../view/pages";
 import { BackendResultRow } from "./BackendResultRow";
 
-const ROW_ESTIMATE = 52;
+// A row is 58 px high closed; the real height is measured once it renders.
+const ROW_ESTIMATE = 58;
 
 /**
  * The results, virtualized: a run of 100,000 API tests renders only the rows in view, and only
@@ -49,6 +51,7 @@ export function BackendResultList({
     getScrollElement: () => scrollRef.current,
     estimateSize: () => ROW_ESTIMATE,
     overscan: 6,
+    initialRect: UNMEASURED_LIST,
     getItemKey: useMemo(() => rowKeyOf(rowAt), [rowAt]),
   });
 
@@ -66,6 +69,7 @@ export function BackendResultList({
     virtualizer.scrollToIndex(linkedIndex, { align: "start" });
   }, [linkedIndex, virtualizer]);
 
+  const inFlow = useRowsInFlow();
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? -1;
   const lastIndex = items.at(-1)?.index ?? -1;
@@ -113,7 +117,9 @@ export function BackendResultList({
               data-index={item.index}
               ref={virtualizer.measureElement}
               sx={{ position: "absolute", top: 0, left: 0, width: "100%" }}
-              style={{ transform: `translateY(${item.start}px)` }}
+              style={
+                inFlow ? { position: "relative" } : { transform: `translateY(${item.start}px)` }
+              }
             >
               {result ? (
                 <BackendResultRow

@@ -1,7 +1,6 @@
 import type { BackendRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import Box from "@mui/material/Box";
-import Dialog from "@mui/material/Dialog";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
 import Toolbar from "@mui/material/Toolbar";
@@ -19,6 +18,7 @@ import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
 import { backendViewFilters, useRunView } from "../view/use-run-view";
 import { ResultsError } from "../view/ResultsError";
+import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
 export const API_LOG_PARAM = "api_log";
@@ -58,14 +58,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
     });
 
   return (
-    <Dialog
-      fullScreen
-      open={open}
-      onClose={onClose}
-      aria-labelledby="backend-results-title"
-      // The dialog takes focus on open (for Escape and the focus trap); it is no control.
-      slotProps={{ paper: { sx: { outline: "none" } } }}
-    >
+    <ResultsDialogFrame open={open} onClose={onClose} labelledBy="backend-results-title">
       <Toolbar
         variant="dense"
         sx={{ gap: 2, borderBottom: 1, borderColor: "divider", bgcolor: "background.paper" }}
@@ -109,7 +102,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
       {apiLogOpen && (
         <ApiRequestsDialog runKey={runKey} open onClose={() => setApiLogOpen(false)} />
       )}
-    </Dialog>
+    </ResultsDialogFrame>
   );
 }
 

@@ -1,7 +1,6 @@
 import { runWallClockMs, type DisplayStatus, type FailureFilter } from "@assay/core";
 import { TicketDetailsNotice, TicketDetailsProvider } from "../../../components/TicketDetails";
 import Box from "@mui/material/Box";
-import Dialog from "@mui/material/Dialog";
 import Skeleton from "@mui/material/Skeleton";
 import { memo, useMemo, useState } from "react";
 import { useCatalog } from "../../../api/use-catalog";
@@ -20,6 +19,7 @@ import { ResultList } from "./ResultList";
 import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
 import { ResultsError } from "../view/ResultsError";
+import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
 // Until the catalogue's ticket pattern is known, no text is taken for a ticket.
 const NEVER_MATCHES = "(?!)";
@@ -187,14 +187,8 @@ export const FrontendResultsDialog = memo(function FrontendResultsDialog(
   props: FrontendResultsDialogProps,
 ) {
   return (
-    <Dialog
-      fullScreen
-      open
-      onClose={props.onClose}
-      aria-labelledby={RESULTS_TITLE_ID}
-      transitionDuration={{ enter: 120, exit: 80 }}
-    >
+    <ResultsDialogFrame onClose={props.onClose} labelledBy={RESULTS_TITLE_ID}>
       <ViewedResults {...props} />
-    </Dialog>
+    </ResultsDialogFrame>
   );
 });

@@ -5,11 +5,12 @@ import Typography from "@mui/material/Typography";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useMemo, useRef } from "react";
 import { onListKeys } from "../view/list-keys";
+import { UNMEASURED_LIST, useRowsInFlow } from "../view/list-layout";
 import { rowKeyOf } from "../view/pages";
 import { ResultCard, type CardSettings } from "./ResultCard";
 
-// A card without an error is about 150 px high; the real height is measured once it renders.
-const ESTIMATED_CARD_HEIGHT = 160;
+// A card without an error is 116 px high; the real height is measured once it renders.
+const ESTIMATED_CARD_HEIGHT = 116;
 const GAP = 8;
 
 export interface ResultListProps {
@@ -45,6 +46,7 @@ export function ResultList(props: ResultListProps) {
     getItemKey: useMemo(() => rowKeyOf(rowAt), [rowAt]),
     overscan: 4,
     gap: GAP,
+    initialRect: UNMEASURED_LIST,
   });
 
   useEffect(() => {
@@ -52,6 +54,7 @@ export function ResultList(props: ResultListProps) {
     if (scrollRef.current?.scrollTop) virtualizer.scrollToOffset(0);
   }, [props.resetKey, virtualizer]);
 
+  const inFlow = useRowsInFlow();
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? -1;
   const lastIndex = items.at(-1)?.index ?? -1;
@@ -86,7 +89,11 @@ export function ResultList(props: ResultListProps) {
               ref={virtualizer.measureElement}
               data-index={item.index}
               sx={{ position: "absolute", top: 0, left: 0, right: 8 }}
-              style={{ transform: `translateY(${item.start}px)` }}
+              style={
+                inFlow
+                  ? { position: "relative", marginRight: 8, marginBottom: GAP }
+                  : { transform: `translateY(${item.start}px)` }
+              }
             >
               {result ? (
                 <ResultCard

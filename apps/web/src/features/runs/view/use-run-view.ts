@@ -75,19 +75,30 @@ function searchOf(filters: ViewFilters): URLSearchParams {
   return params;
 }
 
-/** Page `page` of the view under the filters `search` (a query string). */
-function pageQuery<F extends keyof Families>(family: F, key: string, search: string, page: number) {
+/** The request for page `page` of the view under the filters `search` (a query string). */
+function pageRequest<F extends keyof Families>(
+  family: F,
+  key: string,
+  search: string,
+  page: number,
+) {
+  const params = new URLSearchParams(search);
+  params.set("offset", String(pageOffset(page)));
+  params.set("limit", String(page === 0 ? FIRST_PAGE_ROWS : NEXT_PAGE_ROWS));
+  if (page > 0) params.set("summary", "false");
   return {
     queryKey: [...queryKeys.runView(family, key, search), page] as const,
-    queryFn: ({ signal }: { signal: AbortSignal }) => {
-      const params = new URLSearchParams(search);
-      params.set("offset", String(pageOffset(page)));
-      params.set("limit", String(page === 0 ? FIRST_PAGE_ROWS : NEXT_PAGE_ROWS));
-      if (page > 0) params.set("summary", "false");
-      const url = `${PATH[family]}/${encodeURIComponent(key)}/view?${params.toString()}`;
-      const schema = SCHEMA[family] as unknown as ResponseParser<Families[F]["page"]>;
-      return getJson(url, schema, signal);
-    },
+    path: `${PATH[family]}/${encodeURIComponent(key)}/view?${params.toString()}`,
+    schema: SCHEMA[family] as unknown as ResponseParser<Families[F]["page"]>,
+  };
+}
+
+/** Page `page` of the view under the filters `search` (a query string). */
+function pageQuery<F extends keyof Families>(family: F, key: string, search: string, page: number) {
+  const { queryKey, path, schema } = pageRequest(family, key, search, page);
+  return {
+    queryKey,
+    queryFn: ({ signal }: { signal: AbortSignal }) => getJson(path, schema, signal),
     // A finished run does not change; a few seconds keep a hover's prefetch for the click.
     staleTime: 10_000,
   };
@@ -222,4 +233,12 @@ export function prefetchRunView(
   filters: ViewFilters,
 ): Promise<void> {
   return queryClient.prefetchQuery(pageQuery(family, key, searchOf(filters).toString(), 0));
+}
+
+/**
+ * The request of a run's first page under `filters`: what the server reads for a page it
+ * renders (first-screen.tsx), and the query the answer is put under, as prefetchRunView's.
+ */
+export function firstPageRequest(family: keyof Families, key: string, filters: ViewFilters) {
+  return pageRequest(family, key, searchOf(filters).toString(), 0);
 }
