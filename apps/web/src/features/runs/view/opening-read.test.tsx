@@ -74,9 +74,14 @@ describe("a page opened cold at a run's results dialog", () => {
 
     renderApp("/test_runs/ui-run-1?hide=passed", { queryClient });
     expect(await screen.findByRole("article", { name: /TC5 Login/ })).toBeInTheDocument();
-    await waitFor(() => expect(log).toHaveLength(2));
     // The dialog used the answer asked for at start; the list came after the dialog's card.
-    expect(log[1]).toBe("list, a card shown: true");
+    // (The first pages one click away, asked for later, are not this dialog's.)
+    const own = () =>
+      log.filter(
+        (line) => !line.startsWith("view ") || line.startsWith("view hide=passed&offset="),
+      );
+    await waitFor(() => expect(own()).toHaveLength(2));
+    expect(own()[1]).toBe("list, a card shown: true");
     expect(isOpeningRead()).toBe(false);
   });
 
@@ -88,7 +93,8 @@ describe("a page opened cold at a run's results dialog", () => {
     renderApp("/test_runs/api-1/case-7?be=1", { queryClient });
     await screen.findByRole("dialog", { name: /api-1/ });
     await waitFor(() => expect(log.some((line) => line.startsWith("list"))).toBe(true));
-    expect(log).toEqual(["api view locate=case-7&offset=0&limit=60", "list, a row shown: true"]);
+    const own = log.filter((line) => !line.includes("hide=failed"));
+    expect(own).toEqual(["api view locate=case-7&offset=0&limit=60", "list, a row shown: true"]);
   });
 
   it("asks nothing early for the run list alone or a load run", () => {

@@ -10,10 +10,17 @@ import {
   type FrontendViewResult,
   type RunHistory,
 } from "@assay/core";
-import { keepPreviousData, useQueries, useQuery, type QueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  useQueries,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { getJson, type ResponseParser } from "../../../api/client";
 import { queryKeys } from "../../../api/query-keys";
+import { filtersOneClickAway } from "./one-click-away";
 import { pagesAround, pageOffset, pageOfIndex, FIRST_PAGE_ROWS, NEXT_PAGE_ROWS } from "./pages";
 
 /**
@@ -33,6 +40,9 @@ export { FIRST_PAGE_ROWS, NEXT_PAGE_ROWS };
  * fetched. Scrolling on, with the top row on a page already asked for, asks at once.
  */
 export const JUMP_SETTLE_MS = 200;
+
+/** How long the list on screen stays before the views one click away are asked for. */
+const ONE_CLICK_AWAY_AFTER_MS = 300;
 
 export interface ViewFilters {
   hidden: ReadonlySet<DisplayStatus>;
@@ -141,6 +151,19 @@ export function useRunView<F extends keyof Families>(
     pages: [],
   });
   const pages = current && wanted.search === search ? wanted.pages : NO_PAGES;
+  // The first pages one click away, asked for once this one is in and has stayed a moment.
+  const queryClient = useQueryClient();
+  const nearby = filtersOneClickAway(family, filters)
+    .map((next) => searchOf(next).toString())
+    .join("\n");
+  useEffect(() => {
+    if (!on || !current) return;
+    const timer = setTimeout(() => {
+      for (const next of nearby.split("\n"))
+        void queryClient.prefetchQuery(pageQuery(family, key, next, 0));
+    }, ONE_CLICK_AWAY_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [on, current, nearby, family, key, queryClient]);
   const later = useQueries({
     queries: pages.map((page) => ({ ...pageQuery(family, key, search, page), enabled: on })),
     combine: dataOf<Page>,
