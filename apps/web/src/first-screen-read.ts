@@ -1,6 +1,7 @@
 import { FIRST_SCREEN_READ_ID } from "@assay/core";
 import type { QueryClient, QueryKey } from "@tanstack/react-query";
 import type { ResponseParser } from "./api/client";
+import { TAG_LIST_READ } from "./api/tag-list-read";
 import { CATALOG_READ } from "./api/use-catalog";
 import { openingRequest, type ReportParams } from "./features/runs/view/opening-read";
 
@@ -14,11 +15,14 @@ export interface FirstScreenRead {
 /**
  * What the page at Test Reports' `params` and `search` shows first and the server reads to
  * render it (first-screen.tsx): a run's dialog, its first page and the catalogue (its ticket and
- * test id patterns shape the cards); null for any other page, which the server does not render.
+ * test id patterns shape the cards), and for the Frontend dialog the dynamic tags (each card's
+ * chips); null for any other page, which the server does not render.
  */
 export function firstScreenReads(params: ReportParams, search: string): FirstScreenRead[] | null {
   const opening = openingRequest(params, search);
-  return opening && [opening, CATALOG_READ];
+  if (!opening) return null;
+  const reads = [opening, CATALOG_READ];
+  return opening.family === "frontend" ? [...reads, TAG_LIST_READ] : reads;
 }
 
 /** Puts the answers to `reads` (in order) in the cache, as the page's own reads would. */

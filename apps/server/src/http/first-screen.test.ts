@@ -69,9 +69,10 @@ describe("the first screen of a run's results dialog", () => {
     expect(root).toContain("Checkout works");
     expect(root).toContain("Showing <!-- -->2<!-- --> of <!-- -->2<!-- --> results");
     expect(res.body).toMatch(/<style data-emotion="css [^"]+">[^<]+<\/style><\/head>/);
-    const [view, catalog] = servedAnswers(res.body) ?? [];
+    const [view, catalog, tags] = servedAnswers(res.body) ?? [];
     expect(view).toMatchObject({ run: { test_run_key: "fs-run" }, total: 2, shown: 2 });
     expect(catalog).toHaveProperty("ticketPattern");
+    expect(tags).toEqual((await open.app.inject({ method: "GET", url: "/v1/dtag" })).json());
   });
 
   it("is the same read as the page's own: the Backend dialog's first page", async () => {

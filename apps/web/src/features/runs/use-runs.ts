@@ -2,7 +2,6 @@ import {
   BackendRunPageSchema,
   FrontendRunPageSchema,
   LoadRunPageSchema,
-  TagListSchema,
   type BackendRun,
   type FrontendRun,
   type LoadRun,
@@ -11,6 +10,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useCallback } from "react";
 import { getJson, type ResponseParser } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
+import { TAG_LIST_READ } from "../../api/tag-list-read";
 import type { ReportTab } from "./report-url";
 
 export interface RunOf {
@@ -79,7 +79,7 @@ export function useRefreshRunList() {
  */
 export function useDynamicTags() {
   return useQuery({
-    queryKey: queryKeys.tags,
-    queryFn: ({ signal }) => getJson("/v1/dtag", TagListSchema, signal),
+    queryKey: TAG_LIST_READ.queryKey,
+    queryFn: ({ signal }) => getJson(TAG_LIST_READ.path, TAG_LIST_READ.schema, signal),
   });
 }

@@ -3,7 +3,6 @@ import {
   DeletedTaggedTestSchema,
   DeletedTagSchema,
   TagLinkSchema,
-  TagListSchema,
   UNSTABLE_TAG,
   type TagList,
   type TaggedTest,
@@ -11,6 +10,7 @@ import {
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { getJson, sendJson } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
+import { TAG_LIST_READ } from "../../api/tag-list-read";
 
 /** One tag as the screens show it: its name, id and tests. */
 export interface TagView {
@@ -37,8 +37,8 @@ export function tagsOfTest(tags: readonly TagView[], testId: number): TagView[] 
 /** Every dynamic tag with its tests (GET /v1/dtag), shared by the screen and each tag editor. */
 export function useTags() {
   return useQuery({
-    queryKey: queryKeys.tags,
-    queryFn: ({ signal }) => getJson("/v1/dtag", TagListSchema, signal),
+    queryKey: TAG_LIST_READ.queryKey,
+    queryFn: ({ signal }) => getJson(TAG_LIST_READ.path, TAG_LIST_READ.schema, signal),
     select: sortedTags,
   });
 }

@@ -35,7 +35,7 @@ function openingView(params: ReportParams, search: string) {
  */
 export function openingRequest(params: ReportParams, search: string) {
   const view = openingView(params, search);
-  return view && firstPageRequest(view.family, view.key, view.filters);
+  return view && { ...firstPageRequest(view.family, view.key, view.filters), family: view.family };
 }
 
 /**
