@@ -53,9 +53,12 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         rolldownOptions: { output: { codeSplitting: { groups: VENDOR_CHUNKS } } },
       },
-  ssr: { noExternal: true },
-  // Production React and emotion on the server too: the markup (emotion's class names included)
-  // must be what the page's production build renders, or it cannot take the HTML over.
-  define: isSsrBuild ? { "process.env.NODE_ENV": JSON.stringify("production") } : {},
+  // Only for that build (not the tests, which extend this config): everything bundled, and
+  // production React and emotion, since the markup (emotion's class names included) must be what
+  // the page's production build renders, or the page cannot take the HTML over.
+  ...(isSsrBuild && {
+    ssr: { noExternal: true },
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  }),
   server: { proxy },
 }));
