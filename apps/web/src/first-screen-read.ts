@@ -35,11 +35,25 @@ export function keepFirstScreenAnswers(
 }
 
 /**
- * The answers the server read to render the page's first screen into #root, in the order of
- * firstScreenReads, or undefined when it rendered none: the page then renders from nothing.
+ * Puts in the cache the answers the server rendered the page's first screen into #root from (a
+ * JSON script beside it, in the order of `reads`): true when it did; false when the server
+ * rendered none, or sent answers this page cannot read, which then renders from nothing.
  */
-export function readServedAnswers(doc: Document = document): unknown[] | undefined {
+export function keepServedAnswers(
+  queryClient: QueryClient,
+  reads: readonly FirstScreenRead[],
+  doc: Document = document,
+): boolean {
   const element = doc.getElementById(FIRST_SCREEN_READ_ID);
-  if (!element?.textContent) return undefined;
-  return (JSON.parse(element.textContent) as { bodies: unknown[] }).bodies;
+  if (!element?.textContent) return false;
+  try {
+    const { bodies } = JSON.parse(element.textContent) as { bodies: unknown[] };
+    keepFirstScreenAnswers(queryClient, reads, bodies);
+    return true;
+  } catch {
+    // Rendered again from nothing, the page still shows the same (the journey in
+    // e2e/test-reports.e2e.ts fails if the server's screen is not taken over).
+    queryClient.clear();
+    return false;
+  }
 }

@@ -6,7 +6,7 @@ import { RouterProvider } from "react-router/dom";
 import { createQueryClient } from "./api/query-client";
 import { readAppMode } from "./app-mode";
 import { AppProviders } from "./AppProviders";
-import { firstScreenReads, keepFirstScreenAnswers, readServedAnswers } from "./first-screen-read";
+import { firstScreenReads, keepServedAnswers } from "./first-screen-read";
 import { startOpeningRead } from "./features/runs/view/opening-read";
 import { createRoutes } from "./routes";
 import { SCREEN_CODE } from "./screen-code";
@@ -21,9 +21,8 @@ const queryClient = createQueryClient();
 const reports = mode === "full" ? matchPath(SCREEN_CODE.runs.path, location.pathname) : null;
 // What the server read to render the first screen into #root (first-screen.tsx), if it did.
 const reads = reports && firstScreenReads(reports.params, location.search);
-const served = reads ? readServedAnswers() : undefined;
-if (reads && served) keepFirstScreenAnswers(queryClient, reads, served);
-if (reports) startOpeningRead(queryClient, reports.params, location.search, served !== undefined);
+const served = reads ? keepServedAnswers(queryClient, reads) : false;
+if (reports) startOpeningRead(queryClient, reports.params, location.search, served);
 
 /** How long the first render waits for the screen's code (a slow network shows the layout). */
 const SCREEN_CODE_WAIT_MS = 500;
