@@ -90,7 +90,9 @@ export async function buildTestApp(
   if (objectsDir) {
     const dir = objectsDir;
     app.addHook("onClose", async () => {
-      await rm(dir, { recursive: true, force: true });
+      // Retried: a build the app left running (a restart test) can still be writing its log
+      // there, and a file written during the removal fails it with ENOTEMPTY (CI at d8ec3e6).
+      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
     });
   }
   return { app, config, logs, objects, jobs };

@@ -1,5 +1,5 @@
 import Dialog from "@mui/material/Dialog";
-import { useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { isOpeningRead } from "./opening-read";
 
 export interface ResultsDialogFrameProps {
@@ -15,7 +15,9 @@ export interface ResultsDialogFrameProps {
  * first screen, which the server renders (first-screen.tsx) and the app then takes over: it
  * renders in place rather than in a portal (a portal renders nothing on the server) and does not
  * fade in. In place, it is the only child of its container, so the modal hides nothing from
- * assistive technology: its aria-modal marks the page behind as inert instead.
+ * assistive technology (its aria-modal marks the page behind as inert instead) and locks no
+ * scrolling: the page's own is locked here, so that scrolling past the list's end does not move
+ * the run list behind.
  */
 export function ResultsDialogFrame({
   open = true,
@@ -26,6 +28,15 @@ export function ResultsDialogFrame({
   // Chosen once per mount: moving between a portal and the page would mount the dialog again.
   const [inPlace] = useState(isOpeningRead);
   const place = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!inPlace || !open) return;
+    const { style } = document.body;
+    const overflow = style.overflow;
+    style.overflow = "hidden";
+    return () => {
+      style.overflow = overflow;
+    };
+  }, [inPlace, open]);
   const dialog = (
     <Dialog
       fullScreen
