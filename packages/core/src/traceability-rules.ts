@@ -4,6 +4,14 @@ import type { TraceabilityRow } from "./traceability-api.js";
 
 export const TRACEABILITY_PAGE_SIZES = [25, 50, 100] as const;
 
+/**
+ * How a requirement read from Spira is keyed: Spira's own token, RQ:{RequirementId}. Such a key
+ * is not an issue of the tracker the other keys link to (Jira's browse URL).
+ */
+export const SPIRA_REQUIREMENT_PREFIX = "RQ:";
+
+export const isSpiraRequirementKey = (key: string) => key.startsWith(SPIRA_REQUIREMENT_PREFIX);
+
 export const COVERAGE_FILTERS = [
   { value: "all", label: "Show All" },
   { value: "notCovered", label: "Not Covered" },

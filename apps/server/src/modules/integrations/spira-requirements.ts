@@ -1,4 +1,4 @@
-import { RmsImportRowSchema, type RmsImportRow } from "@assay/core";
+import { RmsImportRowSchema, SPIRA_REQUIREMENT_PREFIX, type RmsImportRow } from "@assay/core";
 import type { SpiraRequirementRecord } from "./spira.client.js";
 
 /**
@@ -8,7 +8,7 @@ import type { SpiraRequirementRecord } from "./spira.client.js";
  * IndentLevel (three letters a level) says. Linked bugs stay with Jira; Spira rows have none.
  */
 
-export const spiraKey = (id: number) => `RQ:${id}`;
+export const spiraKey = (id: number) => `${SPIRA_REQUIREMENT_PREFIX}${id}`;
 
 export function spiraRequirementRows(records: readonly SpiraRequirementRecord[]): RmsImportRow[] {
   const byLevel = new Map(records.map((r) => [r.IndentLevel ?? "", r]));

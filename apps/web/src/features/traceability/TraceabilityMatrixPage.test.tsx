@@ -154,6 +154,17 @@ describe("Traceability Matrix", { timeout: 30_000 }, () => {
     expect(screen.getByText("Coverage: 40.00%")).toBeVisible();
   });
 
+  it("links a Jira key to the tracker, and shows a Spira requirement's key unlinked", async () => {
+    installApi({ ...MATRIX, rows: [row("RMS-1", ["passed"]), row("RQ:42", ["passed"])] });
+    renderPage();
+    expect(await screen.findByRole("link", { name: "RMS-1" })).toHaveAttribute(
+      "href",
+      "https://jira.example.com/browse/RMS-1",
+    );
+    expect(screen.getByText("RQ:42")).toBeVisible();
+    expect(screen.queryByRole("link", { name: "RQ:42" })).toBeNull();
+  });
+
   it("filters by text and by coverage", async () => {
     installApi(MATRIX);
     renderPage();

@@ -1,6 +1,7 @@
 import {
   COVERAGE_FILTERS,
   coverageLabel,
+  isSpiraRequirementKey,
   TRACEABILITY_PAGE_SIZES,
   visibleRows,
   type CoverageFilter,
@@ -43,9 +44,11 @@ import { EditRmsDialog, TestHistoryDialog } from "./TraceabilityDialogs";
 import { useTraceabilityMatrix } from "./use-traceability";
 
 function RmsCell({ rms, issueTrackerUrl }: { rms: RmsDetail; issueTrackerUrl?: string }) {
+  // A Spira requirement is no issue of the tracker (Jira): its key is shown, not linked there.
+  const linked = issueTrackerUrl && rms.rms !== "ERROR" && !isSpiraRequirementKey(rms.rms);
   return (
     <Box sx={{ display: "grid", gap: 0.5, justifyItems: "start" }}>
-      {issueTrackerUrl && rms.rms !== "ERROR" ? (
+      {linked ? (
         <Link
           href={`${issueTrackerUrl}${encodeURIComponent(rms.rms)}`}
           target="_blank"
