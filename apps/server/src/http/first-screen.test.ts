@@ -75,6 +75,18 @@ describe("the first screen of a run's results dialog", () => {
     expect(tags).toEqual((await open.app.inject({ method: "GET", url: "/v1/dtag" })).json());
   });
 
+  it("travels compressed to a browser that accepts it", async () => {
+    const res = await open.app.inject({
+      method: "GET",
+      url: "/test_runs/fs-run?hide=",
+      headers: { host: "assay.example.com", "accept-encoding": "br, gzip" },
+    });
+    expect(res.headers["content-encoding"]).toBe("br");
+    expect(res.rawPayload.length).toBeLessThan(
+      Buffer.byteLength((await page(open, "/test_runs/fs-run?hide=")).body) / 4,
+    );
+  });
+
   it("is the same read as the page's own: the Backend dialog's first page", async () => {
     await insertRun(database.db, { test_run_key: "fs-api", family: "backend" });
     const res = await page(open, "/test_runs/fs-api?be=1");
