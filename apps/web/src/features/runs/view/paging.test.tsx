@@ -110,6 +110,14 @@ function stubScrollTo(): () => void {
   };
 }
 
+/** The Backend results dialog of the generated run, opened at its URL. */
+function openBigRun() {
+  renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {
+    path: "/test_runs/big?be=1",
+    route: "/test_runs/:key?/:test_key?",
+  });
+}
+
 let restore: (() => void)[] = [];
 beforeAll(() => {
   // jsdom lays nothing out: the list's viewport and each row get a height.
@@ -127,30 +135,26 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
   it("fetches the pages shown when it jumps to the end, not every page between", async () => {
     const all = mockBigRun();
     // This list's own requests (every status shown), not those one click away (Hide failed).
-    const asked = {
-      get length() {
-        return own().length;
-      },
-      slice: (from: number) => own().slice(from),
-      at: (i: number) => own()[i],
-    };
     const own = () => all.filter((request) => request.startsWith(" "));
-    renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {
-      path: "/test_runs/big?be=1",
-      route: "/test_runs/:key?/:test_key?",
-    });
+    openBigRun();
     await eventually(() => expect(rowShown(0)).not.toBeNull());
     // The first screen: the first page, and the next one if it nearly reaches it.
-    await eventually(() => expect(asked.at(0)).toBe(" 0"));
+    await eventually(() => expect(own()[0]).toBe(" 0"));
     await new Promise((resolve) => setTimeout(resolve, JUMP_SETTLE_MS * 2));
-    expect(asked.slice(1).every((request) => request === ` ${pageOffset(1)}`)).toBe(true);
-    const opening = asked.length;
+    expect(
+      own()
+        .slice(1)
+        .every((request) => request === ` ${pageOffset(1)}`),
+    ).toBe(true);
+    const opening = own().length;
 
     jumpTo(TOTAL - VIEWPORT / ROW_HEIGHT);
     await eventually(() => expect(rowShown(TOTAL - 1)).not.toBeNull());
     expect(feed()).toHaveAttribute("aria-busy", "false");
     // The last page and the one before (the rows just above the screen), nothing else.
-    const end = asked.slice(opening).map((request) => Number(request.split(" ")[1]));
+    const end = own()
+      .slice(opening)
+      .map((request) => Number(request.split(" ")[1]));
     expect(end.length).toBeGreaterThanOrEqual(1);
     expect(end.length).toBeLessThanOrEqual(2);
     for (const offset of end) expect(offset).toBeGreaterThan(TOTAL - 2 * NEXT_PAGE_ROWS);
@@ -158,7 +162,7 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
     // Then the middle: its pages only, once the list has stayed there.
     jumpTo(50_000);
     await eventually(() => expect(rowShown(50_000)).not.toBeNull());
-    const middle = asked.slice(opening + end.length);
+    const middle = own().slice(opening + end.length);
     expect(middle.length).toBeGreaterThanOrEqual(1);
     expect(middle.length).toBeLessThanOrEqual(2);
     for (const request of middle) {
@@ -166,22 +170,21 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
     }
 
     // Passing over the list on the way (a dragged scrollbar) fetches nothing on the way.
-    const before = asked.length;
+    const before = own().length;
     for (const index of [60_000, 70_000, 80_000]) jumpTo(index);
     jumpTo(90_000);
     await eventually(() => expect(rowShown(90_000)).not.toBeNull());
     await new Promise((resolve) => setTimeout(resolve, JUMP_SETTLE_MS * 2));
-    const after = asked.slice(before).map((request) => Number(request.split(" ")[1]));
+    const after = own()
+      .slice(before)
+      .map((request) => Number(request.split(" ")[1]));
     expect(after.length).toBeGreaterThanOrEqual(1);
     for (const offset of after) expect(Math.abs(offset - 90_000)).toBeLessThan(NEXT_PAGE_ROWS * 2);
   });
 
   it("goes to the last result with End and back to the first with Home", async () => {
     mockBigRun();
-    renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {
-      path: "/test_runs/big?be=1",
-      route: "/test_runs/:key?/:test_key?",
-    });
+    openBigRun();
     await eventually(() => expect(rowShown(0)).not.toBeNull());
     fireEvent.keyDown(feed(), { key: "End" });
     await eventually(() => expect(rowShown(TOTAL - 1)).not.toBeNull());
@@ -192,10 +195,7 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
 
   it("asks a new filter for its first pages only, wherever the list was", async () => {
     const asked = mockBigRun();
-    renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {
-      path: "/test_runs/big?be=1",
-      route: "/test_runs/:key?/:test_key?",
-    });
+    openBigRun();
     await eventually(() => expect(rowShown(0)).not.toBeNull());
     jumpTo(TOTAL - VIEWPORT / ROW_HEIGHT);
     await eventually(() => expect(rowShown(TOTAL - 1)).not.toBeNull());
@@ -216,10 +216,7 @@ describe("a results list of 100,000", { timeout: 90_000 }, () => {
 
   it("has the first page one click away asked for once the list stays, so the switch waits for none", async () => {
     const asked = mockBigRun();
-    renderUi(<BackendResultsDialog runKey="big" open onClose={() => undefined} />, {
-      path: "/test_runs/big?be=1",
-      route: "/test_runs/:key?/:test_key?",
-    });
+    openBigRun();
     await eventually(() => expect(rowShown(0)).not.toBeNull());
     await eventually(() => expect(asked).toContain("failed 0"));
     const before = asked.length;
