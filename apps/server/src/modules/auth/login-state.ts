@@ -58,9 +58,15 @@ export function safeReturnTo(raw: unknown, publicOrigin: string): string {
     return "/";
   }
   if (url.origin !== publicOrigin) return "/";
+  // Checked again after resolving: "/..//evil.example" and "/%2e%2e//evil.example" resolve to
+  // "//evil.example", which a browser reads as another host.
+  const path = url.pathname;
+  if (path.startsWith("//") || /\\|%5c/i.test(path) || !path.startsWith("/")) return "/";
   // Returning into the sign-in routes themselves would loop.
-  if (url.pathname.startsWith("/auth/")) return "/";
-  return `${url.pathname}${url.search}${url.hash}`;
+  if (path.startsWith("/auth/")) return "/";
+  const target = `${path}${url.search}${url.hash}`;
+  // Whatever survives must mean the same path on this origin when a browser reads it again.
+  return new URL(target, publicOrigin).origin === publicOrigin ? target : "/";
 }
 
 /**
