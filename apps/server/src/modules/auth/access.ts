@@ -102,6 +102,28 @@ export function checkRunScope(principal: Principal | undefined, runKey: string |
   }
 }
 
+/**
+ * The only routes a build's token (ASSAY_TOKEN) may call: sending results. Every other route
+ * refuses it, whatever its rule says, so a route added later is closed to runners until it is
+ * listed here. Each listed route still keeps the token to its own run (checkRunScope).
+ */
+export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
+  "POST /v1/ingest/reports",
+  "POST /v1/ingest/runs",
+  "POST /v1/ingest/runs/:key/results",
+  "POST /v1/ingest/runs/:key/results/:test_run_test_id/attachments",
+  "POST /v1/ingest/runs/:key/finish",
+]);
+
+/** Refuses a build's token on any route but BUILD_TOKEN_ROUTES (`route` is "METHOD /url"). */
+export function checkBuildTokenRoute(principal: Principal | undefined, route: string): void {
+  if (principal?.kind !== "service_token" || principal.runKey === undefined) return;
+  if (BUILD_TOKEN_ROUTES.has(route)) return;
+  throw forbidden(
+    `A build's token (ASSAY_TOKEN) may only send results into its run ("${principal.runKey}"); use a service token or sign in for anything else.`,
+  );
+}
+
 /** The access rule of a route: declared, or "read" for GET/HEAD. */
 export function routeAccess(
   method: string | string[],
@@ -168,5 +190,9 @@ export function registerAccessControl(
       return reply.header("cache-control", "no-store").redirect(signInRedirect(request.url), 302);
     }
     checkAccess(access, request.principal, options.readAccess);
+    // HEAD is served by its GET route; a request no route matched has no route to be listed.
+    const method = request.method === "HEAD" ? "GET" : request.method;
+    const url = request.is404 ? "" : (request.routeOptions.url ?? "");
+    checkBuildTokenRoute(request.principal, `${method} ${url}`);
   });
 }

@@ -5,15 +5,18 @@ import type {} from "@fastify/cookie";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, TEST_SECRET_KEY, type TestApp } from "../../../test/build-test-app.js";
+import { insertRunningBuild } from "../../../test/running-build.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import type { Access } from "./access.js";
+import { createToken } from "../tokens/tokens.service.js";
+import { BUILD_TOKEN_ROUTES, type Access } from "./access.js";
 import { authKeys } from "./auth.setup.js";
 import { createSession } from "./sessions.service.js";
 
 /**
  * Every route of the server and its access rule, asserted in both read modes with no
- * credential, a service token and a signed-in user's session. A route added without an entry
- * here fails the test, so nothing new is left open by accident.
+ * credential, an ingest token, an admin token, a build's own token and a signed-in user's
+ * session. A route added without an entry here (or missing from the OpenAPI document) fails the
+ * test, so nothing new is left open by accident.
  */
 
 const EXPECTED: Record<string, Access> = {
@@ -130,31 +133,52 @@ const EXPECTED: Record<string, Access> = {
   "GET /v1/spira/releases": "user",
 };
 
-type Caller = "nobody" | "service token" | "user";
+/** A path of the OpenAPI document as Fastify wrote the route: {key} is :key, {*} is *. */
+function openApiPath(url: string): string {
+  return url.replace(/\{\*\}/g, "*").replace(/\{([^}]+)\}/g, ":$1");
+}
+
+const CALLERS = ["nobody", "ingest token", "admin token", "build token", "user"] as const;
+type Caller = (typeof CALLERS)[number];
 type Outcome = "allowed" | 401 | 403 | "sign-in redirect";
 
 /** What each rule promises each caller, per read mode. */
-function promised(access: Access, caller: Caller, mode: "public" | "signed-in"): Outcome {
+function promised(
+  route: string,
+  access: Access,
+  caller: Caller,
+  mode: "public" | "signed-in",
+): Outcome {
+  if (caller === "build token") {
+    // A build's token is let through the listed routes only; open routes and public pages ask
+    // nobody for a credential, so it is not even looked at there.
+    if (access === "open" || (access === "page" && mode === "public")) return "allowed";
+    return BUILD_TOKEN_ROUTES.has(route) ? "allowed" : 403;
+  }
+  const token = caller === "ingest token" || caller === "admin token";
   switch (access) {
     case "open":
       return "allowed";
     case "identify":
       // GET /v1/me: nobody is an answer; a service token is no user to describe.
-      return caller === "service token" ? 403 : "allowed";
+      return token ? 403 : "allowed";
     case "page":
       return mode === "signed-in" && caller === "nobody" ? "sign-in redirect" : "allowed";
     case "read":
       return mode === "signed-in" && caller === "nobody" ? 401 : "allowed";
     case "ingest":
-      return caller === "nobody" ? 401 : "allowed";
+      return caller === "nobody" ? 401 : caller === "admin token" ? 403 : "allowed";
     case "user":
-      return caller === "nobody" ? 401 : caller === "service token" ? 403 : "allowed";
+      return caller === "nobody" ? 401 : token ? 403 : "allowed";
     case "admin":
-      return caller === "nobody" ? 401 : 403;
+      return caller === "nobody" ? 401 : caller === "admin token" ? "allowed" : 403;
   }
 }
 
 const INGEST_TOKEN = "route-table-ingest-token-0123456789";
+/** The build token's run: the key every ":key" of the walked routes is given. */
+const BUILD_RUN_KEY = "x";
+const bearers: Record<"admin token" | "build token", string> = {} as never;
 const PUBLIC_URL = "http://assay.test";
 
 let database: TestDatabase;
@@ -186,9 +210,11 @@ async function outcomeOf(app: FastifyInstance, method: string, url: string, call
   const headers =
     caller === "user"
       ? await userHeaders(app)
-      : caller === "service token"
+      : caller === "ingest token"
         ? { authorization: `Bearer ${INGEST_TOKEN}` }
-        : {};
+        : caller === "nobody"
+          ? {}
+          : { authorization: `Bearer ${bearers[caller]}` };
   const concrete = url.replace(/:[A-Za-z_]+/g, "x").replace(/\*$/, "x");
   const res = await app.inject({ method: method as "GET", url: concrete, headers });
   if (res.statusCode === 401 || res.statusCode === 403) return res.statusCode;
@@ -214,6 +240,8 @@ beforeAll(async () => {
     .returning("id")
     .executeTakeFirstOrThrow();
   userId = user.id;
+  bearers["admin token"] = (await createToken(database.db.kysely, "route-admin", ["admin"])).token;
+  bearers["build token"] = await insertRunningBuild(database, BUILD_RUN_KEY, user.id);
   for (const mode of ["public", "signed-in"] as const) {
     apps[mode] = await buildTestApp(database.db, {
       webDistDir: distDir,
@@ -243,14 +271,38 @@ describe("the route table", () => {
     expect(actual).toEqual(EXPECTED);
   });
 
+  it("has a rule for every operation of the OpenAPI document, and the document every API route", async () => {
+    const doc = (await apps.public.app.inject({ method: "GET", url: "/docs/json" })).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const documented = Object.entries(doc.paths).flatMap(([url, operations]) =>
+      Object.keys(operations)
+        .filter((method) => method !== "head")
+        .map((method) => `${method.toUpperCase()} ${openApiPath(url)}`),
+    );
+    expect(documented.length).toBeGreaterThan(80);
+    expect(documented.filter((route) => !(route in EXPECTED))).toEqual([]);
+    const api = Object.keys(EXPECTED).filter((route) => / \/v1\//.test(route));
+    // A trailing-slash twin ("GET /v1/test-runs/") is documented once, as its route without it.
+    const undocumented = api.filter((route) => !documented.includes(route.replace(/\/$/, "")));
+    expect(undocumented).toEqual([]);
+  });
+
+  it("lets a build's token through its own routes only", () => {
+    const listed = [...BUILD_TOKEN_ROUTES];
+    expect(listed.filter((route) => !(route in EXPECTED))).toEqual([]);
+    expect(listed.every((route) => EXPECTED[route] === "ingest")).toBe(true);
+    expect(listed).not.toContain("POST /v1/traceability/rms/import");
+  });
+
   for (const mode of ["public", "signed-in"] as const) {
     it(`keeps every route's promise in ${mode} mode`, async () => {
       const app = apps[mode].app;
       const broken: string[] = [];
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method = "GET", url = "/"] = route.split(" ");
-        for (const caller of ["nobody", "service token", "user"] as const) {
-          const expected = promised(access, caller, mode);
+        for (const caller of CALLERS) {
+          const expected = promised(route, access, caller, mode);
           const actual = await outcomeOf(app, method, url, caller);
           if (actual !== expected)
             broken.push(`${route} as ${caller}: ${actual}, expected ${expected}`);
