@@ -15,6 +15,7 @@ import type { Config } from "./config.js";
 import { createSidePool, type Db } from "./db/pool.js";
 import type { Jobs } from "./jobs/jobs.js";
 import { registerErrorHandler } from "./errors.js";
+import { registerControlCharacterCheck } from "./http/control-characters.js";
 import multipart from "@fastify/multipart";
 import pLimit from "p-limit";
 import { objectStoreSink } from "./modules/ingest/pipeline/attachment-sink.js";
@@ -130,6 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerControlCharacterCheck(app);
   // Sign-in: session cookie, service tokens and the issuer's access tokens (modules/auth).
   const auth = createAuth({
     app,
