@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { hasControlCharacters } from "./build-values.js";
 
 /**
  * Sign-in and profile (spec sections 2 "Page chrome", 3 "User profile", 6): the server is the
@@ -84,6 +85,14 @@ export const SignedOutSchema = z.object({
 export const WhoIsSignedInSchema = z.discriminatedUnion("signed_in", [MeSchema, SignedOutSchema]);
 export type WhoIsSignedIn = z.infer<typeof WhoIsSignedInSchema>;
 
+/**
+ * The name (EXECUTOR) and the test-management credentials (SPIRA_CREDENTIALS_STRING) reach build
+ * runners as one-line variables: a line break there could add variables of its own to a CI job
+ * (issue 33). The password refuses controls only; any other character may be part of it.
+ */
+const oneLine = (what: string) =>
+  `${what} cannot contain control characters such as line breaks or tabs: it is handed to build runners as one line.`;
+
 export const ProfileUpdateSchema = z.strictObject({
   email: z.string().optional().describe("Read-only: accepted only when unchanged"),
   name: z
@@ -91,11 +100,20 @@ export const ProfileUpdateSchema = z.strictObject({
     .trim()
     .min(1, "Name is required")
     .max(100, "A name is at most 100 characters")
+    .refine((text) => !hasControlCharacters(text), oneLine("A name"))
     .optional(),
-  spira_user: z.string().trim().max(200).nullable().optional().describe("Empty or null clears it"),
+  spira_user: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((text) => !hasControlCharacters(text), oneLine("The test-management user"))
+    .nullable()
+    .optional()
+    .describe("Empty or null clears it"),
   spira_pass: z
     .string()
     .max(1000)
+    .refine((text) => !/\p{Cc}/u.test(text), oneLine("The test-management password"))
     .nullable()
     .optional()
     .describe("Write-only. Absent keeps the stored one; empty or null removes it"),

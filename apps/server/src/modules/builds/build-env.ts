@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
 import { findActiveByTokenHash } from "./builds.repo.js";
+import { BuildRefused } from "./executors/executor.js";
 import { createHash, randomBytes } from "node:crypto";
 
 /**
@@ -21,6 +22,21 @@ export function envNameOf(field: string): string {
 function envValue(value: unknown): string {
   if (Array.isArray(value)) return value.map(String).join(",");
   return String(value);
+}
+
+/**
+ * Refuses a contract whose value holds a control character: the request schemas refuse them,
+ * so this catches values stored before they did (a profile's password with a line break would
+ * add variables of its own to a CI job's $GITHUB_ENV). Names the variable, never the value.
+ */
+export function refuseControlCharacters(variables: Record<string, string>): void {
+  for (const [name, value] of Object.entries(variables)) {
+    if (/\p{Cc}/u.test(value)) {
+      throw new BuildRefused(
+        `${name} holds a control character (such as a line break), which no runner variable may hold; correct it (a test-management password in your profile) and start the build again.`,
+      );
+    }
+  }
 }
 
 /** Every payload field that has a value, as a variable. */

@@ -10,7 +10,7 @@ import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import type { ObjectStore } from "../../storage/index.js";
 import { testManagementSecret, testManagementUser } from "../profile/profile.service.js";
 import type { BuildsConfig, ExecutorSettings } from "./builds.config.js";
-import { newBuildToken, payloadEnv } from "./build-env.js";
+import { newBuildToken, payloadEnv, refuseControlCharacters } from "./build-env.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
 import { listOf } from "./builds.service.js";
@@ -173,6 +173,7 @@ export class BuildRunner {
     const spira = await this.spiraCredentials(row);
     if (spira !== undefined) secrets.SPIRA_CREDENTIALS_STRING = spira;
     try {
+      refuseControlCharacters({ ...env, ...secrets });
       const launched = await this.executorOf(row).start({
         buildId,
         runKey: row.test_run_key,

@@ -125,6 +125,29 @@ describe("PUT /v1/me", () => {
     expect((await row()).spira_secret_encrypted).toBeNull();
   });
 
+  it("refuses control characters in what reaches a build runner (400) and changes nothing", async () => {
+    await put({ spira_user: "quinn", spira_pass: SECRET });
+    // Issue 33: a heredoc delimiter after a line break let a user set NODE_OPTIONS in CI.
+    for (const payload of [
+      { spira_pass: "x\nASSAY_EOF\nNODE_OPTIONS=--require=/tmp/evil.js\nX<<ASSAY_EOF" },
+      { spira_pass: "tab\there" },
+      { spira_pass: "cr\rhere" },
+      { spira_user: "quinn\nBASH_ENV=/tmp/evil" },
+      { name: "Quinn\nEVIL=1" },
+    ]) {
+      const res = await put(payload);
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().error.message).toMatch(/control characters such as line breaks/);
+    }
+    expect(await row()).toMatchObject({ name: "QA Engineer", spira_user: "quinn" });
+    const key = profileKey(Buffer.from(TEST_SECRET_KEY, "base64"));
+    expect(
+      await testManagementSecret({ db: database.db.kysely, key, objects: built.objects }, userId),
+    ).toBe(SECRET);
+    // Any other character may be part of a password.
+    expect((await put({ spira_pass: "pä$$ wörd 🔑 \"'<>" })).statusCode).toBe(200);
+  });
+
   it("refuses to change the email (400) and changes nothing", async () => {
     const res = await put({ email: "boss@example.com", name: "Boss" });
     expect(res.statusCode).toBe(400);
