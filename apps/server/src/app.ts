@@ -296,6 +296,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     launcher: deps.buildLauncher ?? scheduledBuildLauncher(builds),
     executorName: config.catalog.dailyRuns.executor,
     catchUpMs: config.scheduleCatchUpMs,
+    minIntervalMs: config.scheduleMinIntervalMs,
     serverId: serverId(),
     log: deps.logger,
   };

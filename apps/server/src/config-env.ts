@@ -166,6 +166,12 @@ export const EnvSchema = z.object({
     .min(0, "expected a whole number of minutes from 0 to 10080")
     .max(10080, "expected a whole number of minutes from 0 to 10080")
     .default(60),
+  ASSAY_SCHEDULE_MIN_GAP_MINUTES: z.coerce
+    .number({ error: "expected a whole number of minutes from 1 to 1440" })
+    .int("expected a whole number of minutes from 1 to 1440")
+    .min(1, "expected a whole number of minutes from 1 to 1440")
+    .max(1440, "expected a whole number of minutes from 1 to 1440")
+    .default(15),
   ASSAY_WEBHOOK_ALLOW_PRIVATE: z
     .enum(["true", "false"], { error: "expected true or false" })
     .default("false")

@@ -12,7 +12,8 @@ import { invalidBuild, recordBuild, SCHEDULER, type BuildsDeps } from "./builds.
 /**
  * The Daily Run Scheduler's launcher: a schedule's template is checked by the same rules as its
  * Create Build dialog (an OQ run is refused: it needs a person's Spira credentials) and run under
- * the daily robot's executor name.
+ * the daily robot's executor name, recorded as started by whoever pressed Run now, else by the
+ * scheduler.
  */
 export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
   /** The template's list and payload, by its dialog's rules; a 400 naming each field if not. */
@@ -38,9 +39,10 @@ export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
     check(template) {
       checked(template);
     },
-    async launch(template, executorName) {
+    async launch(template, executorName, by) {
       const { list, payload } = checked(template, executorName);
-      const build = await recordBuild(deps, SCHEDULER, { list, payload });
+      // Run now is the person's build (and their build limit's); a slot is the scheduler's.
+      const build = await recordBuild(deps, by ?? SCHEDULER, { list, payload });
       return { buildId: String(build.id), testRunKey: build.test_run_key };
     },
     async rerunFailures(family, testRunKey, executorName) {

@@ -5,9 +5,19 @@ import type { BuildTemplate } from "@assay/core";
  * tests give their own. `unavailableLauncher` stands for a server that cannot launch builds: its
  * slots are recorded with that message, visible in the Daily Run Scheduler's table.
  */
+/** The person who pressed Run now: the build is theirs, and counts against their build limit. */
+export interface LaunchedBy {
+  id: number;
+  email: string;
+  name: string;
+}
+
 export interface BuildLauncher {
-  /** Starts a build from `template` run under `executorName`; rejects when it cannot. */
-  launch(template: BuildTemplate, executorName: string): Promise<LaunchedBuild>;
+  /**
+   * Starts a build from `template` run under `executorName`, started by `by` (Run now) or by the
+   * scheduler itself (a slot); rejects when it cannot.
+   */
+  launch(template: BuildTemplate, executorName: string, by?: LaunchedBy): Promise<LaunchedBuild>;
   /** Throws a 400 naming what its Create Build dialog's rules refuse in `template`. */
   check?(template: BuildTemplate): void;
   /**

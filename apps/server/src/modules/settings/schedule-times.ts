@@ -32,6 +32,29 @@ export function scheduleProblem(cron: string, timeZone: string): string | undefi
   return undefined;
 }
 
+/** Slots looked at for the shortest gap: a cron's densest stretch shows within this many. */
+const GAP_SAMPLE = 1000;
+
+/**
+ * Why a cron runs too often, or undefined: two of its slots closer than `minMs` (from `after`,
+ * over its next GAP_SAMPLE slots, so "every 5 minutes from 9 to 10" is found as well).
+ */
+export function frequencyProblem(
+  cron: string,
+  timeZone: string,
+  minMs: number,
+  after = new Date(),
+): string | undefined {
+  const slots = nextSlots(cron, timeZone, after, GAP_SAMPLE);
+  for (let i = 1; i < slots.length; i++) {
+    if (slots[i]!.getTime() - slots[i - 1]!.getTime() < minMs) {
+      const minutes = Math.round(minMs / 60_000);
+      return `The cron "${cron}" launches builds less than ${minutes} minutes apart; a schedule may run at most every ${minutes} minutes (ASSAY_SCHEDULE_MIN_GAP_MINUTES). Use "Run now" for an extra build.`;
+    }
+  }
+  return undefined;
+}
+
 function cronOf(cron: string, timeZone: string): Cron {
   return new Cron(cron, { timezone: timeZone, paused: true, mode: "5-part" });
 }

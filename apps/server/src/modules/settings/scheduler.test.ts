@@ -27,6 +27,8 @@ interface Call {
   executorName: string;
 }
 
+const PRESSER = { id: 1, email: "qa@example.com", name: "QA Engineer" };
+
 function server(id: string, calls: Call[], launcher?: BuildLauncher): SchedulerDeps {
   return {
     db: database.db,
@@ -40,6 +42,7 @@ function server(id: string, calls: Call[], launcher?: BuildLauncher): SchedulerD
     },
     executorName: "daily robot executor",
     catchUpMs: HOUR,
+    minIntervalMs: 15 * 60_000,
     serverId: id,
     log: pino({ level: "silent" }),
   };
@@ -58,7 +61,12 @@ async function daily(name: string, from: Date, timeZone = "UTC", cron = "0 2 * *
       template: TEMPLATE,
       rerunFailures: false,
     },
-    { by: "qa@example.com", fullWebhook: true, webhooks: { allowPrivate: false } },
+    {
+      by: "qa@example.com",
+      fullWebhook: true,
+      webhooks: { allowPrivate: false },
+      minIntervalMs: 15 * 60_000,
+    },
   );
   await database.db.pool.query("UPDATE settings SET schedule_from = $1 WHERE id = $2", [
     from,
@@ -241,9 +249,9 @@ describe("runNow", () => {
   it("launches at once, whatever the schedule, and records the slot as manual", async () => {
     const calls: Call[] = [];
     const id = await daily("nightly", new Date("2026-05-01T00:00:00Z"));
-    const slot = await runNow(server("a", calls), id, new Date("2026-05-01T12:00:00Z"));
+    const slot = await runNow(server("a", calls), id, new Date("2026-05-01T12:00:00Z"), PRESSER);
     expect(slot).toMatchObject({ kind: "manual", outcome: "launched", test_run_key: "run-a-1" });
     expect(calls).toHaveLength(1);
-    expect(await runNow(server("a", calls), 999_999, new Date())).toBeUndefined();
+    expect(await runNow(server("a", calls), 999_999, new Date(), PRESSER)).toBeUndefined();
   });
 });

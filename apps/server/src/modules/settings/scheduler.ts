@@ -1,7 +1,7 @@
 import { BuildTemplateSchema } from "@assay/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/pool.js";
-import { BuildsUnavailable, type BuildLauncher } from "./build-launcher.js";
+import { BuildsUnavailable, type BuildLauncher, type LaunchedBy } from "./build-launcher.js";
 import * as repo from "./settings.repo.js";
 import { slotsBetween } from "./schedule-times.js";
 
@@ -19,6 +19,8 @@ export interface SchedulerDeps {
   executorName: string;
   /** How late a slot may still be launched (ASSAY_SCHEDULE_CATCH_UP_MINUTES). */
   catchUpMs: number;
+  /** The shortest gap between a schedule's launches (ASSAY_SCHEDULE_MIN_GAP_MINUTES). */
+  minIntervalMs: number;
   /** Who claims, recorded with each slot (host and process). */
   serverId: string;
   log: FastifyBaseLogger;
@@ -36,22 +38,23 @@ export interface TickReport {
   lost: number;
 }
 
-/** Launches the claimed slot `slotId` and records how it went. */
+/** Launches the claimed slot `slotId` and records how it went; answers the launch's error. */
 async function launchSlot(
   deps: SchedulerDeps,
   setting: repo.SettingRow,
   slotId: number,
-): Promise<void> {
+  by?: LaunchedBy,
+): Promise<unknown> {
   const template = BuildTemplateSchema.safeParse(setting.template);
   if (!template.success) {
     await repo.recordOutcome(deps.db, slotId, {
       outcome: "failed",
       message: "This schedule has no build template: edit it to choose what it launches.",
     });
-    return;
+    return undefined;
   }
   try {
-    const build = await deps.launcher.launch(template.data, deps.executorName);
+    const build = await deps.launcher.launch(template.data, deps.executorName, by);
     await repo.recordOutcome(deps.db, slotId, {
       outcome: "launched",
       message: null,
@@ -66,7 +69,9 @@ async function launchSlot(
       outcome: unavailable ? "unavailable" : "failed",
       message: (error as Error).message,
     });
+    return error;
   }
+  return undefined;
 }
 
 /** One tick at `now`: every due slot of every active schedule, claimed and launched once. */
@@ -112,11 +117,15 @@ export async function runDueSlots(deps: SchedulerDeps, now: Date): Promise<TickR
   return report;
 }
 
-/** 'Run now': a manual slot at `now`, launched at once; undefined when there is no such setting. */
+/**
+ * 'Run now': a manual slot at `now`, launched at once as `by`'s build (their build limit applies:
+ * a refusal for it is answered as it is, 429); undefined when there is no such setting.
+ */
 export async function runNow(
   deps: SchedulerDeps,
   settingId: number,
   now: Date,
+  by: LaunchedBy,
 ): Promise<repo.SlotRow | undefined> {
   const setting = await repo.findSetting(deps.db, settingId);
   if (!setting) return undefined;
@@ -127,6 +136,7 @@ export async function runNow(
     claimedBy: deps.serverId,
   });
   if (slotId === undefined) return undefined;
-  await launchSlot(deps, setting, slotId);
+  const error = await launchSlot(deps, setting, slotId, by);
+  if ((error as { statusCode?: number } | undefined)?.statusCode === 429) throw error;
   return repo.findSlot(deps.db, slotId);
 }

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import { runNow, type SchedulerDeps } from "./scheduler.js";
+import type { LaunchedBy } from "./build-launcher.js";
 import type { Principal } from "../auth/access.js";
 import {
   actorOf,
@@ -40,7 +41,14 @@ export const settingsRoutes =
       fullWebhook: seesWebhooks(principal),
       webhooks,
       checkTemplate: scheduler.launcher.check?.bind(scheduler.launcher),
+      minIntervalMs: scheduler.minIntervalMs,
     });
+    /** Who pressed Run now: the route is for signed-in users only ("user" access). */
+    const presser = (request: { principal?: Principal }): LaunchedBy => {
+      const principal = request.principal;
+      if (principal?.kind !== "user") throw new Error("Run now reached without a signed-in user");
+      return { id: principal.id, email: principal.email, name: principal.name };
+    };
     app.get(
       "/v1/setting",
       {
@@ -110,11 +118,16 @@ export const settingsRoutes =
           description:
             "Answers the slot recorded for it: outcome launched (with buildId and testRunKey), failed or unavailable (this server cannot launch builds), with a message.",
           params: SettingIdParamsSchema,
-          response: { 201: ScheduleSlotSchema, ...mutationErrors, 404: ErrorBodySchema },
+          response: {
+            201: ScheduleSlotSchema,
+            ...mutationErrors,
+            404: ErrorBodySchema,
+            429: ErrorBodySchema,
+          },
         },
       },
       async (request, reply) => {
-        const slot = await runNow(scheduler, request.params.id, new Date());
+        const slot = await runNow(scheduler, request.params.id, new Date(), presser(request));
         if (!slot) throw notFound(`No setting with id ${request.params.id}.`);
         return reply.status(201).send(toSlot(slot));
       },

@@ -4,7 +4,13 @@ import { badRequest, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
 import * as repo from "./settings.repo.js";
 import { maskWebhookUrl, webhookUrlProblem, type WebhookPolicy } from "./webhook-url.js";
-import { describeSchedule, nextSlots, scheduleProblem, timeZoneProblem } from "./schedule-times.js";
+import {
+  describeSchedule,
+  frequencyProblem,
+  nextSlots,
+  scheduleProblem,
+  timeZoneProblem,
+} from "./schedule-times.js";
 
 /**
  * Settings rules (spec section 5 "Settings": Name is required and non-empty) and the schedule's
@@ -119,6 +125,8 @@ export interface SaveContext {
   webhooks: WebhookPolicy;
   /** The launcher's check of a template by its dialog's rules (throws a 400). */
   checkTemplate?: (template: BuildTemplate) => void;
+  /** The shortest gap a schedule may have between two launches (ASSAY_SCHEDULE_MIN_GAP_MINUTES). */
+  minIntervalMs: number;
 }
 
 /**
@@ -142,7 +150,10 @@ function valuesOf(
   before?: repo.SettingRow,
 ): repo.SettingValues {
   const problem =
-    body.cron === null ? timeZoneProblem(body.timeZone) : scheduleProblem(body.cron, body.timeZone);
+    body.cron === null
+      ? timeZoneProblem(body.timeZone)
+      : (scheduleProblem(body.cron, body.timeZone) ??
+        frequencyProblem(body.cron, body.timeZone, ctx.minIntervalMs));
   if (problem) throw badRequest(problem);
   if (body.cron !== null && body.template === null) {
     throw badRequest(

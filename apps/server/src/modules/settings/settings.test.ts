@@ -14,8 +14,15 @@ const TEMPLATE = { family: "backend", region: "US", payload: { env: "stage", bra
 
 beforeAll(async () => {
   database = await createTestDatabase();
+  // Run now records the presser: a real user row.
+  const row = await database.db.kysely
+    .insertInto("users")
+    .values({ email: "qa@example.com", name: "QA Engineer" })
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  const presser = { ...QA_USER, id: row.id } as typeof QA_USER;
   user = (
-    await buildTestApp(database.db, { resolvePrincipal: async () => QA_USER, startWorkers: false })
+    await buildTestApp(database.db, { resolvePrincipal: async () => presser, startWorkers: false })
   ).app;
   anonymous = (
     await buildTestApp(database.db, {
@@ -89,6 +96,40 @@ describe("POST /v1/setting", () => {
     expect(await count()).toBe(before);
   });
 
+  it("refuses a schedule more frequent than the minimum (15 minutes by default)", async () => {
+    const before = await count();
+    // "*/5 9 * * *" is hourly apart from 9 to 10: the densest stretch counts, not the average.
+    for (const cron of [
+      "* * * * *",
+      "*/5 * * * *",
+      "*/14 * * * *",
+      "*/5 9 * * *",
+      "0,10 2 * * *",
+    ]) {
+      const res = await send("POST", "/v1/setting", { name: "x", cron, template: TEMPLATE });
+      expect(res.statusCode, cron).toBe(400);
+      expect(res.json().error.message).toContain("a schedule may run at most every 15 minutes");
+    }
+    expect(await count()).toBe(before);
+    for (const cron of ["*/15 * * * *", "0 * * * *", "0,15,30,45 9 * * 1-5"]) {
+      const res = await send("POST", "/v1/setting", {
+        name: `ok ${cron}`,
+        cron,
+        template: TEMPLATE,
+      });
+      expect(res.statusCode, cron).toBe(201);
+    }
+    const saved = (
+      await send("POST", "/v1/setting", { name: "later", cron: "0 2 * * *", template: TEMPLATE })
+    ).json();
+    const edited = await send("PUT", `/v1/setting/${saved.id}`, {
+      name: "later",
+      cron: "*/2 * * * *",
+      template: TEMPLATE,
+    });
+    expect(edited.statusCode).toBe(400);
+  });
+
   it("shows a schedule in words with its next three runs", async () => {
     const res = await send("POST", "/v1/setting", {
       name: "API nightly",
@@ -147,6 +188,7 @@ describe("GET, PUT and DELETE /v1/setting", () => {
     const res = await send("POST", `/v1/setting/${created.id}/run`);
     expect(res.statusCode).toBe(201);
     const slot = res.json();
+    expect(slot.message).toBeNull();
     expect(slot).toMatchObject({ kind: "manual", outcome: "launched" });
     const builds = (await send("GET", "/v1/api/builds")).json();
     const build = builds.items.find((b: { id: number }) => String(b.id) === slot.buildId);
@@ -212,7 +254,8 @@ describe("GET, PUT and DELETE /v1/setting", () => {
       TEST_TAG: "@smoke",
       sourceVersion: "release/5.1",
       EXECUTOR: "daily robot executor",
-      startedBy: { name: "Daily Run Scheduler" },
+      // Run now is the presser's build (issue 33); only a slot is the scheduler's.
+      startedBy: { name: "QA Engineer" },
     });
   });
 
