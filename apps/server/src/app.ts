@@ -256,6 +256,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       trackers,
       profile: { db: db.kysely, key: profileKey(secret), objects: deps.objects },
       jobs: deps.jobs,
+      ticketPattern: config.catalog.ticketPattern,
     }),
   );
   await app.register(releasesRoutes({ db, trackers, config: config.releases }));

@@ -40,6 +40,15 @@ export async function storeTickets(db: Db, tickets: readonly CachedTicket[], at:
     .execute();
 }
 
+/** Removes the cached tickets fetched at or before `staleAt`: they would be looked up again. */
+export async function pruneTickets(db: Db, staleAt: Date): Promise<number> {
+  const result = await db.kysely
+    .deleteFrom("jira_tickets")
+    .where("fetched_at", "<=", staleAt)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export type SyncRow = Awaited<ReturnType<typeof latestSync>>;
 
 export async function latestSync(db: Db, tracker: "jira" | "spira") {

@@ -6,6 +6,7 @@ import {
   TicketDetailsBodySchema,
   TicketDetailsSchema,
 } from "@assay/core";
+import rateLimit from "@fastify/rate-limit";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
@@ -19,9 +20,9 @@ import {
   integrationsStatus,
   jiraReleaseVersions,
   spiraReleases,
-  ticketDetails,
   type Trackers,
 } from "./integrations.service.js";
+import { ticketLookups } from "./ticket-details.js";
 import { requestSync, requirementsSource } from "./integrations.sync.js";
 import { principalLabel } from "../traceability/traceability.service.js";
 
@@ -33,27 +34,64 @@ export interface IntegrationsRoutesOptions {
   trackers: Trackers;
   profile: ProfileDeps;
   jobs: Jobs;
+  /** The catalogue's ticketPattern: the only keys ticket details are looked up for. */
+  ticketPattern: string;
 }
+
+/**
+ * Anonymous ticket lookups per address and minute (public read mode): each new key costs a Jira
+ * call. Signed-in callers are not counted; a run's page asks once per chunk of its keys.
+ */
+export const ANONYMOUS_LOOKUPS_PER_MINUTE = 30;
 
 /** The issue-tracker and release service (spec §7) and the trackers' state. */
 export const integrationsRoutes =
-  ({ db, trackers, profile, jobs }: IntegrationsRoutesOptions): FastifyPluginAsyncZod =>
+  ({
+    db,
+    trackers,
+    profile,
+    jobs,
+    ticketPattern,
+  }: IntegrationsRoutesOptions): FastifyPluginAsyncZod =>
   async (app) => {
+    const ticketDetails = ticketLookups({ db, trackers, ticketPattern });
+    // Only routes that ask for it (config.rateLimit) are limited.
+    await app.register(rateLimit, { global: false });
     app.post(
       "/v1/jira/details",
       {
         // A read in POST's clothing (the key list can be long): same access as the results.
-        config: { access: "read" },
+        config: {
+          access: "read",
+          // After the access check, so a signed-in caller (request.principal) is let through.
+          rateLimit: {
+            max: ANONYMOUS_LOOKUPS_PER_MINUTE,
+            timeWindow: 60_000,
+            hook: "preHandler",
+            allowList: (request) => request.principal !== undefined,
+            errorResponseBuilder: (_request, context) =>
+              new AppError(
+                429,
+                "too_many_lookups",
+                `Ticket details were asked ${context.max} times in a minute from your address without sign-in; wait ${Math.ceil(context.ttl / 1000)} s or sign in.`,
+              ),
+          },
+        },
         schema: {
           tags,
           summary: "Summary and status of tickets, looked up in Jira in one batch and cached",
           description:
-            "Send the upper-cased keys. Unknown keys are left out of the answer. Answers come from the cache until ASSAY_TICKET_CACHE_MINUTES old.",
+            "Send the upper-cased keys; each must match the catalogue's ticketPattern (else 400). Unknown keys are left out of the answer. Answers, found or not, come from the cache until ASSAY_TICKET_CACHE_MINUTES old, then are removed. Without sign-in, at most 30 calls a minute per address (429 with Retry-After).",
           body: TicketDetailsBodySchema,
-          response: { 200: TicketDetailsSchema, 400: ErrorBodySchema, ...tracker },
+          response: {
+            200: TicketDetailsSchema,
+            400: ErrorBodySchema,
+            429: ErrorBodySchema,
+            ...tracker,
+          },
         },
       },
-      async (request) => ticketDetails(db, trackers, request.body),
+      async (request) => ticketDetails(request.body),
     );
 
     app.get(

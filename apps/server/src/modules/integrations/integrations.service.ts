@@ -3,7 +3,6 @@ import {
   type IntegrationsStatus,
   type JiraReleaseVersion,
   type SpiraRelease,
-  type TicketDetail,
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
@@ -39,7 +38,7 @@ export function createTrackers(
   };
 }
 
-const notConfigured = (tracker: "jira" | "spira") =>
+export const notConfigured = (tracker: "jira" | "spira") =>
   new AppError(503, "not_configured", NOT_CONFIGURED[tracker]);
 
 /** A tracker's failure as the 502 a screen shows. */
@@ -51,49 +50,6 @@ export async function fromTracker<T>(call: () => Promise<T>): Promise<T> {
       throw new AppError(502, "tracker_unavailable", error.message);
     throw error;
   }
-}
-
-/**
- * The details of `keys` (already upper-cased by the schema): fresh cache entries first, the rest
- * in one batched Jira lookup (100 keys a call), whose answers, found or not, are cached.
- */
-export async function ticketDetails(
-  db: Db,
-  trackers: Trackers,
-  keys: readonly string[],
-  now = new Date(),
-): Promise<TicketDetail[]> {
-  const jira = trackers.jira;
-  if (!jira) throw notConfigured("jira");
-  const unique = [...new Set(keys)];
-  const cached = await repo.freshTickets(
-    db,
-    unique,
-    new Date(now.getTime() - trackers.config.ticketTtlMs),
-  );
-  const known = new Map(cached.map((ticket) => [ticket.key, ticket]));
-  const missing = unique.filter((key) => !known.has(key));
-  if (missing.length > 0) {
-    const issues = await fromTracker(() => jira.issuesByKey(missing, ["summary", "status"]));
-    const byKey = new Map(issues.map((issue) => [issue.key.toUpperCase(), issue]));
-    const looked = missing.map((key): repo.CachedTicket => {
-      const issue = byKey.get(key);
-      return {
-        key,
-        found: issue !== undefined,
-        summary: issue?.fields.summary ?? "",
-        status: issue?.fields.status?.name ?? "",
-      };
-    });
-    await repo.storeTickets(db, looked, now);
-    for (const ticket of looked) known.set(ticket.key, ticket);
-  }
-  return unique.flatMap((key) => {
-    const ticket = known.get(key);
-    return ticket?.found
-      ? [{ key, fields: { summary: ticket.summary, status: { name: ticket.status } } }]
-      : [];
-  });
 }
 
 export async function jiraReleaseVersions(trackers: Trackers): Promise<JiraReleaseVersion[]> {
