@@ -14,6 +14,9 @@ import { OIDC_PATH } from "./provider.js";
 export const WRONG_CREDENTIALS = "Wrong email or password.";
 export const TOO_MANY_ATTEMPTS =
   "Too many sign-in attempts. Wait 15 minutes, or ask an admin to reset your password with `npx assay users reset-password`.";
+/** An account failed from many places is slowed down, never locked (anyone could lock it). */
+export const slowedDown = (seconds: number) =>
+  `Too many failed sign-ins for this account. Wait ${seconds} s and try again.`;
 export const ACCOUNT_DISABLED =
   "This account is disabled. Ask an Assay admin if you should still have access.";
 const MISSING_FIELDS = "Enter your email and password.";
@@ -134,6 +137,10 @@ export const interactionRoutes =
         }
         // The reason, never the email or password typed (a password typed as the email...).
         request.log.info({ outcome: outcome.kind }, "sign-in refused");
+        if (outcome.kind === "slowed") {
+          reply.header("retry-after", String(outcome.retryAfterSeconds));
+          return sendPage(reply, 429, loginPage(uid, email, slowedDown(outcome.retryAfterSeconds)));
+        }
         if (outcome.kind === "limited") {
           reply.header("retry-after", String(SIGN_IN_WINDOW_SECONDS));
           return sendPage(reply, 429, loginPage(uid, email, TOO_MANY_ATTEMPTS));

@@ -8,6 +8,7 @@ import {
 import { startListeningApp, type ListeningTestApp } from "../../../test/identity-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { createUser } from "../users/users.service.js";
+import { signIn } from "../users/sign-in.service.js";
 import { disableUser, resetPassword } from "./account-changes.js";
 
 // What the login form says when sign-in fails, and the attempt limit (per email, per address).
@@ -28,7 +29,7 @@ async function attempt(app: ListeningTestApp, email: string, password: string) {
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  for (const name of ["ana", "bo", "cy", "di"]) {
+  for (const name of ["ana", "bo", "cy", "di", "eve"]) {
     await createUser(database.db.kysely, {
       email: `${name}@example.com`,
       name,
@@ -67,7 +68,7 @@ describe("signing in at the embedded provider", () => {
     expect(answer.html).toContain("This account is disabled.");
   });
 
-  it("locks an email after 5 failures, even for the right password, until a reset", async () => {
+  it("locks an email for the address that failed it 5 times, even for the right password, until a reset", async () => {
     for (let i = 0; i < 5; i += 1) {
       expect((await attempt(server, "bo@example.com", `guess ${i} is wrong`)).status).toBe(401);
     }
@@ -115,4 +116,35 @@ describe("signing in at the embedded provider", () => {
       expect(lines.filter((line) => line.includes(secret))).toEqual([]);
     }
   });
+});
+
+describe("an account failed from many addresses (issue 33)", () => {
+  const eve = (ip: string, password = "a wrong guess") =>
+    signIn(database.db.kysely, { email: "eve@example.com", password, ip });
+
+  it("locks the address that failed it, and only slows the others down, more with each failure", async () => {
+    for (let i = 0; i < 5; i += 1) expect((await eve("198.51.100.1")).kind).toBe("wrong");
+    // The guessing address is locked out of the account, even with the right password...
+    expect((await eve("198.51.100.1", PASSWORD)).kind).toBe("limited");
+    // ...but the owner elsewhere is not: only asked to wait a moment after the last failure.
+    expect(await eve("203.0.113.5", PASSWORD)).toEqual({ kind: "slowed", retryAfterSeconds: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await eve("203.0.113.5", PASSWORD)).kind).toBe("ok");
+
+    // Failures spread over many addresses: the wait doubles with each (capped), never a lock.
+    for (let i = 0; i < 9; i += 1) {
+      await database.db.pool.query(
+        "INSERT INTO sign_in_attempts (email, ip, created_at) VALUES ('eve@example.com', $1, now() - interval '1 second')",
+        [`192.0.2.${i + 1}`],
+      );
+    }
+    const slowed = await eve("203.0.113.5", PASSWORD);
+    expect(slowed.kind).toBe("slowed");
+    expect(slowed.kind === "slowed" && slowed.retryAfterSeconds).toBeGreaterThanOrEqual(14);
+    expect(slowed.kind === "slowed" && slowed.retryAfterSeconds).toBeLessThanOrEqual(16);
+    await database.db.pool.query(
+      "UPDATE sign_in_attempts SET created_at = now() - interval '2 minutes' WHERE email = 'eve@example.com'",
+    );
+    expect((await eve("203.0.113.5", PASSWORD)).kind).toBe("ok");
+  }, 60_000);
 });
