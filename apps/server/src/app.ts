@@ -15,6 +15,8 @@ import type { Config } from "./config.js";
 import { createSidePool, type Db } from "./db/pool.js";
 import type { Jobs } from "./jobs/jobs.js";
 import { registerErrorHandler } from "./errors.js";
+import { appLogger } from "./logger.js";
+import { registerHsts } from "./http/hsts.js";
 import { registerControlCharacterCheck } from "./http/control-characters.js";
 import multipart from "@fastify/multipart";
 import pLimit from "p-limit";
@@ -120,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ? undefined
     : createEmbeddedIdentity({ config, db: db.kysely, secret, log: deps.logger });
   const app = Fastify({
-    loggerInstance: deps.logger,
+    loggerInstance: appLogger(deps.logger),
     // Bounded so a slow client cannot hold a connection forever (no reverse proxy assumed).
     requestTimeout: 120_000,
     connectionTimeout: 0,
@@ -177,7 +179,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
     },
     referrerPolicy: { policy: "no-referrer" },
+    // Sent by registerHsts, over HTTPS only.
+    strictTransportSecurity: false,
   });
+  registerHsts(app, config.publicUrl);
 
   // Before every route, so that each answer over the threshold can be compressed.
   await registerCompression(app);
