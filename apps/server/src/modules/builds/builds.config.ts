@@ -151,6 +151,10 @@ export const BuildsConfigSchema = z
       })
       .prefault({})
       .describe("Builds one user may start per window; more answers 429 with Retry-After"),
+    allowLinkLocalTargets: z
+      .boolean()
+      .default(false)
+      .describe("Let builds target link-local and cloud metadata addresses (169.254.169.254...)"),
   })
   .prefault({});
 export type BuildsConfig = z.infer<typeof BuildsConfigSchema>;

@@ -19,6 +19,7 @@ import { hasTestManagementCredentials } from "../profile/profile.service.js";
 import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
 import type { BuildsConfig } from "./builds.config.js";
 import * as repo from "./builds.repo.js";
+import { checkTargetHosts } from "./target-hosts.js";
 import type { BuildRow, NewBuild } from "./builds.repo.js";
 
 /** What the build service needs; the runner starts, polls and stops what it records. */
@@ -187,6 +188,7 @@ export async function recordBuild(
   plan: NewBuildPlan,
 ): Promise<Build> {
   const now = deps.now?.() ?? new Date();
+  checkTargetHosts(plan.payload, deps.builds.allowLinkLocalTargets);
   await checkRateLimit(deps, user, now);
   const { family, region } = FAMILY_OF[plan.list];
   const executor =

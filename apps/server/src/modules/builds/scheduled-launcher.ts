@@ -7,6 +7,7 @@ import {
 } from "@assay/core";
 import type { BuildLauncher } from "../settings/build-launcher.js";
 import { rerun } from "./builds.rerun.js";
+import { checkTargetHosts } from "./target-hosts.js";
 import { invalidBuild, recordBuild, SCHEDULER, type BuildsDeps } from "./builds.service.js";
 
 /**
@@ -33,6 +34,7 @@ export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
           : frontendBuildSchema({ ...deps.catalog, hasSpiraCredentials: false });
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw invalidBuild(parsed.error);
+    checkTargetHosts(parsed.data, deps.builds.allowLinkLocalTargets);
     return { list, payload: parsed.data as Record<string, unknown> };
   };
   return {
