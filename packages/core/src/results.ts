@@ -97,6 +97,13 @@ export const REPORT_FORMATS = [
   "playwright",
   "mocha",
   "locust",
+  "trx",
+  "nunit",
+  "xunit",
+  "testng",
+  "gotest",
+  "rspec",
+  "dart",
 ] as const;
 export const ReportFormatSchema = z.enum(REPORT_FORMATS);
 export type ReportFormat = z.infer<typeof ReportFormatSchema>;
