@@ -1,3 +1,4 @@
+import { REPORT_FORMAT_SOURCES, REPORT_FORMATS } from "@assay/core";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../../test/build-test-app.js";
@@ -120,6 +121,22 @@ describe("POST /v1/ingest/reports with the formats of issue 37", () => {
       { name: "TestSkipped", attempt: 0, is_final: false },
       { name: "TestSkipped", attempt: 1, is_final: true },
     ]);
+  });
+});
+
+describe("/docs", () => {
+  it("lists every format of the upload with the command that writes it", async () => {
+    const spec = (await app.inject({ method: "GET", url: "/docs/json" })).json();
+    const form =
+      spec.paths["/v1/ingest/reports"].post.requestBody.content["multipart/form-data"].schema;
+    const format = form.properties.format;
+    expect(format.enum).toEqual(["auto", ...REPORT_FORMATS]);
+    for (const name of REPORT_FORMATS) {
+      expect(format.description).toContain(`${name}: ${REPORT_FORMAT_SOURCES[name]}`);
+    }
+    expect(format.description).toContain("dotnet test --logger trx");
+    expect(format.description).toContain("go test -json");
+    expect(format.description).toContain("flutter test --machine");
   });
 });
 

@@ -1,7 +1,7 @@
 import { ResultInputSchema } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { detectGoTest, parseGoTest } from "./gotest.js";
-import { fixtureFile, fixtureText, heldFile, uploadOf } from "./test-files.js";
+import { fixtureFile, fixtureText, heldFile, textFile, uploadOf } from "./test-files.js";
 import type { ParsedResult, ReportFile } from "./types.js";
 
 async function parse(file: ReportFile): Promise<ParsedResult[]> {
@@ -44,6 +44,13 @@ describe("parseGoTest on go 1.19's test2json stream", () => {
       "hello from stdout\n    calc_test.go:38: a log line",
     );
     expect(byName.get("[build failed]")).toMatchObject({ failure_type: "error" });
+  });
+
+  it("reads a stream saved with a byte-order mark and CRLF line ends alike", async () => {
+    const text = fixtureText("gotest", "go-test.json").replace(/\n/g, "\r\n");
+    const results = await parse(textFile("go.json", `\uFEFF${text}`));
+    expect(results).toHaveLength(9);
+    expect(results[0]!.name).toBe("[build failed]");
   });
 
   it("numbers -count=2 runs as attempts of each test", async () => {

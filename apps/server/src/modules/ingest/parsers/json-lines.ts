@@ -17,13 +17,21 @@ export interface Line {
   text: string;
 }
 
-/** The file's lines without their line breaks (a final line without one included). */
+/**
+ * The file's lines without their line breaks (a final line without one included), and without
+ * a byte-order mark.
+ */
 export async function* linesOf(file: ReportFile): AsyncGenerator<Line> {
   const decoder = new StringDecoder("utf8");
   let pending = "";
   let number = 0;
+  let first = true;
   for await (const chunk of file.open()) {
     pending += decoder.write(chunk as Buffer);
+    if (first && pending.length > 0) {
+      pending = pending.replace(/^\uFEFF/, "");
+      first = false;
+    }
     let start = 0;
     for (let end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n", start)) {
       number++;
