@@ -11,8 +11,8 @@ import { count, mib, say, seconds, step, table } from "./output.js";
 
 /**
  * `npm run bench:formats [-- TESTS]`: the same generated tests (default 100,000) uploaded as
- * JUnit XML, as a TRX and as a go test -json stream to one server process, each into a run of
- * its own, with the time to the answer and the server's peak RSS. Target (issue #37): TRX and go
+ * JUnit XML, as a TRX and as a go test -json stream, each to a server process (and database) of
+ * its own after a 1,000-test warm-up, with the time to the answer and the server's peak RSS. Target (issue #37): TRX and go
  * within 1.5x of JUnit's time, at flat memory. BENCH_DATABASE_URL names an external PostgreSQL
  * (a scratch database is made there); otherwise the server runs its embedded one.
  */
@@ -28,9 +28,6 @@ async function main(): Promise<number> {
   try {
     const base = process.env.BENCH_DATABASE_URL;
     const external = base ? externalCluster(base, cleanup) : undefined;
-    const databaseUrl = await external?.createDatabase(
-      `assay_bench_formats_${randomBytes(3).toString("hex")}`,
-    );
     step(`generating ${count(tests)} tests in ${FORMATS.join(", ")}`);
     const files = [];
     for (const [i, format] of FORMATS.entries()) {
@@ -38,17 +35,22 @@ async function main(): Promise<number> {
       files.push(await writeFormatReport(format, path.join(tmp, `${format}-${i}`), tests, 5));
     }
     const warmup = await writeFormatReport("junit", path.join(tmp, "warmup.xml"), 1_000, 9);
-    const server = await IngestServer.start({
-      dataDir: path.join(tmp, "server"),
-      databaseUrl,
-      cleanup,
-      maxLifetimeMs: 30 * 60_000,
-    });
-    await server.upload([warmup], {});
     const rows: string[][] = [];
     let junitMs = 0;
     for (const [i, file] of files.entries()) {
+      // A server (and database) each: the peaks compare the formats, not the uploads before.
+      const databaseUrl = await external?.createDatabase(
+        `assay_bench_formats_${randomBytes(3).toString("hex")}`,
+      );
+      const server = await IngestServer.start({
+        dataDir: path.join(tmp, `server-${i}`),
+        databaseUrl,
+        cleanup,
+        maxLifetimeMs: 30 * 60_000,
+      });
+      await server.upload([warmup], {});
       const measured = await server.upload([file], {});
+      await server.stop();
       if (measured.answer.status !== 201) {
         throw new Error(`${file.name}: ${measured.answer.status} ${errorText(measured.answer)}`);
       }
@@ -62,11 +64,14 @@ async function main(): Promise<number> {
         seconds(measured.answer.ms),
         `${(measured.answer.ms / junitMs).toFixed(2)}x`,
         mib(measured.peakRss),
+        mib(measured.idleRss),
       ]);
     }
-    await server.stop();
     say();
-    for (const line of table(["format", "file", "results", "time", "vs JUnit", "peak RSS"], rows)) {
+    for (const line of table(
+      ["format", "file", "results", "time", "vs JUnit", "peak RSS", "RSS before"],
+      rows,
+    )) {
       say(line);
     }
     say(

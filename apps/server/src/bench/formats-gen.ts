@@ -166,15 +166,20 @@ export async function writeFormatReport(
       `</TestDefinitions>\n<ResultSummary outcome="Failed"><Counters total="${count}" /></ResultSummary>\n</TestRun>\n`,
     );
   } else {
+    // A package passes unless one of its tests failed (a failing package without a failed test
+    // would be a result of its own).
     let current = "";
+    let failed = false;
+    const end = () =>
+      write(`{"Action":"${failed ? "fail" : "pass"}","Package":"${current}","Elapsed":1}\n`);
     for (const t of tests(count, seed)) {
-      if (t.className !== current && current) {
-        await write(`{"Action":"fail","Package":"${current}","Elapsed":1}\n`);
-      }
+      if (t.className !== current && current) await end();
+      if (t.className !== current) failed = false;
       current = t.className;
+      failed ||= t.status === "failed";
       await write(goEvents(t));
     }
-    if (current) await write(`{"Action":"fail","Package":"${current}","Elapsed":1}\n`);
+    if (current) await end();
   }
   await flush();
   stream.end();

@@ -2,7 +2,7 @@ import { ResultInputSchema } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { fixtureFile, fixtureText, textFile, uploadOf } from "./test-files.js";
 import { detectTrx, parseTrx } from "./trx.js";
-import type { ParsedResult, ReportFile } from "./types.js";
+import { ReportError, type ParsedResult, type ReportFile } from "./types.js";
 
 const SHOT = "In/0b1a4c7e-5d2f-4c39-9f4e-0d7a1e2b3c41/checkout.png";
 
@@ -69,6 +69,40 @@ describe("parseTrx", () => {
     const { results, warnings } = await parse(textFile("moved.trx", moved));
     expect(results[0]!.suite_path).toEqual(["Shop.Tests.CartTests"]);
     expect(warnings).toEqual([expect.stringContaining("say 9 tests, but it lists 8 tests")]);
+  });
+
+  it("names the line of a broken definitions section, which follows the results", async () => {
+    const text = fixtureText("trx", "mstest.trx").replace(
+      '<TestMethod codeBase="/src/Shop.Tests/bin/Debug/net8.0/Shop.Tests.dll" adapterTypeName="executor://mstestadapter/v2" className="Shop.Tests.StockTests" name="SyncsInventory" />',
+      "<TestMethod>",
+    );
+    const line = text.split("\n").findIndex((l) => l.includes("<TestMethod>")) + 1;
+    const error = await parse(textFile("broken.trx", text)).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportError);
+    // The element after the broken one: the line in the file, not in a part of it.
+    expect((error as ReportError).location.line).toBe(line + 1);
+    expect((error as ReportError).message).toMatch(
+      /^broken\.trx \(line \d+, column \d+\): malformed XML/,
+    );
+  });
+
+  it("still finds the classes when a test's output holds the text <TestDefinitions", async () => {
+    const text = fixtureText("trx", "mstest.trx").replace(
+      "<StdOut>added apple x2</StdOut>",
+      "<StdOut><![CDATA[dumped <TestDefinitions> here]]></StdOut>",
+    );
+    const { results } = await parse(textFile("cdata.trx", text));
+    expect(results.map((r) => r.suite_path?.[0])).toEqual([
+      "Shop.Tests.CartTests",
+      "Shop.Tests.CartTests",
+      "Shop.Tests.CartTests",
+      "Shop.Tests.CartTests",
+      "Shop.Tests.CartTests",
+      "Shop.Tests.PaymentTests",
+      "Shop.Tests.StockTests",
+      "Shop.Tests.StockTests",
+    ]);
+    expect(results[0]!.console_log).toBe("dumped <TestDefinitions> here");
   });
 
   it("is detected by its <TestRun> root, with or without a namespace prefix", () => {

@@ -1,6 +1,12 @@
 import type { AttachmentInput, RawStatus } from "@assay/core";
 import { resolveUploadPath } from "./json-report.js";
-import { countOf, ListedTotals, totalsWarning, type Totals } from "./report-totals.js";
+import { ListedTotals, totalsWarning, type Totals } from "./report-totals.js";
+import {
+  declaredTotals,
+  readDefinitions,
+  type Definition,
+  type TrxDefinitions,
+} from "./trx-definitions.js";
 import {
   ReportError,
   type ParsedResult,
@@ -15,7 +21,7 @@ import { rootOf, streamXml, textField, type Attributes, type XmlReader } from ".
  * MSTest, xUnit.net and NUnit adapters write it: one <UnitTestResult> per test, a data-driven
  * MSTest method's rows as <InnerResults> (each row a test of its own, the aggregate left out).
  * The class and categories of a test are in <TestDefinitions>, which dotnet writes after the
- * results: a first reading collects them (it stops where they end), a second yields the results.
+ * results: they are read first (trx-definitions.ts), then the results are yielded.
  */
 
 const ROOT = "TestRun";
@@ -44,13 +50,6 @@ export function detectTrx(head: string, _fileName: string): boolean {
   return rootOf(head) === ROOT;
 }
 
-interface Definition {
-  className?: string;
-  storage?: string;
-  tags: string[];
-  owner?: string;
-}
-
 /** "00:00:01.5000000" (hh:mm:ss.fffffff) in milliseconds. */
 function durationMs(value: string | undefined): number {
   const match = /^(\d+):(\d{2}):(\d{2}(?:\.\d+)?)$/.exec(value ?? "");
@@ -65,52 +64,6 @@ function isoOf(value: string | undefined): string | undefined {
 }
 
 const baseName = (path: string) => path.replace(/\\/g, "/").split("/").pop() || path;
-
-/** First reading: the definitions, by test id (class names shared, not copied per test). */
-class DefinitionReader implements XmlReader<true> {
-  readonly textOf = new Set<string>();
-  readonly ready: true[] = [];
-  readonly definitions = new Map<string, Definition>();
-  private readonly strings = new Map<string, string>();
-  private current: Definition | undefined;
-
-  constructor(private readonly fileName: string) {}
-
-  root(name: string, where: { line?: number; column?: number }): void {
-    if (name !== ROOT) {
-      throw new ReportError(
-        this.fileName,
-        `not a TRX report: the root element is <${name}>, expected <TestRun>`,
-        where,
-      );
-    }
-  }
-
-  private shared(value: string): string {
-    const known = this.strings.get(value);
-    if (known !== undefined) return known;
-    this.strings.set(value, value);
-    return value;
-  }
-
-  open(name: string, a: Attributes): void {
-    if (name === "UnitTest" && a.id) {
-      this.current = { tags: [], ...(a.storage && { storage: this.shared(baseName(a.storage)) }) };
-      this.definitions.set(a.id, this.current);
-    } else if (!this.current) return;
-    else if (name === "TestMethod" && a.className)
-      this.current.className = this.shared(a.className);
-    else if (name === "TestCategoryItem" && a.TestCategory) {
-      this.current.tags.push(this.shared(a.TestCategory));
-    } else if (name === "Owner" && a.name) this.current.owner = a.name;
-  }
-
-  close(name: string): void {
-    if (name === "UnitTest") this.current = undefined;
-    // Definitions are all read: the results' reading may start (the rest is not read twice).
-    else if (name === "TestDefinitions") this.ready.push(true);
-  }
-}
 
 interface Pending {
   attributes: Attributes;
@@ -128,16 +81,27 @@ class ResultReader implements XmlReader<ParsedResult> {
   readonly ready: ParsedResult[] = [];
   readonly listed = new ListedTotals();
   declared: Totals = {};
+  finished = false;
   private readonly stack: Pending[] = [];
   private inSummary = false;
 
   constructor(
     private readonly file: ReportFile,
     private readonly files: UploadFiles,
-    private readonly definitions: Map<string, Definition>,
+    private readonly definitions: TrxDefinitions,
+    /** The rest of the file (definitions, counters) was read already: stop after the results. */
+    private readonly resultsOnly: boolean,
   ) {}
 
-  root(): void {}
+  root(name: string, where: { line?: number; column?: number }): void {
+    if (name !== ROOT) {
+      throw new ReportError(
+        this.file.name,
+        `not a TRX report: the root element is <${name}>, expected <TestRun>`,
+        where,
+      );
+    }
+  }
 
   open(name: string, a: Attributes): void {
     if (name === "UnitTestResult" || name === "TestResultAggregation") {
@@ -152,6 +116,7 @@ class ResultReader implements XmlReader<ParsedResult> {
   close(name: string, text: string): void {
     const current = this.stack.at(-1);
     if (name === "ResultSummary") this.inSummary = false;
+    else if (name === "Results" && this.resultsOnly) this.finished = true;
     if (!current) return;
     if (name === "StdOut") current.stdout = textField(text);
     else if (name === "StdErr") current.stderr = textField(text);
@@ -169,7 +134,8 @@ class ResultReader implements XmlReader<ParsedResult> {
     const outcome = a.outcome ?? "";
     const status = OUTCOMES[outcome] ?? "failed";
     this.listed.add(status);
-    const definition = a.testId ? this.definitions.get(a.testId) : undefined;
+    const shape = a.testId === undefined ? undefined : this.definitions.byId.get(a.testId);
+    const definition = shape === undefined ? undefined : this.definitions.shapes[shape];
     const dir = a.relativeResultsDirectory;
     const attachments: AttachmentInput[] = pending.files.map((path) => ({
       name: baseName(path),
@@ -190,7 +156,7 @@ class ResultReader implements XmlReader<ParsedResult> {
       ...(!passed && pending.stack && { error_stack: pending.stack }),
       ...(pending.stdout && { console_log: pending.stdout }),
       ...(pending.stderr && { console_errors: pending.stderr }),
-      tags: definition?.tags ?? [],
+      tags: [...(definition?.tags ?? [])],
       ...propertiesOf(definition, outcome),
       ...(attachments.length && { attachments }),
     };
@@ -205,32 +171,16 @@ function propertiesOf(definition: Definition | undefined, outcome: string) {
   return Object.keys(properties).length ? { properties } : {};
 }
 
-function declaredTotals(a: Attributes): Totals {
-  const sum = (...names: string[]) => {
-    const values = names.map((n) => countOf(a[n]));
-    return values.every((v) => v === undefined)
-      ? undefined
-      : values.reduce((s, v) => s! + (v ?? 0), 0);
-  };
-  return {
-    tests: countOf(a.total),
-    passed: sum("passed", "passedButRunAborted", "completed", "warning"),
-    failed: sum("failed", "error", "timeout", "aborted", "disconnected"),
-    skipped: sum("notExecuted", "inconclusive", "notRunnable", "pending", "inProgress"),
-  };
-}
-
 /**
  * Parses a TRX report: one result per test result (a data-driven row included), its class as
  * the suite, categories as tags, the error's message and stack, StdOut/StdErr and result files
  * (under In/<execution>/, matched against the upload's files) as attachments.
  */
 export const parseTrx: ResultParser = async function* (file, files, options = {}) {
-  const definitions = new DefinitionReader(file.name);
-  // Leaving the loop at the first item stops the reading where the definitions end.
-  for await (const done of streamXml(file, definitions, "<TestRun>")) if (done) break;
-  const results = new ResultReader(file, files, definitions.definitions);
+  const definitions = await readDefinitions(file);
+  const results = new ResultReader(file, files, definitions, !!definitions.declared);
   for await (const result of streamXml(file, results, "<TestRun>")) yield result;
-  const warning = totalsWarning(file.name, results.declared, results.listed, "test results");
+  const declared = definitions.declared ?? results.declared;
+  const warning = totalsWarning(file.name, declared, results.listed, "test results");
   if (warning) options.warn?.(warning);
 };

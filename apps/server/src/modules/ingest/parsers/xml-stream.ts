@@ -25,6 +25,8 @@ export interface XmlReader<T> {
   close(name: string, text: string, where: ReportLocation): void;
   /** Results ready to leave (emptied by the caller). */
   readonly ready: T[];
+  /** Set once the reader needs no more of the file: the reading stops there. */
+  readonly finished?: boolean;
 }
 
 /** Strips saxes' "line:column: " prefix and final period: the location is given separately. */
@@ -93,12 +95,19 @@ export async function* streamXml<T>(
     empty &&= !text.trim();
     sax.write(text);
     for (const result of reader.ready.splice(0)) yield result;
+    if (reader.finished) return;
   }
   const rest = input.end();
   if (empty && !rest.trim()) throw new ReportError(file.name, "the file is empty");
   sax.write(rest);
   sax.close();
   for (const result of reader.ready.splice(0)) yield result;
+}
+
+/** Reads `file` through a reader that keeps what it reads (yields nothing). */
+export async function readXml(file: ReportFile, reader: XmlReader<never>, roots: string) {
+  const reading = streamXml(file, reader, roots);
+  while (!(await reading.next()).done);
 }
 
 /** Seconds as a report writes them ("0.25"), in milliseconds; 0 when absent or not a number. */

@@ -59,6 +59,29 @@ describe("parseXunit", () => {
     expect(warnings).toEqual([expect.stringContaining("say 10 tests, but it lists 8 tests")]);
   });
 
+  it("reads xUnit v3's schema-version 3 report (ids, not-run apart from skipped)", async () => {
+    // The shape xunit.net/docs/format-xml-v3 publishes: v3 adds ids, *-rtf times and not-run.
+    const v3 = `<?xml version="1.0" encoding="utf-8"?>
+<assemblies schema-version="3" id="r1" computer="ci" user="ci" timestamp="11/28/2026 09:00:00">
+  <assembly name="/src/Shop.Tests.dll" id="a1" target-framework=".NETCoreApp,Version=v8.0" test-framework="xUnit.net v3 1.0.0" time="0.1" total="3" passed="1" failed="1" skipped="0" not-run="1" errors="0">
+    <errors />
+    <collection id="c1" name="Test collection for Shop.Tests.CartTests" time="0.1" total="3" passed="1" failed="1" skipped="0" not-run="1">
+      <test id="t1" name="Shop.Tests.CartTests.Adds" type="Shop.Tests.CartTests" method="Adds" time="0.001" result="Pass"><traits><trait name="Category" value="Smoke" /></traits></test>
+      <test id="t2" name="Shop.Tests.CartTests.Pays" type="Shop.Tests.CartTests" method="Pays" time="0.002" result="Fail"><failure exception-type="Xunit.Sdk.FailException"><message><![CDATA[Assert.Fail(): declined]]></message><stack-trace><![CDATA[at Shop.Tests.CartTests.Pays()]]></stack-trace></failure></test>
+      <test id="t3" name="Shop.Tests.CartTests.Slow" type="Shop.Tests.CartTests" method="Slow" time="0" result="NotRun" />
+    </collection>
+  </assembly>
+</assemblies>`;
+    const { results, warnings } = await parse(textFile("xunit-v3.xml", v3));
+    expect(results.map((r) => [r.name, r.status, r.tags])).toEqual([
+      ["Adds", "passed", ["Smoke"]],
+      ["Pays", "failed", []],
+      ["Slow", "skipped", []],
+    ]);
+    expect(results[1]!.error_message).toBe("Assert.Fail(): declined");
+    expect(warnings).toEqual([]);
+  });
+
   it("is detected by its <assemblies> root", () => {
     expect(detectXunit(fixtureText("xunit", "xunit-v2.xml"), "x.xml")).toBe(true);
     expect(detectXunit("<testng-results>", "x.xml")).toBe(false);
