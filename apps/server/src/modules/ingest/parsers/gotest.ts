@@ -1,6 +1,6 @@
 import type { RawStatus } from "@assay/core";
 import { z } from "zod";
-import { firstJsonLine, lineEvent, linesOf } from "./json-lines.js";
+import { firstJsonLine, lineEvent, linesOf, parseLine } from "./json-lines.js";
 import { isoTime } from "./json-report.js";
 import type { ParsedResult, ResultParser } from "./types.js";
 
@@ -25,6 +25,25 @@ const EventSchema = z.object({
   FailedBuild: z.string().optional(),
 });
 type Event = z.infer<typeof EventSchema>;
+
+const optional = (value: unknown, type: "string" | "number") =>
+  value === undefined || typeof value === type;
+
+/** EventSchema's check, by hand: a stream holds hundreds of thousands of events. */
+function isEvent(value: unknown): value is Event {
+  if (typeof value !== "object" || value === null) return false;
+  const e = value as Record<string, unknown>;
+  return (
+    typeof e.Action === "string" &&
+    optional(e.Time, "string") &&
+    optional(e.Package, "string") &&
+    optional(e.ImportPath, "string") &&
+    optional(e.Test, "string") &&
+    optional(e.Elapsed, "number") &&
+    optional(e.Output, "string") &&
+    optional(e.FailedBuild, "string")
+  );
+}
 
 /** A test's output is kept up to this size (a test that logs in a loop). */
 const MAX_OUTPUT_CHARS = 256 * 1024;
@@ -150,7 +169,9 @@ export const parseGoTest: ResultParser = async function* (file) {
       } else if (line.text.trim()) loose.add(`${line.text}\n`);
       continue;
     }
-    const event = lineEvent(file.name, line, EventSchema);
+    const value = parseLine(file.name, line);
+    // The schema explains what is wrong; a well-formed event (nearly all) skips it.
+    const event = isEvent(value) ? value : lineEvent(file.name, line, EventSchema, value);
     const pkg = event.Package ?? event.ImportPath?.split(" ")[0];
     if (!pkg) continue;
     if (event.Action === "build-output") {

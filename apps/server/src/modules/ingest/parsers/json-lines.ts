@@ -76,8 +76,12 @@ export function firstJsonLine(head: string): string | undefined {
 }
 
 /** One line's event checked against its schema; a mismatch names the line and the field. */
-export function lineEvent<T extends z.ZodType>(name: string, line: Line, schema: T): z.output<T> {
-  const value = parseLine(name, line);
+export function lineEvent<T extends z.ZodType>(
+  name: string,
+  line: Line,
+  schema: T,
+  value: unknown = parseLine(name, line),
+): z.output<T> {
   try {
     return validateReport(name, value, schema);
   } catch (error) {

@@ -26,6 +26,13 @@ export interface TrxDefinitions {
   declared?: Totals;
 }
 
+/**
+ * A copy of an attribute's value. saxes hands out substrings of the text it was given, and V8
+ * keeps a substring as a view of that text: kept as a map key, each would hold its whole chunk
+ * of the file in memory.
+ */
+const own = (text: string) => Buffer.from(text, "utf8").toString("utf8");
+
 const baseName = (path: string) => path.replace(/\\/g, "/").split("/").pop() || path;
 
 class DefinitionReader implements XmlReader<never> {
@@ -58,7 +65,7 @@ class DefinitionReader implements XmlReader<never> {
 
   open(name: string, a: Attributes): void {
     if (name === "UnitTest" && a.id) {
-      this.id = a.id;
+      this.id = own(a.id);
       this.current = { tags: [], ...(a.storage && { storage: baseName(a.storage) }) };
     } else if (name === "Results" && this.fromDefinitions) this.finished = true;
     else if (name === "ResultSummary") this.inSummary = true;
@@ -77,8 +84,15 @@ class DefinitionReader implements XmlReader<never> {
       const key = [className, storage, owner, ...tags].join("\u0000");
       let index = this.shapeIndex.get(key);
       if (index === undefined) {
-        index = this.shapes.push(this.current) - 1;
-        this.shapeIndex.set(key, index);
+        const { current } = this;
+        index =
+          this.shapes.push({
+            tags: current.tags.map(own),
+            ...(current.className && { className: own(current.className) }),
+            ...(current.storage && { storage: own(current.storage) }),
+            ...(current.owner && { owner: own(current.owner) }),
+          }) - 1;
+        this.shapeIndex.set(own(key), index);
       }
       this.byId.set(this.id, index);
       this.current = undefined;
