@@ -47,7 +47,7 @@ const SINGLE_FILE: readonly { format: ReportFormat; detect: Detector; parse: Res
   { format: "dart", detect: detectDart, parse: parseDart },
 ];
 
-const REPORT_EXTENSIONS = /\.(xml|json|csv|zip|trx|jsonl|ndjson|log)$/i;
+const REPORT_EXTENSIONS = /\.(xml|json|csv|zip|trx)$/i;
 const HEAD_BYTES = 4096;
 /** Only heads are read, so the count alone bounds the memory in flight. */
 const HEADS_AHEAD = { ...READ_AHEAD, bytes: Number.POSITIVE_INFINITY };
