@@ -95,6 +95,21 @@ describe("assay upload", () => {
     expect(stdout).toMatch(/Total 6, passed 2, failed 3, skipped 1, flaky 1\./);
   });
 
+  it("sends a TRX with its result files, and go test -json, each detected from its content", () => {
+    const trx = assay(["upload", path.join(fixtures, "trx"), "--token", INGEST_TOKEN]);
+    expect(trx.stderr).toBe("");
+    expect(trx.code).toBe(0);
+    expect(trx.stdout).toContain("Total 8, passed 2, failed 4, skipped 2.");
+    const go = assay([
+      "upload",
+      path.join(fixtures, "gotest/go-test.json"),
+      "--token",
+      INGEST_TOKEN,
+    ]);
+    expect(go.code).toBe(0);
+    expect(go.stdout).toContain("Total 9, passed 4, failed 4, skipped 1.");
+  });
+
   it("sends a folder of more files than it may hold open at once", () => {
     // `ulimit -n` sets the hard limit too, so Node cannot raise it: 600 files, 128 descriptors.
     const dir = path.join(scratch, "allure-results");

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ReportFormatSchema } from "./results.js";
+import { REPORT_FORMAT_SOURCES, ReportFormatSchema } from "./results.js";
 
 /** Families of runs (spec section 3): browser UI, API and load tests. */
 export const FamilySchema = z.enum(["frontend", "backend", "load"]);
@@ -40,7 +40,15 @@ export type RunMetadata = z.infer<typeof RunMetadataSchema>;
 export type RunMetadataInput = z.input<typeof RunMetadataSchema>;
 
 export const UploadFieldsSchema = RunMetadataSchema.extend({
-  format: z.enum(["auto", ...ReportFormatSchema.options]).default("auto"),
+  format: z
+    .enum(["auto", ...ReportFormatSchema.options])
+    .default("auto")
+    .describe(
+      "auto (default) detects each file's format from its content. The formats, and what writes them: " +
+        Object.entries(REPORT_FORMAT_SOURCES)
+          .map(([format, source]) => `${format}: ${source}`)
+          .join("; "),
+    ),
   run_key: RunKeySchema.optional().describe(
     "Merge into this run (created if new); absent: a new run",
   ),

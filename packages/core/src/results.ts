@@ -97,9 +97,37 @@ export const REPORT_FORMATS = [
   "playwright",
   "mocha",
   "locust",
+  "trx",
+  "nunit",
+  "xunit",
+  "testng",
+  "gotest",
+  "rspec",
+  "dart",
 ] as const;
 export const ReportFormatSchema = z.enum(REPORT_FORMATS);
 export type ReportFormat = z.infer<typeof ReportFormatSchema>;
+
+/** Each format and the command (or reporter) that writes it: shown in /docs and the README. */
+export const REPORT_FORMAT_SOURCES: Record<ReportFormat, string> = {
+  junit:
+    "JUnit XML: Maven Surefire/Failsafe, Gradle, jest-junit, mocha-junit-reporter, node --test-reporter=junit, pytest --junitxml, WebdriverIO",
+  cucumber: "Cucumber JSON: cucumber-js --format json:cucumber.json, Cucumber-JVM json plugin",
+  allure: "Allure 2 results folder or its zip: allure-results/ of any Allure adapter",
+  ctrf: "CTRF JSON: any CTRF reporter (ctrf-report.json)",
+  playwright: "Playwright JSON: npx playwright test --reporter=json",
+  mocha: "Mocha JSON: mocha --reporter json",
+  locust: "Locust CSV + HTML: locust --csv run --html report.html",
+  trx: ".NET TRX: dotnet test --logger trx (MSTest, xUnit.net, NUnit adapters), vstest.console /logger:trx",
+  nunit:
+    "NUnit 3 XML: nunit3-console (TestResult.xml), dotnet test --logger nunit; NUnit 2 XML: nunit-console 2.x",
+  xunit:
+    "xUnit.net v2/v3 XML: xunit.console -xml results.xml, an xUnit v3 test project run with -xml",
+  testng: "TestNG XML: testng-results.xml, written by TestNG (also under target/surefire-reports)",
+  gotest: "go test -json ./... > go-test.json, or gotestsum --jsonfile go-test.json",
+  rspec: "RSpec JSON: rspec --format json --out rspec.json",
+  dart: "Dart/Flutter JSON: dart test --reporter json > dart.json, flutter test --machine > flutter.json",
+};
 
 /** Per-endpoint statistics of a load run (Locust's stats CSV, one row per endpoint). */
 export const LoadEndpointStatSchema = z.object({

@@ -14,7 +14,8 @@ Uploads test reports (and the screenshots they refer to) to Assay. PATH may be a
 (an Allure results folder is sent whole) or a glob such as "reports/**/*.xml".
 
 Options:
-  --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust
+  --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust,
+                       trx, nunit, xunit, testng, gotest, rspec, dart (docs/report-formats.md)
   --family FAMILY      frontend (default), backend or load
   --run-key KEY        merge into this run (sharded jobs use one key); default: $ASSAY_RUN_KEY
                        (set for builds started from Assay), else a new run

@@ -47,6 +47,13 @@ export const CAMPAIGNS: Record<string, Seed[]> = {
   ctrf: singleSeeds("ctrf", "ctrf", ".json"),
   playwright: singleSeeds("playwright", "playwright", ".json"),
   mocha: singleSeeds("mocha", "mocha", ".json"),
+  trx: singleSeeds("trx", "trx", ".trx"),
+  nunit: singleSeeds("nunit", "nunit", ".xml"),
+  xunit: singleSeeds("xunit", "xunit", ".xml"),
+  testng: singleSeeds("testng", "testng", ".xml"),
+  gotest: singleSeeds("gotest", "gotest", ".json"),
+  rspec: singleSeeds("rspec", "rspec", ".json"),
+  dart: singleSeeds("dart", "dart", ".json"),
   "allure folder": allureJson.map((target) => ({
     label: `allure folder, ${allureFolder[target]!.name} mutated`,
     format: "allure" as const,

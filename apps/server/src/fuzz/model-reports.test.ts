@@ -26,7 +26,23 @@ const CAMPAIGNS: Campaign[] = [
     format: "junit" as const,
     files: (suites: Model) => reportFiles("junit", suites, dialect),
   })),
-  ...(["cucumber", "ctrf", "playwright", "mocha", "allure", "locust"] as const).map((format) => ({
+  ...(
+    [
+      "cucumber",
+      "ctrf",
+      "playwright",
+      "mocha",
+      "allure",
+      "locust",
+      "trx",
+      "nunit",
+      "xunit",
+      "testng",
+      "gotest",
+      "rspec",
+      "dart",
+    ] as const
+  ).map((format) => ({
     label: format === "allure" ? "allure folder" : format,
     format,
     files: (suites: Model) => reportFiles(format, suites),

@@ -2,6 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { RawStatus, ReportFormat } from "@assay/core";
 import fc from "fast-check";
 import type { Counts } from "./parse-outcome.js";
+import {
+  dartReport,
+  goTestReport,
+  nunitReport,
+  rspecReport,
+  testngReport,
+  trxReport,
+  xunitReport,
+} from "./report-models-more.js";
 
 /**
  * A model of a test run (suites of uniquely named tests with a status each) and writers that
@@ -216,6 +225,20 @@ export function reportFiles(
       return [{ name: "results.json", text: playwrightReport(suites) }];
     case "locust":
       return [{ name: "run_stats.csv", text: locustStats(suites) }];
+    case "trx":
+      return [{ name: "results.trx", text: trxReport(suites) }];
+    case "nunit":
+      return [{ name: "TestResult.xml", text: nunitReport(suites) }];
+    case "xunit":
+      return [{ name: "xunit.xml", text: xunitReport(suites) }];
+    case "testng":
+      return [{ name: "testng-results.xml", text: testngReport(suites) }];
+    case "gotest":
+      return [{ name: "go-test.json", text: goTestReport(suites) }];
+    case "rspec":
+      return [{ name: "rspec.json", text: rspecReport(suites) }];
+    case "dart":
+      return [{ name: "dart-test.json", text: dartReport(suites) }];
   }
 }
 

@@ -57,7 +57,10 @@ export const ingestRoutes =
           summary: "Upload report files (multipart/form-data) into a new run or into run_key",
           description:
             "Parts: one or more files (JUnit XML, Cucumber JSON, Allure results or zip, CTRF, " +
-            "Playwright JSON, Mocha JSON, Locust CSV + HTML, and the screenshots they refer to), " +
+            "Playwright JSON, Mocha JSON, Locust CSV + HTML, .NET TRX, NUnit 3/2 XML, xUnit.net " +
+            "XML, TestNG testng-results.xml, go test -json, RSpec JSON, Dart/Flutter JSON, and the " +
+            "screenshots and result files they refer to; see the format field for the command " +
+            "that writes each), " +
             "and text fields: " +
             Object.keys(UploadFieldsSchema.shape).join(", ") +
             ". format=auto detects each file's format from its content.",

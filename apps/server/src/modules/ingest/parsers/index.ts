@@ -3,10 +3,17 @@ import { AppError } from "../../../errors.js";
 import { detectAllure, parseAllureFiles, parseAllureZip } from "./allure.js";
 import { detectCtrf, parseCtrf } from "./ctrf.js";
 import { detectCucumber, parseCucumber } from "./cucumber.js";
+import { detectDart, parseDart } from "./dart.js";
+import { detectGoTest, parseGoTest } from "./gotest.js";
+import { detectNunit, parseNunit } from "./nunit.js";
+import { detectTestng, parseTestng } from "./testng.js";
+import { detectTrx, parseTrx } from "./trx.js";
+import { detectXunit, parseXunit } from "./xunit.js";
 import { detectJunit, parseJunit, xmlWithDoctype } from "./junit.js";
 import { detectLocust, parseLocust } from "./locust.js";
 import { detectMocha, parseMocha } from "./mocha.js";
 import { detectPlaywright, parsePlaywright } from "./playwright.js";
+import { detectRspec, parseRspec } from "./rspec.js";
 import {
   readHead,
   readInOrder,
@@ -21,16 +28,26 @@ import {
 
 type Detector = (head: string, fileName: string) => boolean;
 
-/** Single-file result formats, in the order auto-detection tries them. */
+/**
+ * Single-file result formats, in the order auto-detection tries them. A new format is a parser
+ * module (detect + parse), a line here, its name in core's REPORT_FORMATS and its fixtures.
+ */
 const SINGLE_FILE: readonly { format: ReportFormat; detect: Detector; parse: ResultParser }[] = [
   { format: "junit", detect: detectJunit, parse: parseJunit },
   { format: "cucumber", detect: detectCucumber, parse: parseCucumber },
   { format: "ctrf", detect: detectCtrf, parse: parseCtrf },
   { format: "playwright", detect: detectPlaywright, parse: parsePlaywright },
   { format: "mocha", detect: detectMocha, parse: parseMocha },
+  { format: "gotest", detect: detectGoTest, parse: parseGoTest },
+  { format: "trx", detect: detectTrx, parse: parseTrx },
+  { format: "nunit", detect: detectNunit, parse: parseNunit },
+  { format: "xunit", detect: detectXunit, parse: parseXunit },
+  { format: "testng", detect: detectTestng, parse: parseTestng },
+  { format: "rspec", detect: detectRspec, parse: parseRspec },
+  { format: "dart", detect: detectDart, parse: parseDart },
 ];
 
-const REPORT_EXTENSIONS = /\.(xml|json|csv|zip)$/i;
+const REPORT_EXTENSIONS = /\.(xml|json|csv|zip|trx)$/i;
 const HEAD_BYTES = 4096;
 /** Only heads are read, so the count alone bounds the memory in flight. */
 const HEADS_AHEAD = { ...READ_AHEAD, bytes: Number.POSITIVE_INFINITY };

@@ -101,7 +101,11 @@ export class XmlInput {
   private sniffedBytes = 0;
   private prolog: string | undefined = "";
 
-  constructor(private readonly fileName: string) {}
+  constructor(
+    private readonly fileName: string,
+    /** The root elements the format starts with, for the complaint when none comes. */
+    private readonly roots = "<testsuites> or <testsuite>",
+  ) {}
 
   /** Text ready for the parser from this chunk (possibly none while the prolog is incomplete). */
   push(chunk: Buffer): string {
@@ -136,7 +140,7 @@ export class XmlInput {
       if (prolog.length > MAX_PROLOG_CHARS) {
         throw new ReportError(
           this.fileName,
-          `no root element in the first ${MAX_PROLOG_CHARS} characters; expected <testsuites> or <testsuite>`,
+          `no root element in the first ${MAX_PROLOG_CHARS} characters; expected ${this.roots}`,
         );
       }
       this.prolog = prolog;
