@@ -123,6 +123,10 @@ describe("Daily Run Scheduler", () => {
 
     // Run now launches its build, which reaches /builds under the daily robot's name.
     await row.getByRole("button", { name: "Run now" }).click();
+    // It asks first, saying what it starts.
+    const question = page.getByRole("dialog", { name: "Run “Nightly NextGen stage” now?" });
+    await question.getByText(/Frontend build \(run_all on stage\.nextgen\.example\.com/).waitFor();
+    await question.getByRole("button", { name: "Run now" }).click();
     await row.getByText("launched").waitFor();
     // The slot's build, with its status, links to its log on /builds.
     await row.getByRole("link", { name: /^Build \d+: (IN_PROGRESS|SUCCEEDED|FAILED)/ }).waitFor();

@@ -289,6 +289,17 @@ describe("PUT /v1/traceability/rms/{id}", () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it("refuses a note over its limit with a sentence in the field's words, changing nothing", async () => {
+    const id = await idOf("RMS-3");
+    const res = await put(id, { note: "x".repeat(20_000), noTestNeeded: 0 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: "invalid_request",
+      message: "The note can be at most 4,000 characters.",
+    });
+    expect(rowOf(await matrix(), "RMS-3")?.rmsDetail).toMatchObject({ note: "" });
+  });
+
   it("saves the note and flag, records who and when, and keeps the previous values", async () => {
     const id = await idOf("RMS-3");
 

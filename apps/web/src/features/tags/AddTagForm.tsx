@@ -28,7 +28,7 @@ export function AddTagForm({ signedIn, tagNames }: AddTagFormProps) {
 
   const submit = () => {
     if (!signedIn || add.isPending) return;
-    const check = normalizeTag(name);
+    const check = normalizeTag(name, tagNames);
     if (!check.ok) {
       setNameError(check.message);
       return;

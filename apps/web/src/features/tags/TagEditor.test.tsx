@@ -76,14 +76,14 @@ describe("TagEditor", { timeout: 20_000 }, () => {
     const api = installFakeTagsApi(TAGS, { signedIn: true });
     renderEditor();
 
-    await userEvent.type(await signedInField(), "  New-Tag {Enter}");
+    await userEvent.type(await signedInField(), "  @New-Tag {Enter}");
 
-    expect(await screen.findByRole("button", { name: "new-tag" })).toBeVisible();
+    expect(await screen.findByRole("button", { name: "@new-tag" })).toBeVisible();
     expect(api.changes()).toEqual([
       {
         method: "POST",
         path: "/v1/dtag/",
-        body: { name: "new-tag", testId: 501, testName: "Login works" },
+        body: { name: "@new-tag", testId: 501, testName: "Login works" },
       },
     ]);
     expect(field()).toHaveValue("");
@@ -105,7 +105,7 @@ describe("TagEditor", { timeout: 20_000 }, () => {
     renderEditor();
     await userEvent.click(await signedInField());
 
-    await userEvent.paste("x".repeat(101));
+    await userEvent.paste(`@${"x".repeat(100)}`);
     await userEvent.keyboard("{Enter}");
 
     expect(await screen.findByRole("alert")).toHaveTextContent(

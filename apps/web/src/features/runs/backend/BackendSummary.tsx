@@ -58,6 +58,8 @@ export function BackendSummary({
           <RerunButton
             family="backend"
             runKey={run.test_run_key}
+            runName={run.test_run_name}
+            place={run.env}
             what="failed"
             count={run.failed}
           />
