@@ -17,6 +17,34 @@ export function lengthProblem(value: string, what: string, max: number): string 
   return characterCount(value) > max ? tooLongMessage(what, max) : null;
 }
 
+/** The helper line of a limited field: its message (or the refusal) and "120 / 4,000". */
+export function LimitHelper({
+  value,
+  maxChars,
+  what,
+  children,
+}: {
+  value: string;
+  maxChars: number;
+  what: string;
+  children?: ReactNode;
+}) {
+  const problem = lengthProblem(value, what, maxChars);
+  const count = characterCount(value);
+  return (
+    <Box component="span" sx={{ display: "flex", gap: 1, justifyContent: "space-between" }}>
+      <span>{problem ?? children}</span>
+      <Box
+        component="span"
+        sx={{ fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap", flexShrink: 0 }}
+        aria-label={`${number.format(count)} of at most ${number.format(maxChars)} characters`}
+      >
+        {number.format(count)} / {number.format(maxChars)}
+      </Box>
+    </Box>
+  );
+}
+
 /**
  * A text field that shows its limit as it is typed ("120 / 4,000" under it) and, past it, says
  * so in the field's words; the form refuses to save while it is over (lengthProblem).
@@ -35,18 +63,10 @@ export function LimitedTextField({
   what: string;
 }) {
   const problem = lengthProblem(value, what, maxChars);
-  const count = characterCount(value);
-  const helper: ReactNode = (
-    <Box component="span" sx={{ display: "flex", gap: 1, justifyContent: "space-between" }}>
-      <span>{problem ?? helperText}</span>
-      <Box
-        component="span"
-        sx={{ fontVariantNumeric: "tabular-nums", whiteSpace: "nowrap", flexShrink: 0 }}
-        aria-label={`${number.format(count)} of at most ${number.format(maxChars)} characters`}
-      >
-        {number.format(count)} / {number.format(maxChars)}
-      </Box>
-    </Box>
+  const helper = (
+    <LimitHelper value={value} maxChars={maxChars} what={what}>
+      {helperText}
+    </LimitHelper>
   );
   return (
     <TextField

@@ -159,6 +159,7 @@ describe("GET /v1/traceability-matrix", () => {
         testId: login.id,
         name: "Login with SSO",
         filePath: "tests/login.spec.ts",
+        suitePath: [],
         status: "passed",
         errorMessage: null,
       },
@@ -166,12 +167,20 @@ describe("GET /v1/traceability-matrix", () => {
         testId: logout.id,
         name: "Logout",
         filePath: null,
+        suitePath: [],
         status: "failed",
         errorMessage: "Expected the sign-in page",
       },
     ]);
     expect(rowOf(body, "RMS-2")?.testRuns).toEqual([
-      { testId: never.id, name: "Export CSV", filePath: null, status: null, errorMessage: null },
+      {
+        testId: never.id,
+        name: "Export CSV",
+        filePath: null,
+        suitePath: [],
+        status: null,
+        errorMessage: null,
+      },
     ]);
     expect(rowOf(body, "RMS-3")?.testRuns).toEqual([]);
   });

@@ -9,7 +9,7 @@ import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { BuildsPage } from "./BuildsPage";
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 120_000 });
 
 const catalog = buildCatalog({
   loadTeams: [

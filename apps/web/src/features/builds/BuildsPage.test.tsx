@@ -10,7 +10,7 @@ import { BuildsPage } from "./BuildsPage";
 import { BUILD_POLL_MS } from "./use-builds";
 
 // MUI under jsdom is slow on a shared machine: a page with a table and a dialog takes seconds.
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 type Handlers = Parameters<typeof mockApi>[0];
 

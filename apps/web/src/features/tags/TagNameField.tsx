@@ -1,6 +1,8 @@
 import Autocomplete from "@mui/material/Autocomplete";
 import TextField from "@mui/material/TextField";
 import type { SxProps, Theme } from "@mui/material/styles";
+import { TAG_NAME_MAX_LENGTH, TAG_NAME_RULE } from "@assay/core";
+import { LimitHelper } from "../../components/LimitedTextField";
 
 /** Spec section 9: the tag suggestion list is at most 300 px high. */
 export const TAG_SUGGESTIONS_MAX_HEIGHT = 300;
@@ -47,7 +49,13 @@ export function TagNameField(props: TagNameFieldProps) {
           {...params}
           label={props.label ?? "Tag"}
           error={Boolean(error)}
-          helperText={error ?? undefined}
+          helperText={
+            error ?? (
+              <LimitHelper value={value} maxChars={TAG_NAME_MAX_LENGTH} what="tag name">
+                {TAG_NAME_RULE}
+              </LimitHelper>
+            )
+          }
         />
       )}
     />
