@@ -38,9 +38,10 @@ describe("TestRunsCell", () => {
     renderUi(<TestRunsCell row={row} repositoryUrl={undefined} onHistory={vi.fn()} />);
     await userEvent.click(screen.getByRole("button", { name: "Show tests" }));
     const items = screen.getAllByRole("listitem");
+    // Each item: the status icon's word, the id, the suite path and name, then the file.
     expect(items.map((item) => item.textContent)).toEqual([
-      "TC9101Login › Patient app › Patient loginfeatures/patient/login.feature",
-      "TC9102Login › Staff portal › Patient loginfeatures/staff/login.feature",
+      "passedTC9101Login › Patient app › Patient loginfeatures/patient/login.feature",
+      "passedTC9102Login › Staff portal › Patient loginfeatures/staff/login.feature",
     ]);
     expect(within(items[1]!).getByText("features/staff/login.feature")).toBeVisible();
   });
