@@ -71,7 +71,8 @@ export function AddTagForm({ signedIn, tagNames }: AddTagFormProps) {
             suggestions={tagNames}
             disabled={disabled}
             error={nameError}
-            sx={{ width: 260 }}
+            showRule
+            sx={{ width: 300 }}
           />
         </SignInHint>
         <SignInHint signedIn={signedIn}>

@@ -21,11 +21,12 @@ const renderEditor = (tags: string[] = []) =>
 const field = () => screen.getByRole("combobox", { name: "Add tag" });
 
 async function signedInField() {
-  await waitFor(() => expect(field()).toBeEnabled());
+  // Enabled once who is signed in is known: seconds on a busy machine.
+  await waitFor(() => expect(field()).toBeEnabled(), { timeout: 15_000 });
   return field();
 }
 
-describe("TagEditor", { timeout: 20_000 }, () => {
+describe("TagEditor", { timeout: 60_000 }, () => {
   it("shows the test's dynamic tags from the tag list", async () => {
     installFakeTagsApi(TAGS, { signedIn: true });
     renderEditor();

@@ -17,6 +17,8 @@ interface TagNameFieldProps {
   label?: string;
   disabled?: boolean;
   error?: string | null;
+  /** Under the field, what a tag is and its length (the Dynamic Tags screen's form). */
+  showRule?: boolean;
   sx?: SxProps<Theme>;
 }
 
@@ -26,7 +28,7 @@ interface TagNameFieldProps {
  * why a name is refused.
  */
 export function TagNameField(props: TagNameFieldProps) {
-  const { value, onChange, suggestions, onPick, disabled, error, sx } = props;
+  const { value, onChange, suggestions, onPick, disabled, error, showRule, sx } = props;
   return (
     <Autocomplete
       freeSolo
@@ -50,11 +52,12 @@ export function TagNameField(props: TagNameFieldProps) {
           label={props.label ?? "Tag"}
           error={Boolean(error)}
           helperText={
-            error ?? (
+            error ??
+            (showRule ? (
               <LimitHelper value={value} maxChars={TAG_NAME_MAX_LENGTH} what="tag name">
                 {TAG_NAME_RULE}
               </LimitHelper>
-            )
+            ) : undefined)
           }
         />
       )}
