@@ -145,7 +145,7 @@ describe("Dynamic Tags", () => {
     await signInOnPage(page, server.url, USER, "/dtags");
 
     const tagField = page.getByRole("combobox", { name: "Tag" });
-    await expect.poll(() => tagField.isEnabled()).toBe(true);
+    await expect.poll(() => tagField.isEnabled(), { timeout: 15_000 }).toBe(true);
     // Text that is no tag is refused on the screen with the rule, before any request.
     await tagField.fill("Smoke Checkout");
     await page.getByRole("textbox", { name: "Test ID" }).fill("9101");
