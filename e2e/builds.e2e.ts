@@ -152,9 +152,12 @@ describe("Builds", () => {
 
   it("New Build from the China list makes a China build, and says so", async () => {
     await signInOnPage(page, server.url, USER, "/builds");
-    await page.getByRole("switch", { name: "China region" }).check();
+    const newBuild = page.getByRole("button", { name: "New Build" });
+    await expect.poll(() => newBuild.isEnabled(), { timeout: 15_000 }).toBe(true);
+    // The switch moves the URL (region=CHINA); the list follows it.
+    await page.getByRole("switch", { name: "China region" }).click();
     await page.waitForURL(/region=CHINA/);
-    await page.getByRole("button", { name: "New Build" }).click();
+    await newBuild.click();
     const dialog = dialogNamed("Create Frontend Build (China region)");
     await dialog.waitFor();
     await screenshot(page, "builds-china-dialog-1440x900");
