@@ -175,6 +175,38 @@ describe("the Load run dialog", () => {
     expect(await last.textContent()).toContain("Aggregated");
     await screenshot(page, "load-run-1440x900");
   });
+
+  it("opens the stored Locust report in a tab, its charts drawn, sandboxed from Assay", async () => {
+    await page.goto(`${server.url}/test_runs/${loadKey}?load=1`);
+    const [report] = await Promise.all([
+      page.context().waitForEvent("page"),
+      page.getByRole("link", { name: "Open the stored report" }).click(),
+    ]);
+    // The report links a favicon of Locust's web UI, not part of the upload; the sandbox's
+    // policy refuses it, as it refuses anything the report did not bring inline.
+    allowConsoleErrors(report, /favicon\.ico' violates the following Content Security Policy/);
+    // Opened in the browser, not downloaded: the report's own scripts draw its charts.
+    await report.waitForLoadState("load");
+    expect(await report.title()).toBe("Test Report for locustfile.py");
+    await report.locator(".charts-container canvas").first().waitFor();
+    // An opaque origin: its scripts cannot read Assay's cookies or storage.
+    expect(await report.evaluate(() => window.origin)).toBe("null");
+    const reads = await report.evaluate(() => {
+      const tried = (read: () => unknown) => {
+        try {
+          read();
+          return "read";
+        } catch {
+          return "refused";
+        }
+      };
+      return [tried(() => document.cookie), tried(() => window.localStorage.length)];
+    });
+    expect(reads).toEqual(["refused", "refused"]);
+    await report.setViewportSize({ width: 1440, height: 900 });
+    await screenshot(report, "load-report-1440x900");
+    await report.close();
+  });
 });
 
 describe("the print view", () => {

@@ -115,7 +115,11 @@ describe("Builds", () => {
     await create(dialog);
     await expect
       .poll(() => alertOf(dialog).textContent())
-      .toBe("Please provide SPIRA credentials, in your profile first.");
+      .toContain("Please provide SPIRA credentials, in your profile first.");
+    // An OQ run names its release: without one it does not start either.
+    expect(await alertOf(dialog).textContent()).toContain(
+      "Please choose the release this OQ run is for",
+    );
     await settled();
     await screenshot(page, "builds-frontend-dialog-oq-1440x900");
 
@@ -146,7 +150,22 @@ describe("Builds", () => {
     await dialog.waitFor({ state: "detached" });
   });
 
-  it("the Backend dialog silently refuses a form without env; the Load dialog lists its messages", async () => {
+  it("New Build from the China list makes a China build, and says so", async () => {
+    await signInOnPage(page, server.url, USER, "/builds");
+    const newBuild = page.getByRole("button", { name: "New Build" });
+    await expect.poll(() => newBuild.isEnabled(), { timeout: 15_000 }).toBe(true);
+    // The switch moves the URL (region=CHINA); the list follows it.
+    await page.getByRole("switch", { name: "China region" }).click();
+    await page.waitForURL(/region=CHINA/);
+    await newBuild.click();
+    const dialog = dialogNamed("Create Frontend Build (China region)");
+    await dialog.waitFor();
+    await screenshot(page, "builds-china-dialog-1440x900");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(page.url()).toMatch(/region=CHINA/);
+  });
+
+  it("the Backend dialog refuses a form without env, saying why; the Load dialog lists its messages", async () => {
     await signInOnPage(page, server.url, USER, "/builds");
     await page.getByRole("tab", { name: "Backend" }).click();
     await page.getByRole("button", { name: "New API Build" }).click();
@@ -156,7 +175,13 @@ describe("Builds", () => {
     expect(await backend.getByRole("textbox", { name: "Env" }).getAttribute("aria-invalid")).toBe(
       "true",
     );
+    // No request and no alert, but the field says what is wrong.
+    await backend.getByText("Env is required.").waitFor();
+    await backend.getByRole("textbox", { name: "Env" }).fill("<script>alert(1)</script>");
+    await create(backend);
+    await backend.getByText(/^Env must be a name such as dev1/).waitFor();
     expect(await alertOf(backend).count()).toBe(0);
+    await screenshot(page, "builds-backend-dialog-messages-1440x900");
     await backend.getByRole("button", { name: "Cancel" }).click();
     await backend.waitFor({ state: "detached" });
 
@@ -256,6 +281,11 @@ describe("Builds", () => {
     const failedBefore = await count("Failed");
     expect(failedBefore).toBeGreaterThanOrEqual(1);
     await page.getByRole("button", { name: "Rerun failed" }).click();
+    // It asks first, saying how many tests of which run.
+    const question = page.getByRole("dialog", { name: /^Rerun \d+ failed tests? of run / });
+    await question.waitFor();
+    await screenshot(page, "builds-rerun-question-1440x900");
+    await question.getByRole("button", { name: "Rerun", exact: true }).click();
     await page
       .getByRole("status")
       .filter({ hasText: /^Rerun started: build #\d+/ })

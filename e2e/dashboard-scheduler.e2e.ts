@@ -112,9 +112,15 @@ describe("Daily Run Scheduler", () => {
     await form.getByLabel("Runs").click();
     await page.getByRole("option", { name: "Every day at" }).click();
     await form.getByLabel("Time zone").fill("Europe/Berlin");
-    await form
-      .getByLabel("Create Build payload (JSON)")
-      .fill('{"mode": "run_all", "nora_site": "stage.nextgen.example.com"}');
+    // Active with no build: refused on the screen, saying what to do.
+    await form.getByRole("button", { name: "Save" }).click();
+    await form.getByText(/A schedule that runs on a time needs a build/).waitFor();
+    // The build is chosen in the Create Frontend Build dialog's own form, not typed as JSON.
+    await form.getByRole("button", { name: "Choose build…" }).click();
+    const build = page.getByRole("dialog", { name: "Schedule's build: Frontend" });
+    await build.getByRole("button", { name: "Use this build" }).click();
+    await build.waitFor({ state: "hidden" });
+    await form.getByText(/^Frontend build \(run_all on /).waitFor();
     await screenshot(page, "scheduler-editor");
     await form.getByRole("button", { name: "Save" }).click();
     const row = page.getByRole("row", { name: /Nightly NextGen stage/ });
@@ -123,6 +129,10 @@ describe("Daily Run Scheduler", () => {
 
     // Run now launches its build, which reaches /builds under the daily robot's name.
     await row.getByRole("button", { name: "Run now" }).click();
+    // It asks first, saying what it starts.
+    const question = page.getByRole("dialog", { name: "Run “Nightly NextGen stage” now?" });
+    await question.getByText(/Frontend build \(run_all on /).waitFor();
+    await question.getByRole("button", { name: "Run now" }).click();
     await row.getByText("launched").waitFor();
     // The slot's build, with its status, links to its log on /builds.
     await row.getByRole("link", { name: /^Build \d+: (IN_PROGRESS|SUCCEEDED|FAILED)/ }).waitFor();

@@ -145,21 +145,25 @@ describe("Dynamic Tags", () => {
     await signInOnPage(page, server.url, USER, "/dtags");
 
     const tagField = page.getByRole("combobox", { name: "Tag" });
-    await expect.poll(() => tagField.isEnabled()).toBe(true);
+    await expect.poll(() => tagField.isEnabled(), { timeout: 15_000 }).toBe(true);
+    // Text that is no tag is refused on the screen with the rule, before any request.
     await tagField.fill("Smoke Checkout");
     await page.getByRole("textbox", { name: "Test ID" }).fill("9101");
     await page.getByRole("button", { name: "Add tag" }).click();
+    await page.getByText("“smoke checkout” is not a tag: a tag starts with @").waitFor();
+    await tagField.fill("@Smoke-Checkout");
+    await page.getByRole("button", { name: "Add tag" }).click();
 
-    const card = page.getByRole("region", { name: "Tag smoke checkout" });
+    const card = page.getByRole("region", { name: "Tag @smoke-checkout" });
     await card.getByRole("link", { name: "TC9101" }).waitFor();
     expect(await card.getByRole("listitem").innerText()).toMatch(/TC9101\s+Checkout keeps/);
     await screenshot(page, "dtags-tagged-1440x900");
 
-    await card.getByRole("button", { name: "Remove TC9101 from smoke checkout" }).click();
+    await card.getByRole("button", { name: "Remove TC9101 from @smoke-checkout" }).click();
     await card.getByText("No tests carry this tag.").waitFor();
 
-    await card.getByRole("button", { name: "Delete tag smoke checkout" }).click();
-    const dialog = page.getByRole("dialog", { name: "Delete the tag “smoke checkout”?" });
+    await card.getByRole("button", { name: "Delete tag @smoke-checkout" }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete the tag “@smoke-checkout”?" });
     await dialog.waitFor();
     // The dialog fades in: shoot it once the fade is over.
     await expect

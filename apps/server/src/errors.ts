@@ -32,6 +32,52 @@ const FASTIFY_CODES: Record<string, string> = {
   FST_INVALID_MULTIPART_CONTENT_TYPE: "unsupported_media_type",
 };
 
+const COUNT = new Intl.NumberFormat("en-US");
+
+/** A field's name from its path in words: /webhookUrl → "webhook URL", /note → "note". */
+export function fieldWords(path: string): string {
+  const last =
+    path
+      .split("/")
+      .filter((part) => part !== "" && !/^\d+$/.test(part))
+      .pop() ?? "";
+  const words = last
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ")
+    .toLowerCase()
+    .replace(/\burl\b/g, "URL");
+  return words === "" ? "text" : words;
+}
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string | undefined;
+  params?: Record<string, unknown>;
+}
+
+/**
+ * A text's length refusal as a sentence in the field's words: zod's "Too big: expected string
+ * to have <=4000 characters" becomes "The note can be at most 4,000 characters."; a too-short
+ * text only when the schema wrote no message of its own ("Name is required" stays). Null for
+ * any other issue.
+ */
+export function lengthSentence(issue: ValidationIssue): string | null {
+  const params = issue.params ?? {};
+  if (params.origin !== "string") return null;
+  const field = fieldWords(issue.instancePath);
+  if (issue.keyword === "too_big" && typeof params.maximum === "number") {
+    return `The ${field} can be at most ${COUNT.format(params.maximum)} characters.`;
+  }
+  if (!/^Too small/.test(issue.message ?? "")) return null;
+  if (issue.keyword === "too_small" && typeof params.minimum === "number") {
+    return params.minimum <= 1
+      ? `The ${field} cannot be empty.`
+      : `The ${field} needs at least ${COUNT.format(params.minimum)} characters.`;
+  }
+  return null;
+}
+
 /**
  * The one error handler: AppError and validation errors become their 4xx body; anything else is
  * a bug, logged with the request id and answered with a body that carries no internals.
@@ -47,13 +93,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const details = error.validation.map((issue) => ({
         path: issue.instancePath,
-        message: issue.message,
+        message: lengthSentence(issue) ?? issue.message,
       }));
       const where = error.validationContext ?? "request";
-      const summary = details.map((d) => `${d.path || "/"}: ${d.message}`).join("; ");
-      return reply.status(400).send({
-        error: { code: "invalid_request", message: `Invalid ${where}: ${summary}`, details },
-      });
+      const sentences = error.validation.map(lengthSentence);
+      // A text over (or under) its limit is said in the field's words; anything else names where.
+      const message = sentences.every((sentence) => sentence !== null)
+        ? sentences.join(" ")
+        : `Invalid ${where}: ${details.map((d) => `${d.path || "/"}: ${d.message}`).join("; ")}`;
+      return reply.status(400).send({ error: { code: "invalid_request", message, details } });
     }
     const status = error.statusCode ?? 500;
     if (status < 500) {

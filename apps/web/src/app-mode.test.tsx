@@ -2,7 +2,9 @@ import { screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { readAppMode } from "./app-mode";
 import { buildCatalog } from "./test/catalog-factory";
-import { mockCatalog, requestedPaths } from "./test/mock-api";
+import userEvent from "@testing-library/user-event";
+import { buildMe } from "./test/me-factory";
+import { jsonResponse, mockApi, mockCatalog, requestedPaths } from "./test/mock-api";
 import { renderApp } from "./test/render-app";
 
 // The tag as the server writes it into index.html for a data-harmonization host.
@@ -59,6 +61,27 @@ describe("data-harmonization host", () => {
     },
     15_000,
   );
+
+  it("has the header's Sign in, returning to the same page, and Sign out once signed in", async () => {
+    mockCatalog(buildCatalog());
+    serveAs("data-harmonization");
+    const view = renderApp("/reports/nightly?env=stage", { mode: readAppMode() });
+    const signIn = await screen.findByRole("link", { name: "Sign in" });
+    expect(signIn).toHaveAttribute(
+      "href",
+      `/auth/login?return_to=${encodeURIComponent("/reports/nightly?env=stage")}`,
+    );
+    view.unmount();
+
+    mockApi({
+      "/v1/catalog": () => jsonResponse(buildCatalog()),
+      "/v1/me": () => jsonResponse(buildMe({ name: "Dana Analyst" })),
+    });
+    renderApp("/reports/nightly", { mode: readAppMode() });
+    expect(await screen.findByText("Hello, Dana Analyst")).toBeVisible();
+    await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
+    expect(await screen.findByRole("menuitem", { name: "Sign out" })).toBeVisible();
+  }, 30_000);
 
   it("shows the full layout on the same path when the tag says full", async () => {
     mockCatalog(buildCatalog());

@@ -242,7 +242,7 @@ function fullRoutes(): RouteObject[] {
 function harmonizationRoutes(): RouteObject[] {
   const screen = SCREENS.find((s) => s.id === "harmonization");
   if (!screen) throw new Error("The route table has no Data Harmonization screen");
-  return [{ element: <BareLayout />, children: [screenRoute(screen, "*")] }];
+  return [{ element: <BareLayout account />, children: [screenRoute(screen, "*")] }];
 }
 
 /** The router's routes for the mode the server chose; see app-mode.ts. */

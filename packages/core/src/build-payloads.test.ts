@@ -45,7 +45,17 @@ describe("frontend build payload", () => {
   it("asks for Spira credentials before an OQ run", () => {
     const noCredentials = frontendBuildSchema({ ...context, hasSpiraCredentials: false });
     const result = noCredentials.safeParse({ nora_site: "a.example.com", mode: "oq_test" });
-    expect(messages(result)).toEqual([BUILD_MESSAGES.spiraCredentials]);
+    expect(messages(result)).toEqual([
+      BUILD_MESSAGES.spiraCredentials,
+      BUILD_MESSAGES.oqReleaseRequired,
+    ]);
+  });
+
+  it("requires a release for an OQ run (Spira or Jira)", () => {
+    const oq = { nora_site: "a.example.com", mode: "oq_test" };
+    expect(messages(frontend.safeParse(oq))).toEqual([BUILD_MESSAGES.oqReleaseRequired]);
+    expect(frontend.safeParse({ ...oq, releaseId: 7 }).success).toBe(true);
+    expect(frontend.safeParse({ ...oq, jiraRelease: "1.4.0" }).success).toBe(true);
   });
 
   it("checks the translation run's languages, emails, branch and runners", () => {

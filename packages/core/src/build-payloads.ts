@@ -53,6 +53,8 @@ export const BUILD_MESSAGES = {
   subSetRequired: "A sub set is required for By Sub Set.",
   dynamicTagRequired: "A dynamic tag is required for By Dynamic Tags.",
   patientsRequired: "Please enter the Number of Patients.",
+  oqReleaseRequired:
+    "Please choose the release this OQ run is for (a Spira release or a Jira release).",
   envRequired: "Env is required.",
   dbQueryMissing: "DB Query is missing",
   dbQueryInvalid: "DB Query is invalid",
@@ -149,6 +151,13 @@ export function frontendBuildSchema(context: FrontendBuildContext) {
       fail(BUILD_MESSAGES.dynamicTagRequired, "dynamicTag");
     if (build.mode === "oq_test" && !context.hasSpiraCredentials)
       fail(BUILD_MESSAGES.spiraCredentials, "mode");
+    // An OQ run is evidence for one release (Nora Releases counts it there): it names one.
+    if (
+      build.mode === "oq_test" &&
+      build.releaseId === undefined &&
+      build.jiraRelease === undefined
+    )
+      fail(BUILD_MESSAGES.oqReleaseRequired, "releaseId");
     if (build.mode === "bulk_image_upload" && build.numberOfPatientsCreated === undefined)
       fail(BUILD_MESSAGES.patientsRequired, "numberOfPatientsCreated");
     if (build.mode === "translation_test") {

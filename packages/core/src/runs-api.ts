@@ -251,6 +251,11 @@ export const HistorySchema = z.array(HistoryEntrySchema).describe("Final results
 export const TopFailSchema = z.object({
   id: z.int().describe("Stable test id (links to its history)"),
   title: z.string(),
+  suite_path: z
+    .array(z.string())
+    .default([])
+    .describe("The suites of its latest failure, outermost first: same-named tests apart"),
+  file: z.string().nullable().default(null).describe("The test's file, when its report named one"),
   fail_count: count("Failed final results in the window"),
 });
 export type TopFail = z.infer<typeof TopFailSchema>;

@@ -9,7 +9,7 @@ import {
 
 describe("normalizeTag", () => {
   it("trims and lower-cases", () => {
-    expect(normalizeTag("  Smoke Checkout ")).toEqual({ ok: true, name: "smoke checkout" });
+    expect(normalizeTag("  @Smoke-Checkout ")).toEqual({ ok: true, name: "@smoke-checkout" });
     expect(normalizeTag("@Unstable")).toEqual({ ok: true, name: "@unstable" });
   });
 
@@ -20,7 +20,7 @@ describe("normalizeTag", () => {
   });
 
   it("refuses control characters inside the name", () => {
-    for (const raw of ["a\nb", "a\tb", "a\u0000b", "a\u007fb", "a\u0085b"]) {
+    for (const raw of ["@a\nb", "@a\tb", "@a\u0000b", "@a\u007fb", "@a\u0085b"]) {
       const check = normalizeTag(raw);
       expect(check.ok).toBe(false);
       expect(check.ok === false && check.message).toMatch(/control characters/);
@@ -28,20 +28,50 @@ describe("normalizeTag", () => {
   });
 
   it("accepts exactly the maximum length, counted in characters, and refuses one more", () => {
-    expect(normalizeTag("a".repeat(TAG_NAME_MAX_LENGTH))).toEqual({
-      ok: true,
-      name: "a".repeat(TAG_NAME_MAX_LENGTH),
-    });
-    // 100 emoji are 200 UTF-16 units but 100 characters.
-    expect(normalizeTag("🧪".repeat(TAG_NAME_MAX_LENGTH)).ok).toBe(true);
-    expect(normalizeTag("a".repeat(TAG_NAME_MAX_LENGTH + 1))).toEqual({
+    const longest = `@${"a".repeat(TAG_NAME_MAX_LENGTH - 1)}`;
+    expect(normalizeTag(longest)).toEqual({ ok: true, name: longest });
+    // Letters of any script count, each one character.
+    expect(normalizeTag(`@${"é".repeat(TAG_NAME_MAX_LENGTH - 1)}`).ok).toBe(true);
+    expect(normalizeTag(`${longest}a`)).toEqual({
       ok: false,
       message: "A tag name can have at most 100 characters; this one has 101.",
     });
   });
 
   it("measures the length after trimming", () => {
-    expect(normalizeTag(`  ${"b".repeat(TAG_NAME_MAX_LENGTH)}  `).ok).toBe(true);
+    expect(normalizeTag(`  @${"b".repeat(TAG_NAME_MAX_LENGTH - 1)}  `).ok).toBe(true);
+  });
+
+  it("accepts @ then letters, digits and - _ . : /, and refuses any other text with why", () => {
+    for (const raw of [
+      "@smoke",
+      "@rms-9102",
+      "@team/payments",
+      "@jira:nxl-12",
+      "@v1.2_x",
+      "@été",
+    ]) {
+      expect(normalizeTag(raw).ok).toBe(true);
+    }
+    const refused = (raw: string) => {
+      const check = normalizeTag(raw);
+      return check.ok ? "" : check.message;
+    };
+    expect(refused("no-at-sign")).toBe(
+      "“no-at-sign” is not a tag: a tag starts with @, then letters, digits and - _ . : /, e.g. @smoke.",
+    );
+    expect(refused("<script>alert(1)</script>")).toMatch(/a tag starts with @/);
+    expect(refused('@"><img src=x onerror=alert(1)>')).toMatch(/after the @ use only letters/);
+    expect(refused("@smoke checkout")).toMatch(/no spaces/);
+    expect(refused("@")).toMatch(/after the @/);
+  });
+
+  it("keeps a tag made before the rule usable under its stored name", () => {
+    expect(normalizeTag(" Smoke Checkout", ["smoke checkout"])).toEqual({
+      ok: true,
+      name: "smoke checkout",
+    });
+    expect(normalizeTag("smoke", ["smoke checkout"]).ok).toBe(false);
   });
 });
 

@@ -10,13 +10,22 @@ export const TAG_NAME_MAX_LENGTH = 100;
 // PostgreSQL text cannot hold NUL at all.
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
+/**
+ * What a dynamic tag is: `@`, then letters, digits and - _ . : / (e.g. @smoke, @rms-9102,
+ * @team/payments, @jira:NXL-12 lower-cased). Tags name groups of tests in reports and run
+ * filters, so a name that is markup, a sentence or a missing `@` is refused, not stored.
+ */
+export const TAG_NAME_PATTERN = /^@[\p{L}\p{N}_.:/-]+$/u;
+export const TAG_NAME_RULE = "@ then letters, digits and - _ . : /, e.g. @smoke or @rms-9102";
+
 export type TagNameCheck = { ok: true; name: string } | { ok: false; message: string };
 
 /**
  * The stored form of a tag name: trimmed and lower-cased (spec: "Tags are lower-cased"), 1 to
- * TAG_NAME_MAX_LENGTH characters, without control characters. Says why when the name is refused.
+ * TAG_NAME_MAX_LENGTH characters, following TAG_NAME_PATTERN unless it is one of the `existing`
+ * tags (stored names). Says why when the name is refused.
  */
-export function normalizeTag(raw: string): TagNameCheck {
+export function normalizeTag(raw: string, existing: readonly string[] = []): TagNameCheck {
   const name = raw.trim().toLowerCase();
   if (name.length === 0) return { ok: false, message: "A tag name cannot be empty." };
   if (CONTROL_CHARACTER.test(name)) {
@@ -33,7 +42,22 @@ export function normalizeTag(raw: string): TagNameCheck {
       message: `A tag name can have at most ${TAG_NAME_MAX_LENGTH} characters; this one has ${length}.`,
     };
   }
+  // A tag made before the rule stays usable (and readable) under its name: only new names must
+  // follow it.
+  if (!TAG_NAME_PATTERN.test(name) && !existing.includes(name)) {
+    return {
+      ok: false,
+      message: name.startsWith("@")
+        ? `“${name}” is not a tag: after the @ use only letters, digits and - _ . : / (no spaces), e.g. @smoke-checkout.`
+        : `“${name}” is not a tag: a tag starts with @, then letters, digits and - _ . : /, e.g. @smoke.`,
+    };
+  }
   return { ok: true, name };
+}
+
+/** Whether a stored name follows TAG_NAME_PATTERN; older tags made before the rule may not. */
+export function isTagName(name: string): boolean {
+  return TAG_NAME_PATTERN.test(name);
 }
 
 // Comparison key: the rules compare names lower-cased, and surrounding spaces never count.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TAG_NAME_MAX_LENGTH } from "./tag-rules.js";
+import { TAG_NAME_MAX_LENGTH, TAG_NAME_RULE } from "./tag-rules.js";
 
 /**
  * The Dynamic Tags API (spec section 7): GET /v1/dtag, POST /v1/dtag/, PUT
@@ -20,7 +20,7 @@ const idParam = (description: string) =>
     .transform(Number)
     .describe(description);
 
-const TAG_NAME_RULES = `Trimmed and lower-cased; 1 to ${TAG_NAME_MAX_LENGTH} characters; no control characters`;
+const TAG_NAME_RULES = `Trimmed and lower-cased; 1 to ${TAG_NAME_MAX_LENGTH} characters; ${TAG_NAME_RULE}`;
 
 // ── path parameters ──────────────────────────────────────────────────────────────────────────
 

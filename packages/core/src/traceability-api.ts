@@ -134,6 +134,10 @@ export const TraceabilityTestRunSchema = z.object({
   testId: z.int(),
   name: z.string(),
   filePath: z.string().nullable(),
+  suitePath: z
+    .array(z.string())
+    .default([])
+    .describe("The suites the test sits in, outermost first: what tells same-named tests apart"),
   status: TestRunStatusSchema.describe("The test's latest result; null when it never ran"),
   errorMessage: z.string().nullable(),
   link: ScreenLinkSchema.optional(),

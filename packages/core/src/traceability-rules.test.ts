@@ -28,6 +28,7 @@ function row(
       testId: i + 1,
       name: `t${i}`,
       filePath: null,
+      suitePath: [],
       status,
       errorMessage: null,
     })),

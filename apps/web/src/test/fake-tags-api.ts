@@ -51,7 +51,10 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
 
   const add = (body: { name: string; testId: number; testName?: string }) => {
     // The server's own rule (core), so the fake cannot drift from it.
-    const check = normalizeTag(body.name);
+    const check = normalizeTag(
+      body.name,
+      tags.map((t) => t.name),
+    );
     if (!check.ok) return errorResponse(400, "bad_request", check.message);
     const { name } = check;
     let tag = tags.find((t) => t.name === name);

@@ -33,7 +33,11 @@ const log = async (id: number) =>
 describe("POST /v1/builds", () => {
   it("refuses an invalid payload with the dialog's message and records nothing", async () => {
     const before = await buildCount();
-    const res = await post("/v1/builds", { nora_site: "dev1.example.com", mode: "oq_test" });
+    const res = await post("/v1/builds", {
+      nora_site: "dev1.example.com",
+      mode: "oq_test",
+      releaseId: 12,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toMatchObject({
       code: "invalid_build",
@@ -49,6 +53,14 @@ describe("POST /v1/builds", () => {
       loadRegion: "us-west-2",
     });
     expect(load.json().error.message).toBe(`runTime: ${BUILD_MESSAGES.invalidDuration}`);
+    expect(await buildCount()).toBe(before);
+  });
+
+  it("refuses an OQ run that names no release, and records nothing", async () => {
+    const before = await buildCount();
+    const res = await post("/v1/builds", { nora_site: "dev1.example.com", mode: "oq_test" });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toContain(`releaseId: ${BUILD_MESSAGES.oqReleaseRequired}`);
     expect(await buildCount()).toBe(before);
   });
 

@@ -19,6 +19,27 @@ const INLINE_TYPES = new Set([
   "application/json",
 ]);
 
+/**
+ * An HTML report (a load run's Locust report) opens in the browser with its scripts, so its
+ * charts draw, but in a sandbox without allow-same-origin: the page gets an opaque origin, so
+ * its scripts cannot read Assay's cookies, storage or API answers, submit forms, open windows or
+ * navigate the tab; connect-src 'none' keeps it from calling out.
+ */
+export const HTML_REPORT_POLICY = [
+  "sandbox allow-scripts",
+  "default-src 'none'",
+  "script-src 'unsafe-inline' https:",
+  "style-src 'unsafe-inline' https:",
+  "img-src data: blob: https:",
+  "font-src data: https:",
+  "connect-src 'none'",
+  "frame-ancestors 'self'",
+].join("; ");
+
+/** Everything else: no script at all, even in its own tab (an SVG, say). */
+const OBJECT_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox";
+
 const ObjectParamsSchema = z.object({
   "*": z
     .string()
@@ -38,10 +59,11 @@ function rawKey(url: string, decoded: string): string {
 }
 
 /**
- * Stored objects (screenshots, attachments) by key. Keys are made by the server and never reused,
- * so answers are cached for good. Objects come from uploaded reports, so they are served so that
- * none can run script in Assay's origin: no sniffing, a sandbox policy, and anything but raster
- * images, plain text and JSON as a download.
+ * Stored objects (screenshots, attachments, HTML reports) by key. Keys are made by the server and
+ * never reused, so answers are cached for good. Objects come from uploaded reports, so they are
+ * served so that none can run script in Assay's origin: no sniffing, a sandbox policy (HTML in
+ * an opaque-origin sandbox), and anything but raster images, plain text, JSON and HTML as a
+ * download.
  */
 export const objectsRoutes =
   (objects: ObjectStore): FastifyPluginAsyncZod =>
@@ -73,12 +95,13 @@ export const objectsRoutes =
           .header("last-modified", object.lastModified.toUTCString())
           .header("cache-control", "private, max-age=31536000, immutable")
           .header("x-content-type-options", "nosniff")
-          // Even a file opened in its own tab (an SVG, say) gets no script and no origin.
           .header(
             "content-security-policy",
-            "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'; sandbox",
+            type === "text/html" ? HTML_REPORT_POLICY : OBJECT_POLICY,
           );
-        if (!INLINE_TYPES.has(type)) {
+        if (type === "text/html") {
+          reply.header("content-disposition", `inline; filename="${fileName}"`);
+        } else if (!INLINE_TYPES.has(type)) {
           // The key's last segment is server-made (uuid.ext), so it needs no escaping.
           reply.header("content-disposition", `attachment; filename="${fileName}"`);
         }

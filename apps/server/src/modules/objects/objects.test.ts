@@ -96,9 +96,23 @@ describe("GET /v1/objects/*", () => {
     expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
   });
 
-  it("serves HTML, SVG and other active content as a download in a sandbox", async () => {
+  it("opens an HTML report in the browser, its scripts sandboxed away from Assay's origin", async () => {
+    const key = await stored("<script>drawCharts()</script>", "text/html", "html");
+    const res = await app.inject({ method: "GET", url: `/v1/objects/${key}` });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/html");
+    expect(res.headers["content-disposition"]).toBe(`inline; filename="${key.split("/").at(-1)}"`);
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    const policy = String(res.headers["content-security-policy"]);
+    const directives = policy.split(";").map((d) => d.trim());
+    // Scripts run (the charts draw), but in an opaque origin: never allow-same-origin.
+    expect(directives).toContain("sandbox allow-scripts");
+    expect(policy).not.toMatch(/allow-same-origin|allow-forms|allow-top-navigation|allow-popups/);
+    expect(directives).toContain("connect-src 'none'");
+  });
+
+  it("serves SVG and other active content as a download in a sandbox", async () => {
     const cases: [string, string, string][] = [
-      ["<script>alert(1)</script>", "text/html", "html"],
       ['<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>', "image/svg+xml", "svg"],
       ["<x/>", "application/xml", "xml"],
       ["%PDF-1.7", "application/pdf", "pdf"],

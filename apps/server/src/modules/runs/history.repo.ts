@@ -85,25 +85,41 @@ export type HistoryRow = Awaited<ReturnType<typeof listTestHistory>>[number];
  * (migration 0010; pending-sql.test.ts checks it); titles are joined for the top rows only.
  */
 export function topFailsQuery(db: Db, months: number, limit: number) {
-  return db.kysely
-    .selectFrom((eb) =>
-      eb
-        .selectFrom("results")
-        .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
-        .where("is_final", "=", true)
-        .where("status", "=", "failed")
-        .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
-        .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
-        .groupBy("test_id")
-        .orderBy("fail_count", "desc")
-        .orderBy("test_id")
-        .limit(limit)
-        .as("fails"),
-    )
-    .innerJoin("tests", "tests.id", "fails.test_id")
-    .select(["fails.test_id", "tests.title", "fails.fail_count"])
-    .orderBy("fails.fail_count", "desc")
-    .orderBy("fails.test_id");
+  return (
+    db.kysely
+      .selectFrom((eb) =>
+        eb
+          .selectFrom("results")
+          .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
+          .where("is_final", "=", true)
+          .where("status", "=", "failed")
+          .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
+          .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
+          .groupBy("test_id")
+          .orderBy("fail_count", "desc")
+          .orderBy("test_id")
+          .limit(limit)
+          .as("fails"),
+      )
+      .innerJoin("tests", "tests.id", "fails.test_id")
+      // The suites of each top test's latest failure: one probe per listed row, never per result.
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("results as r")
+            .select("r.suite_path")
+            .whereRef("r.test_id", "=", "fails.test_id")
+            .where("r.is_final", "=", true)
+            .where("r.status", "=", "failed")
+            .orderBy("r.id", "desc")
+            .limit(1)
+            .as("last"),
+        (join) => join.onTrue(),
+      )
+      .select(["fails.test_id", "tests.title", "tests.file", "last.suite_path", "fails.fail_count"])
+      .orderBy("fails.fail_count", "desc")
+      .orderBy("fails.test_id")
+  );
 }
 
 /** The rows of topFailsQuery. */
@@ -112,6 +128,8 @@ export async function listTopFails(db: Db, months: number, limit: number) {
   return rows.map((row) => ({
     id: Number(row.test_id),
     title: row.title,
+    suite_path: row.suite_path ?? [],
+    file: row.file,
     fail_count: Number(row.fail_count),
   }));
 }

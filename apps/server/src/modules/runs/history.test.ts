@@ -228,13 +228,49 @@ describe("GET /v1/fails", () => {
     const res = await get("/v1/fails");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual([
-      { id: 9001, title: "A", fail_count: 3 },
-      { id: 9002, title: "B", fail_count: 2 },
-      { id: 9003, title: "C", fail_count: 2 },
+      { id: 9001, title: "A", suite_path: [], file: null, fail_count: 3 },
+      { id: 9002, title: "B", suite_path: [], file: null, fail_count: 2 },
+      { id: 9003, title: "C", suite_path: [], file: null, fail_count: 2 },
     ]);
     expect((await get("/v1/fails?limit=2")).json()).toEqual([
-      { id: 9001, title: "A", fail_count: 3 },
-      { id: 9002, title: "B", fail_count: 2 },
+      { id: 9001, title: "A", suite_path: [], file: null, fail_count: 3 },
+      { id: 9002, title: "B", suite_path: [], file: null, fail_count: 2 },
+    ]);
+  });
+
+  it("tells same-named tests apart by their suite path and file", async () => {
+    const db = database.db;
+    const run = await insertRun(db);
+    const patient = await insertTest(db, {
+      title: "Patient login",
+      file: "features/patient.feature",
+    });
+    const staff = await insertTest(db, { title: "Patient login", file: "features/staff.feature" });
+    const fail = (test: TestRef, suite: string[]) =>
+      insertResult(db, run, test, {
+        status: "failed",
+        suite_path: suite,
+        start_time: new Date().toISOString(),
+      });
+    for (let i = 0; i < 40; i++) await fail(patient, ["Login", "Patient app"]);
+    for (let i = 0; i < 39; i++) await fail(staff, ["Login", "Staff portal"]);
+
+    const top = (await get("/v1/fails?limit=2")).json();
+    expect(top).toEqual([
+      {
+        id: patient.id,
+        title: "Patient login",
+        suite_path: ["Login", "Patient app"],
+        file: "features/patient.feature",
+        fail_count: 40,
+      },
+      {
+        id: staff.id,
+        title: "Patient login",
+        suite_path: ["Login", "Staff portal"],
+        file: "features/staff.feature",
+        fail_count: 39,
+      },
     ]);
   });
 

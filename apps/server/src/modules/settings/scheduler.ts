@@ -1,6 +1,7 @@
 import { BuildTemplateSchema } from "@assay/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/pool.js";
+import { AppError } from "../../errors.js";
 import { BuildsUnavailable, type BuildLauncher, type LaunchedBy } from "./build-launcher.js";
 import * as repo from "./settings.repo.js";
 import { slotsBetween } from "./schedule-times.js";
@@ -129,6 +130,14 @@ export async function runNow(
 ): Promise<repo.SlotRow | undefined> {
   const setting = await repo.findSetting(deps.db, settingId);
   if (!setting) return undefined;
+  // Said at once, not recorded as a failed launch the person has to look for in the row.
+  if (!BuildTemplateSchema.safeParse(setting.template).success) {
+    throw new AppError(
+      409,
+      "no_build",
+      `“${setting.name}” has no build to run: edit it and choose its build first.`,
+    );
+  }
   const slotId = await repo.claimSlot(deps.db, {
     settingId,
     slotAt: now,

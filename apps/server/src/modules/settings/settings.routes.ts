@@ -116,13 +116,14 @@ export const settingsRoutes =
           tags,
           summary: "Run now: launch the setting's build at once",
           description:
-            "Answers the slot recorded for it: outcome launched (with buildId and testRunKey), failed or unavailable (this server cannot launch builds), with a message.",
+            "Answers the slot recorded for it: outcome launched (with buildId and testRunKey), failed or unavailable (this server cannot launch builds), with a message. 409 no_build: the setting has no build to run.",
           params: SettingIdParamsSchema,
           response: {
             201: ScheduleSlotSchema,
             ...mutationErrors,
             404: ErrorBodySchema,
             429: ErrorBodySchema,
+            409: ErrorBodySchema,
           },
         },
       },

@@ -205,6 +205,31 @@ describe("GET, PUT and DELETE /v1/setting", () => {
     });
   });
 
+  it("Run now of a setting without a build answers 409 in words and records no slot", async () => {
+    const created = (await send("POST", "/v1/setting", { name: "no build yet" })).json();
+    const res = await send("POST", `/v1/setting/${created.id}/run`);
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatchObject({
+      code: "no_build",
+      message: "“no build yet” has no build to run: edit it and choose its build first.",
+    });
+    const shown = (await list()).find((s: { id: number }) => s.id === created.id);
+    expect(shown.recentSlots).toEqual([]);
+  });
+
+  it("refuses a name or description over its limit with a sentence in the field's words", async () => {
+    const long = await send("POST", "/v1/setting", { name: "n".repeat(201) });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().error.message).toBe("The name can be at most 200 characters.");
+    const description = await send("POST", "/v1/setting", {
+      name: "ok",
+      description: "d".repeat(2001),
+    });
+    expect(description.json().error.message).toBe(
+      "The description can be at most 2,000 characters.",
+    );
+  });
+
   it("refuses a template its dialog's rules refuse when saved, with the dialog's message", async () => {
     const bad = { family: "backend", region: "US", payload: { env: "stage", branch: "a..b" } };
     const before = await count();

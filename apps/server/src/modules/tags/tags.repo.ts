@@ -63,6 +63,12 @@ export async function findTestTitle(db: Executor, testId: number): Promise<strin
   return row?.title;
 }
 
+/** Whether a tag named exactly `name` is stored (one made before the tag rule stays usable). */
+export async function tagNamed(db: Executor, name: string): Promise<boolean> {
+  const row = await db.selectFrom("tags").select("id").where("name", "=", name).executeTakeFirst();
+  return row !== undefined;
+}
+
 /**
  * The tag named `name`, made if it does not exist yet. The row stays locked until the
  * transaction ends, so a concurrent delete cannot remove it before a test is attached.

@@ -53,7 +53,9 @@ function linkName(given: string | undefined, title: string): string {
  * already has the tag nothing changes and `alreadyTagged` says so.
  */
 export async function addTagToTest(db: Db, body: CreateTagBody): Promise<TagLink> {
-  const check = normalizeTag(body.name);
+  const stored = body.name.trim().toLowerCase();
+  const known = (await repo.tagNamed(db.kysely, stored)) ? [stored] : [];
+  const check = normalizeTag(body.name, known);
   if (!check.ok) throw badRequest(check.message);
   return db.kysely.transaction().execute(async (trx) => {
     const title = await repo.findTestTitle(trx, body.testId);

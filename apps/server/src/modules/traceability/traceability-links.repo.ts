@@ -99,12 +99,12 @@ export async function listLinks(db: Db, rms: string): Promise<LinkRow[]> {
 export async function listLinkedTests(db: Db): Promise<LinkedTestRow[]> {
   const { rows } = await sql<LinkedTestRow>`
     SELECT req.id AS requirement_id, l.test_id, t.title, t.file, ls.status, ls.error_message,
-           l.linked_by, l.linked_at
+           coalesce(ls.suite_path, '{}') AS suite_path, l.linked_by, l.linked_at
     FROM requirement_test_links l
     JOIN requirements req ON upper(req.rms) = l.rms
     JOIN tests t ON t.id = l.test_id
     LEFT JOIN LATERAL (
-      SELECT r.status, r.error_message FROM results r
+      SELECT r.status, r.error_message, r.suite_path FROM results r
       WHERE r.test_id = l.test_id AND r.is_final AND r.status IN ('passed', 'failed')
       ORDER BY r.start_time DESC NULLS LAST, r.id DESC
       LIMIT 1

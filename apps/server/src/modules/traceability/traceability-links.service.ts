@@ -115,6 +115,7 @@ export function addScreenLinks(
       testId: link.test_id,
       name: link.title,
       filePath: link.file,
+      suitePath: link.suite_path,
       status: link.status,
       errorMessage: link.error_message,
       link: screenLink,

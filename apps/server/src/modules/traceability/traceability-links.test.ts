@@ -127,6 +127,7 @@ describe("POST /v1/traceability/rms/{id}/links", () => {
         testId: manual.id,
         name: "Manual export",
         filePath: "tests/export.spec.ts",
+        suitePath: [],
         status: "failed",
         errorMessage: "Expected a CSV",
         link: { linkedBy: QA_EMAIL, linkedAt: body.linkedAt },

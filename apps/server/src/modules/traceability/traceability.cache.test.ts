@@ -215,6 +215,7 @@ describe("the coverage query", () => {
         testId: skippedLately.id,
         name: "Skipped lately",
         filePath: null,
+        suitePath: [],
         status: "failed",
         errorMessage: "older failure",
       },

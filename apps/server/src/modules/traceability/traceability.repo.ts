@@ -23,6 +23,8 @@ export interface CoverageRow {
   test_id: number;
   title: string;
   file: string | null;
+  /** The suites the test sits in (its latest final result's), outermost first. */
+  suite_path: string[];
   status: "passed" | "failed" | null;
   error_message: string | null;
 }
@@ -133,30 +135,33 @@ export async function listCoverage(db: Db, tagPattern: string): Promise<Coverage
   // lateral's condition on `c` is a one-time filter: no probe when it is false).
   const query = sql<CoverageRow>`
     WITH latest AS (
-      SELECT t.id AS test_id, lr.tags, lr.status, lr.error_message
+      SELECT t.id AS test_id, lr.tags, lr.status, lr.error_message, lr.suite_path
       FROM tests t
       CROSS JOIN LATERAL (
-        SELECT r.tags, r.status, r.error_message FROM results r
+        SELECT r.tags, r.status, r.error_message, r.suite_path FROM results r
         WHERE r.test_id = t.id AND r.is_final
         ORDER BY r.start_time DESC NULLS LAST, r.id DESC
         LIMIT 1
       ) lr
     ), links AS (
-      SELECT l.test_id, upper(regexp_replace(g.tag, '^@', '')) AS rms, l.status, l.error_message
+      SELECT l.test_id, upper(regexp_replace(g.tag, '^@', '')) AS rms, l.status, l.error_message,
+             l.suite_path
       FROM latest l CROSS JOIN LATERAL unnest(l.tags) AS g (tag)
       WHERE g.tag ~* ${pattern}
       UNION ALL
-      SELECT tt.test_id, upper(regexp_replace(g.name, '^@', '')), NULL, NULL
+      SELECT tt.test_id, upper(regexp_replace(g.name, '^@', '')), NULL, NULL,
+             (SELECT l.suite_path FROM latest l WHERE l.test_id = tt.test_id)
       FROM tagged_tests tt JOIN tags g ON g.id = tt.tag_id
       WHERE g.name ~* ${pattern}
     ), covered AS (
       -- A test linked twice (two tags, or a tag and a dynamic tag) once, its probed status kept.
       SELECT DISTINCT ON (req.id, links.test_id)
-             req.id AS requirement_id, links.test_id, links.status, links.error_message
+             req.id AS requirement_id, links.test_id, links.status, links.error_message,
+             links.suite_path
       FROM requirements req JOIN links ON links.rms = upper(req.rms)
       ORDER BY req.id, links.test_id, links.status NULLS LAST
     )
-    SELECT c.requirement_id, c.test_id, t.title, t.file,
+    SELECT c.requirement_id, c.test_id, t.title, t.file, coalesce(c.suite_path, '{}') AS suite_path,
            CASE WHEN c.status IN ('passed', 'failed') THEN c.status ELSE older.status END AS status,
            CASE WHEN c.status IN ('passed', 'failed') THEN c.error_message
                 ELSE older.error_message END AS error_message

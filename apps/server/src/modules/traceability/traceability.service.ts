@@ -105,6 +105,7 @@ export async function traceabilityMatrix(
       testId: test.test_id,
       name: test.title,
       filePath: test.file,
+      suitePath: test.suite_path,
       status: test.status,
       errorMessage: test.error_message,
     });

@@ -159,6 +159,7 @@ describe("GET /v1/traceability-matrix", () => {
         testId: login.id,
         name: "Login with SSO",
         filePath: "tests/login.spec.ts",
+        suitePath: [],
         status: "passed",
         errorMessage: null,
       },
@@ -166,12 +167,20 @@ describe("GET /v1/traceability-matrix", () => {
         testId: logout.id,
         name: "Logout",
         filePath: null,
+        suitePath: [],
         status: "failed",
         errorMessage: "Expected the sign-in page",
       },
     ]);
     expect(rowOf(body, "RMS-2")?.testRuns).toEqual([
-      { testId: never.id, name: "Export CSV", filePath: null, status: null, errorMessage: null },
+      {
+        testId: never.id,
+        name: "Export CSV",
+        filePath: null,
+        suitePath: [],
+        status: null,
+        errorMessage: null,
+      },
     ]);
     expect(rowOf(body, "RMS-3")?.testRuns).toEqual([]);
   });
@@ -287,6 +296,17 @@ describe("PUT /v1/traceability/rms/{id}", () => {
     expect((await put(999999, { note: "x", noTestNeeded: 0 })).statusCode).toBe(404);
     const bad = await put(await idOf("RMS-3"), { note: "x", noTestNeeded: 2 });
     expect(bad.statusCode).toBe(400);
+  });
+
+  it("refuses a note over its limit with a sentence in the field's words, changing nothing", async () => {
+    const id = await idOf("RMS-3");
+    const res = await put(id, { note: "x".repeat(20_000), noTestNeeded: 0 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({
+      code: "invalid_request",
+      message: "The note can be at most 4,000 characters.",
+    });
+    expect(rowOf(await matrix(), "RMS-3")?.rmsDetail).toMatchObject({ note: "" });
   });
 
   it("saves the note and flag, records who and when, and keeps the previous values", async () => {

@@ -13,9 +13,14 @@ import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
-import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
+import { SaveAsScheduleDialog } from "./SaveAsScheduleDialog";
 import { issuesOf } from "./build-issues";
-import { BuildDialogFrame, ParallelRunnersField, type BuildDialogProps } from "./BuildDialogFrame";
+import {
+  BuildDialogFrame,
+  ParallelRunnersField,
+  SCHEDULE_BUILD_SUBMIT,
+  type BuildDialogProps,
+} from "./BuildDialogFrame";
 import { FRONTEND_RUN_TYPE_LABEL, knownTags, subsetLabel } from "./frontend-build-form";
 import { RunTypeRadios } from "./RunTypeRadios";
 import { TagPicker } from "./TagPicker";
@@ -28,6 +33,42 @@ interface BackendForm {
   subSet: string;
   env: string;
   branch: string;
+}
+
+function initialBackendForm(handedTags: readonly string[]): BackendForm {
+  return {
+    runType: handedTags.length > 0 ? "by_tags" : DEFAULT_RUN_TYPE,
+    parallelRunners: DEFAULT_PARALLEL_RUNNERS,
+    tags: [...handedTags],
+    subSet: "",
+    env: "",
+    branch: DEFAULT_BRANCH,
+  };
+}
+
+/** The form a saved backend build (a schedule's template) was made from: backendPayload's inverse. */
+export function backendFormOf(payload: Record<string, unknown>): BackendForm {
+  const str = (value: unknown) => (typeof value === "string" ? value : "");
+  const base = initialBackendForm([]);
+  const runType = (BACKEND_RUN_TYPES as readonly string[]).includes(str(payload.mode))
+    ? (payload.mode as BackendRunType)
+    : base.runType;
+  return {
+    runType,
+    parallelRunners:
+      typeof payload.parallel_runners === "number"
+        ? payload.parallel_runners
+        : base.parallelRunners,
+    tags:
+      runType === "by_tags"
+        ? str(payload.tag)
+            .split(",")
+            .filter((tag) => tag !== "")
+        : [],
+    subSet: str(payload.subSet),
+    env: str(payload.env),
+    branch: str(payload.branch) || base.branch,
+  };
 }
 
 export function backendPayload(form: BackendForm, catalog: Catalog): BackendBuildInput {
@@ -48,25 +89,27 @@ export function backendPayload(form: BackendForm, catalog: Catalog): BackendBuil
 
 /**
  * The Backend Create Build dialog (spec sections 2 and 5): env and branch are required, a tag for
- * By Test Tags and a sub set for By Sub Set; as the spec says, a refused form silently does not
- * submit: the fields at fault are only outlined.
+ * By Test Tags and a sub set for By Sub Set. A refused form "silently does not submit": no
+ * request is sent, but each field at fault says what is wrong, as the other dialogs do.
  */
-export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: BuildDialogProps) {
+export function BackendBuildDialog({
+  catalog,
+  handedTags,
+  onClose,
+  onCreated,
+  template,
+  onTemplate,
+}: BuildDialogProps) {
   const create = useCreateBuild();
-  const [form, setForm] = useState<BackendForm>({
-    runType: handedTags.length > 0 ? "by_tags" : DEFAULT_RUN_TYPE,
-    parallelRunners: DEFAULT_PARALLEL_RUNNERS,
-    tags: [...handedTags],
-    subSet: "",
-    env: "",
-    branch: DEFAULT_BRANCH,
-  });
+  const [form, setForm] = useState<BackendForm>(() =>
+    template ? backendFormOf(template.payload) : initialBackendForm(handedTags),
+  );
   const [invalid, setInvalid] = useState<Record<string, string>>({});
   const set = (change: Partial<BackendForm>) => setForm((current) => ({ ...current, ...change }));
 
   const [schedule, setSchedule] = useState<BuildTemplate | null>(null);
 
-  /** The payload when the dialog's rules accept it; else the fields at fault are outlined. */
+  /** The payload when the dialog's rules accept it; else the fields at fault say why. */
   const checked = () => {
     const payload = backendPayload(form, catalog);
     const { byField } = issuesOf(BackendBuildSchema.safeParse(payload));
@@ -80,6 +123,7 @@ export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: 
   const submit = () => {
     const payload = checked();
     if (!payload) return;
+    if (onTemplate) return onTemplate({ family: "backend", region: "US", payload: { ...payload } });
     create.mutate(
       { path: buildsPath("backend", "US"), payload },
       { onSuccess: ({ build }) => onCreated(build) },
@@ -91,12 +135,13 @@ export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: 
     <>
       {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
       <BuildDialogFrame
-        title="Create Backend Build"
+        title={onTemplate ? "Schedule's build: Backend" : "Create Backend Build"}
+        submitLabel={onTemplate ? SCHEDULE_BUILD_SUBMIT : undefined}
         messages={create.isError ? [create.error.message] : []}
         pending={create.isPending}
         onSubmit={submit}
         onClose={onClose}
-        onSaveAsSchedule={saveAsSchedule}
+        onSaveAsSchedule={onTemplate ? undefined : saveAsSchedule}
       >
         <RunTypeRadios
           id="backend-run-type"
@@ -116,6 +161,7 @@ export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: 
             value={form.env}
             onChange={(event) => set({ env: event.target.value })}
             error={invalid.env !== undefined}
+            helperText={invalid.env ?? "A name such as dev1, or the API's https URL"}
             placeholder="dev1 or https://api.example.com"
           />
           <TextField
@@ -124,6 +170,7 @@ export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: 
             value={form.branch}
             onChange={(event) => set({ branch: event.target.value })}
             error={invalid.branch !== undefined}
+            helperText={invalid.branch ?? " "}
           />
         </Box>
         {form.runType === "by_tags" && (
@@ -131,8 +178,7 @@ export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: 
             known={knownTags(catalog, "api")}
             value={form.tags}
             onChange={(tags) => set({ tags })}
-            // Outlined only: the spec's backend dialog says nothing when it refuses.
-            error={invalid.tag !== undefined ? "" : undefined}
+            error={invalid.tag}
           />
         )}
         {form.runType === "by_sub_set" && (
@@ -142,6 +188,7 @@ export function BackendBuildDialog({ catalog, handedTags, onClose, onCreated }: 
             value={form.subSet}
             onChange={(event) => set({ subSet: event.target.value })}
             error={invalid.subSet !== undefined}
+            helperText={invalid.subSet}
           >
             {catalog.testSubsets.api.map((subset) => (
               <MenuItem key={subset.name} value={subset.name}>

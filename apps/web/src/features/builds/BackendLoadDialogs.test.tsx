@@ -9,7 +9,7 @@ import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { BuildsPage } from "./BuildsPage";
 
-vi.setConfig({ testTimeout: 60_000 });
+vi.setConfig({ testTimeout: 120_000 });
 
 const catalog = buildCatalog({
   loadTeams: [
@@ -87,7 +87,7 @@ async function replace(name: string, text: string) {
 }
 
 describe("Backend Create Build dialog", () => {
-  it("needs env, branch, a tag or a sub set, silently; then creates and goes to /builds", async () => {
+  it("needs env, branch, a tag or a sub set: no request, each field says why; then creates", async () => {
     const { posted, router } = open(1);
     const dialog = await screen.findByRole("dialog", { name: "Create Backend Build" });
     expect(within(dialog).getByRole("radio", { name: "All Tests" })).toBeChecked();
@@ -95,21 +95,28 @@ describe("Backend Create Build dialog", () => {
 
     await create();
     expect(field("Env")).toHaveAttribute("aria-invalid", "true");
+    expect(field("Env")).toHaveAccessibleDescription(BUILD_MESSAGES.envRequired);
     expect(within(dialog).queryByRole("alert")).toBeNull();
+    await replace("Env", "<script>alert(1)</script>");
+    await create();
+    expect(field("Env")).toHaveAccessibleDescription(/Env must be a name such as dev1/);
     await replace("Env", "dev1");
     await replace("API branch", "");
     await create();
     expect(field("API branch")).toHaveAttribute("aria-invalid", "true");
+    expect(field("API branch")).toHaveAccessibleDescription("Branch is required.");
     await replace("API branch", "release/2.4");
 
     await userEvent.click(screen.getByRole("radio", { name: "By Test Tags" }));
     await create();
+    expect(within(dialog).getByText(BUILD_MESSAGES.tagRequired)).toBeVisible();
     await userEvent.click(screen.getByRole("radio", { name: "By Sub Set" }));
     await create();
     expect(screen.getByRole("combobox", { name: "Sub Set" })).toHaveAttribute(
       "aria-invalid",
       "true",
     );
+    expect(within(dialog).getByText(BUILD_MESSAGES.subSetRequired)).toBeVisible();
     expect(posted).toHaveLength(0);
 
     await choose("Sub Set", "Reports API + 2");

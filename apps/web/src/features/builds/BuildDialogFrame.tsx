@@ -1,4 +1,11 @@
-import { PARALLEL_RUNNERS_MAX, PARALLEL_RUNNERS_MIN, type Build, type Catalog } from "@assay/core";
+import {
+  PARALLEL_RUNNERS_MAX,
+  PARALLEL_RUNNERS_MIN,
+  type Build,
+  type BuildRegion,
+  type BuildTemplate,
+  type Catalog,
+} from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -14,9 +21,20 @@ import type { FormEvent, ReactNode } from "react";
 export interface BuildDialogProps {
   catalog: Catalog;
   handedTags: readonly string[];
+  /** The list it was opened from: CHINA (the Frontend tab's switch) creates China builds. */
+  listRegion?: BuildRegion;
   onClose: () => void;
   onCreated: (build: Build) => void;
+  /**
+   * Editing a schedule's build: the form starts from this saved build, and its button hands the
+   * checked build to onTemplate instead of creating one (the same dialog, the same rules).
+   */
+  template?: BuildTemplate | null;
+  onTemplate?: (template: BuildTemplate) => void;
 }
+
+/** The title and button of a dialog that edits a schedule's build rather than creating one. */
+export const SCHEDULE_BUILD_SUBMIT = "Use this build";
 
 /**
  * The frame of the three Create Build dialogs: a form with its title, the fields, an error alert
@@ -29,9 +47,12 @@ export function BuildDialogFrame({
   onSubmit,
   onClose,
   onSaveAsSchedule,
+  submitLabel = "Create Builds",
   children,
 }: {
   title: string;
+  /** The submit button: Create Builds, or "Use this build" when editing a schedule's build. */
+  submitLabel?: string;
   /** Messages shown in the error alert; empty: no alert. */
   messages: readonly string[];
   pending: boolean;
@@ -50,6 +71,8 @@ export function BuildDialogFrame({
         noValidate
         onSubmit={(event: FormEvent) => {
           event.preventDefault();
+          // Opened from the scheduler's editor (a form too): the submit is this dialog's only.
+          event.stopPropagation();
           onSubmit();
         }}
         sx={{ display: "contents" }}
@@ -78,7 +101,7 @@ export function BuildDialogFrame({
             </Button>
           )}
           <Button type="submit" variant="contained" disabled={pending}>
-            Create Builds
+            {submitLabel}
           </Button>
         </DialogActions>
       </Box>

@@ -1,6 +1,5 @@
 import { isFinalStatus } from "@assay/core";
 import Download from "@mui/icons-material/Download";
-import StopCircleOutlined from "@mui/icons-material/StopCircleOutlined";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -12,17 +11,16 @@ import Link from "@mui/material/Link";
 import Skeleton from "@mui/material/Skeleton";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
-import { SignedInButton } from "../../components/SignedInButton";
 import { runHref } from "./build-columns";
 import { BuildPhaseChip, BuildStatusChip } from "./BuildChips";
-import { useBuildDetail, useStopBuild } from "./use-builds";
+import { StopBuildButton } from "./StopBuildButton";
+import { useBuildDetail } from "./use-builds";
 
 export const LOG_ERROR = "Error occurred fetching the build log. Please try again.";
 
 /** A build's log (GET /v1/builds/{id}): its tail, read again while the build runs; Stop. */
 export function BuildLogDialog({ id, onClose }: { id: string; onClose: () => void }) {
   const detail = useBuildDetail(id);
-  const stop = useStopBuild(id);
   const build = detail.data;
   const active = build ? !isFinalStatus(build.buildStatus) : false;
   const titleId = "build-log-title";
@@ -75,11 +73,6 @@ export function BuildLogDialog({ id, onClose }: { id: string; onClose: () => voi
             >
               {build.log.text === "" ? "No output yet." : build.log.text}
             </Box>
-            {stop.isError && (
-              <Alert severity="error" sx={{ mt: 1 }}>
-                {stop.error.message}
-              </Alert>
-            )}
           </>
         )}
       </DialogContent>
@@ -89,17 +82,7 @@ export function BuildLogDialog({ id, onClose }: { id: string; onClose: () => voi
             Download log
           </Button>
         )}
-        {active && (
-          <SignedInButton
-            color="error"
-            startIcon={<StopCircleOutlined />}
-            tooltip="Stop this build"
-            disabled={stop.isPending}
-            onClick={() => stop.mutate()}
-          >
-            Stop
-          </SignedInButton>
-        )}
+        {build && active && <StopBuildButton build={build} />}
         <Button onClick={onClose}>Close</Button>
       </DialogActions>
     </Dialog>

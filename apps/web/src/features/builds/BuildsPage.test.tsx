@@ -10,7 +10,7 @@ import { BuildsPage } from "./BuildsPage";
 import { BUILD_POLL_MS } from "./use-builds";
 
 // MUI under jsdom is slow on a shared machine: a page with a table and a dialog takes seconds.
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 type Handlers = Parameters<typeof mockApi>[0];
 
@@ -168,10 +168,44 @@ describe("Builds page", () => {
     await userEvent.click(await screen.findByRole("link", { name: "Log of build 7" }));
     const dialog = await screen.findByRole("dialog", { name: "Log of build #7" });
     expect(await within(dialog).findByText(/Running 12 tests/)).toBeInTheDocument();
-    const stop = within(dialog).getByRole("button", { name: "Stop" });
+    const stop = within(dialog).getByRole("button", { name: "Stop build 7" });
     await waitFor(() => expect(stop).toBeEnabled());
     await userEvent.click(stop);
+    const confirm = await screen.findByRole("dialog", { name: /^Stop build #7 \(.+\)\?$/ });
+    await userEvent.click(within(confirm).getByRole("button", { name: "Stop build" }));
     expect(await within(dialog).findByText("Stopped")).toBeInTheDocument();
-    expect(within(dialog).queryByRole("button", { name: "Stop" })).toBeNull();
+    expect(within(dialog).queryByRole("button", { name: "Stop build 7" })).toBeNull();
   });
+
+  it("has Stop in an active build's row, which asks first and stops nothing on Cancel", async () => {
+    const stops: string[] = [];
+    mock({
+      "/v1/builds": () =>
+        jsonResponse(
+          buildPage([
+            buildRecord({ id: 8, TEST_RUN_NAME: "nightly ui" }),
+            buildRecord({ id: 3, buildStatus: "SUCCEEDED", endTime: "2026-11-26T08:01:00.000Z" }),
+          ]),
+        ),
+      "/v1/builds/8/stop": (url) => {
+        stops.push(url.pathname);
+        return jsonResponse({ build: buildRecord({ id: 8, buildStatus: "STOPPED" }) });
+      },
+    });
+    renderUi(<BuildsPage />, { path: "/builds" });
+    const row = within(await screen.findByRole("row", { name: /nightly ui/ }));
+    // A finished build has nothing to stop.
+    expect(screen.queryByRole("button", { name: "Stop build 3" })).toBeNull();
+    const stop = row.getByRole("button", { name: "Stop build 8" });
+    await waitFor(() => expect(stop).toBeEnabled());
+    await userEvent.click(stop);
+    let confirm = await screen.findByRole("dialog", { name: "Stop build #8 (nightly ui)?" });
+    await userEvent.click(within(confirm).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(stops).toEqual([]);
+    await userEvent.click(stop);
+    confirm = await screen.findByRole("dialog", { name: "Stop build #8 (nightly ui)?" });
+    await userEvent.click(within(confirm).getByRole("button", { name: "Stop build" }));
+    await waitFor(() => expect(stops).toEqual(["/v1/builds/8/stop"]));
+  }, 90_000);
 });

@@ -77,6 +77,7 @@ export function BuildsPage() {
         <CreateBuildDialog
           tab={state.tab}
           handedTags={state.tags}
+          listRegion={state.region}
           onClose={() => go({ newBuild: false, tags: [] }, true)}
           onCreated={(build) =>
             go({

@@ -229,6 +229,33 @@ describe("Frontend Create Build dialog", () => {
     expect(posted[0]!.body).not.toHaveProperty("jiraRelease");
   });
 
+  it("OQ refuses to start without a release: no request, and both selectors say why", async () => {
+    const { posted } = open(
+      "/builds?tab=0&new=1",
+      buildMe({ has_test_management_credentials: true }),
+    );
+    await dialog();
+    await userEvent.click(screen.getByRole("radio", { name: "OQ Test" }));
+    await create();
+    expect(await screen.findAllByText(BUILD_MESSAGES.oqReleaseRequired)).not.toHaveLength(0);
+    expect(screen.getByRole("combobox", { name: "Spira release" })).toHaveAttribute(
+      "aria-invalid",
+      "true",
+    );
+    expect(posted).toHaveLength(0);
+  });
+
+  it("opened from the China list, it creates a China build and says so in its title", async () => {
+    const { posted } = open("/builds?tab=0&region=CHINA&new=1");
+    expect(
+      await screen.findByRole("dialog", { name: "Create Frontend Build (China region)" }),
+    ).toBeVisible();
+    await create();
+    await waitFor(() => expect(posted).toHaveLength(1));
+    expect(posted[0]!.path).toBe("/v1/china/builds");
+    expect(posted[0]!.body).toMatchObject({ isNextGen: true });
+  });
+
   it("Translation: stage branch, one runner, stage site, languages and company emails", async () => {
     const { posted } = open(
       "/builds?tab=0&new=1",

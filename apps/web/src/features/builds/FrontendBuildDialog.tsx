@@ -13,12 +13,18 @@ import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useMe } from "../../api/use-me";
 import { useTags } from "../tags/use-tags";
-import { SaveAsScheduleDialog } from "../settings/SaveAsScheduleDialog";
+import { SaveAsScheduleDialog } from "./SaveAsScheduleDialog";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
-import { BuildDialogFrame, ParallelRunnersField, type BuildDialogProps } from "./BuildDialogFrame";
+import {
+  BuildDialogFrame,
+  ParallelRunnersField,
+  SCHEDULE_BUILD_SUBMIT,
+  type BuildDialogProps,
+} from "./BuildDialogFrame";
 import { RunTypeRadios } from "./RunTypeRadios";
 import {
   FRONTEND_RUN_TYPE_LABEL,
+  frontendFormOf,
   frontendPayload,
   initialFrontendForm,
   isStageRun,
@@ -34,11 +40,25 @@ import { buildsPath, useCreateBuild } from "./use-builds";
  * The Frontend Create Build dialog (spec sections 2, 4, 5 and 9). What it sends is parsed with
  * core's frontendBuildSchema first, the server's own rules, and their messages are shown.
  */
-export function FrontendBuildDialog({ catalog, handedTags, onClose, onCreated }: BuildDialogProps) {
+export function FrontendBuildDialog({
+  catalog,
+  handedTags,
+  listRegion = "US",
+  onClose,
+  onCreated,
+  template,
+  onTemplate,
+}: BuildDialogProps) {
   const { me } = useMe();
   const tags = useTags();
   const create = useCreateBuild();
-  const [form, setForm] = useState<FrontendForm>(() => initialFrontendForm(catalog, handedTags));
+  const [form, setForm] = useState<FrontendForm>(() =>
+    template
+      ? frontendFormOf(catalog, template.payload, template.region)
+      : initialFrontendForm(catalog, handedTags, listRegion),
+  );
+  // Opened from the China list, the dialog creates China builds only (NextGen, CHINA).
+  const chinaList = listRegion === "CHINA";
   const [issues, setIssues] = useState<Issues>(NO_ISSUES);
   const set = (change: Partial<FrontendForm>) => setForm((current) => ({ ...current, ...change }));
   const stage = isStageRun(form.runType);
@@ -67,6 +87,7 @@ export function FrontendBuildDialog({ catalog, handedTags, onClose, onCreated }:
   const submit = () => {
     const payload = checked();
     if (!payload) return;
+    if (onTemplate) return onTemplate({ family: "frontend", region, payload: { ...payload } });
     create.mutate(
       { path: buildsPath("frontend", region), payload },
       { onSuccess: ({ build }) => onCreated(build) },
@@ -80,12 +101,13 @@ export function FrontendBuildDialog({ catalog, handedTags, onClose, onCreated }:
     <>
       {schedule && <SaveAsScheduleDialog template={schedule} onClose={() => setSchedule(null)} />}
       <BuildDialogFrame
-        title="Create Frontend Build"
+        title={`${onTemplate ? "Schedule's build: Frontend" : "Create Frontend Build"}${region === "CHINA" ? " (China region)" : ""}`}
+        submitLabel={onTemplate ? SCHEDULE_BUILD_SUBMIT : undefined}
         messages={messages}
         pending={create.isPending}
         onSubmit={submit}
         onClose={onClose}
-        onSaveAsSchedule={saveAsSchedule}
+        onSaveAsSchedule={onTemplate ? undefined : saveAsSchedule}
       >
         <RunTypeRadios
           id="frontend-run-type"
@@ -123,6 +145,7 @@ export function FrontendBuildDialog({ catalog, handedTags, onClose, onCreated }:
           <Typography component="span">Legacy</Typography>
           <Switch
             checked={form.platform === "nextGen"}
+            disabled={chinaList}
             onChange={(event) =>
               setForm(withPlatform(form, catalog, event.target.checked ? "nextGen" : "legacy"))
             }
@@ -134,6 +157,7 @@ export function FrontendBuildDialog({ catalog, handedTags, onClose, onCreated }:
               select
               label="Build Region"
               value={form.region}
+              disabled={chinaList}
               onChange={(event) => set({ region: event.target.value === "CHINA" ? "CHINA" : "US" })}
               sx={{ minWidth: 160 }}
             >

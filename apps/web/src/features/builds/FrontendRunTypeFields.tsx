@@ -75,6 +75,7 @@ export function FrontendRunTypeFields({
         <ReleaseSelectors
           releaseId={form.releaseId}
           jiraRelease={form.jiraRelease}
+          error={byField.releaseId}
           onChange={set}
         />
       );

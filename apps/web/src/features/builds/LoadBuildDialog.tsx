@@ -4,9 +4,10 @@ import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
 import { useState } from "react";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
-import { BuildDialogFrame, type BuildDialogProps } from "./BuildDialogFrame";
+import { BuildDialogFrame, SCHEDULE_BUILD_SUBMIT, type BuildDialogProps } from "./BuildDialogFrame";
 import {
   initialLoadForm,
+  loadFormOf,
   loadPayload,
   withLoadRunType,
   withTeam,
@@ -28,9 +29,13 @@ export function LoadBuildDialog({
   catalog,
   onClose,
   onCreated,
+  template,
+  onTemplate,
 }: Omit<BuildDialogProps, "handedTags">) {
   const create = useCreateBuild();
-  const [form, setForm] = useState<LoadForm>(() => initialLoadForm(catalog));
+  const [form, setForm] = useState<LoadForm>(() =>
+    template ? loadFormOf(catalog, template.payload) : initialLoadForm(catalog),
+  );
   const [issues, setIssues] = useState<Issues>(NO_ISSUES);
   const set = (change: Partial<LoadForm>) => setForm((current) => ({ ...current, ...change }));
   const customDb = form.runType === "custom_db";
@@ -41,6 +46,7 @@ export function LoadBuildDialog({
     const found = issuesOf(LoadBuildSchema.safeParse(payload));
     setIssues(found);
     if (found.messages.length > 0) return;
+    if (onTemplate) return onTemplate({ family: "load", region: "US", payload: { ...payload } });
     create.mutate(
       { path: buildsPath("load", "US"), payload },
       { onSuccess: ({ build }) => onCreated(build) },
@@ -81,7 +87,8 @@ export function LoadBuildDialog({
 
   return (
     <BuildDialogFrame
-      title="Create Load Build"
+      title={onTemplate ? "Schedule's build: Load" : "Create Load Build"}
+      submitLabel={onTemplate ? SCHEDULE_BUILD_SUBMIT : undefined}
       messages={create.isError ? [...issues.messages, create.error.message] : issues.messages}
       pending={create.isPending}
       onSubmit={submit}

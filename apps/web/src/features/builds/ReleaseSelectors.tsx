@@ -17,10 +17,13 @@ import {
 export function ReleaseSelectors({
   releaseId,
   jiraRelease,
+  error,
   onChange,
 }: {
   releaseId: string;
   jiraRelease: string;
+  /** Why the run cannot start yet (no release chosen): said under both selectors. */
+  error?: string | undefined;
   onChange: (change: { releaseId?: string; jiraRelease?: string }) => void;
 }) {
   // A list is asked for only from a configured tracker: an unconfigured one is said so here,
@@ -48,7 +51,8 @@ export function ReleaseSelectors({
         value={spira.data ? releaseId : ""}
         disabled={!spira.data}
         onChange={(event) => onChange({ releaseId: event.target.value })}
-        helperText={why("spira", spiraOn, spira)}
+        error={error !== undefined}
+        helperText={error ?? why("spira", spiraOn, spira)}
       >
         <MenuItem value="">–</MenuItem>
         {(spira.data ?? []).map((release) => (
@@ -63,7 +67,8 @@ export function ReleaseSelectors({
         value={jira.data ? jiraRelease : ""}
         disabled={!jira.data}
         onChange={(event) => onChange({ jiraRelease: event.target.value })}
-        helperText={why("jira", jiraOn, jira)}
+        error={error !== undefined}
+        helperText={error ?? why("jira", jiraOn, jira)}
       >
         <MenuItem value="">–</MenuItem>
         {(jira.data ?? []).map((version) => (

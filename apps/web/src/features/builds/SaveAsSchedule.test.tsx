@@ -119,6 +119,13 @@ describe("Save as schedule", () => {
     await userEvent.click(save.getByRole("button", { name: "Save schedule" }));
     expect(save.getByText("Name is required")).toBeInTheDocument();
     expect(settings).toHaveLength(0);
+    // An emptied time is refused in words, not sent as midnight.
+    fireEvent.change(save.getByLabelText("Every day at"), { target: { value: "" } });
+    await userEvent.type(save.getByRole("textbox", { name: "Schedule name" }), "x");
+    await userEvent.click(save.getByRole("button", { name: "Save schedule" }));
+    expect(save.getByText("Enter the time it runs each day, e.g. 02:00.")).toBeInTheDocument();
+    expect(settings).toHaveLength(0);
+    await userEvent.clear(save.getByRole("textbox", { name: "Schedule name" }));
 
     await fillSchedule("API nightly");
     await waitFor(() => expect(settings).toHaveLength(1));

@@ -14,6 +14,7 @@ import { DEFAULT_FILTERS, reportHref } from "../runs/report-url";
 import { BuildPhaseChip, BuildStatusChip } from "./BuildChips";
 import type { BuildColumn } from "./BuildListTable";
 import type { BuildTab } from "../../components/builds-url";
+import { StopBuildButton } from "./StopBuildButton";
 
 /** The columns of the three build tables: the record's fields of spec section 3. */
 
@@ -140,6 +141,12 @@ function progressColumns(now: number, logHref: (b: Build) => string): BuildColum
           Log
         </Link>
       ),
+    },
+    {
+      id: "stop",
+      label: "Stop",
+      render: (b) =>
+        isFinalStatus(b.buildStatus) ? "" : <StopBuildButton build={b} size="small" />,
     },
   ];
 }

@@ -1,4 +1,5 @@
 import {
+  FRONTEND_RUN_TYPES,
   DEFAULT_BRANCH,
   DEFAULT_PARALLEL_RUNNERS,
   DEFAULT_RUN_TYPE,
@@ -88,7 +89,16 @@ export function knownTags(catalog: Catalog, platform: Platform | "api"): string[
   return [...new Set(tags.map((tag) => tag.toLowerCase()))].sort();
 }
 
-export function initialFrontendForm(catalog: Catalog, handedTags: readonly string[]): FrontendForm {
+/** The China service runs NextGen only: a dialog opened from the China list starts there. */
+export function initialFrontendForm(
+  catalog: Catalog,
+  handedTags: readonly string[],
+  listRegion: BuildRegion = "US",
+): FrontendForm {
+  if (listRegion === "CHINA") {
+    const form = initialFrontendForm(catalog, handedTags);
+    return { ...withPlatform(form, catalog, "nextGen"), region: "CHINA" };
+  }
   return {
     // An incoming tag list switches the dialog to By Test Tags (spec section 4).
     runType: handedTags.length > 0 ? "by_tags" : DEFAULT_RUN_TYPE,
@@ -191,4 +201,65 @@ export function frontendPayload(
     payload.numberOfPatientsCreated = Number(form.numberOfPatients);
   }
   return payload;
+}
+
+const str = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** A site (or database host) as the form's choice: a catalogue entry, else Other with its text. */
+function choiceOf(value: string, options: readonly SiteOption[]): [string, string] {
+  if (value === "") return ["", ""];
+  return options.some((option) => option.value === value)
+    ? [value, ""]
+    : [OTHER_OPTION_VALUE, value];
+}
+
+/**
+ * The form a saved build (a schedule's template) was made from: the inverse of frontendPayload,
+ * so a schedule's build is edited in the same dialog that made it.
+ */
+export function frontendFormOf(
+  catalog: Catalog,
+  payload: Record<string, unknown>,
+  region: BuildRegion,
+): FrontendForm {
+  const base = initialFrontendForm(catalog, [], region);
+  const platform: Platform =
+    payload.isNextGen === true || region === "CHINA" ? "nextGen" : "legacy";
+  const runType = (FRONTEND_RUN_TYPES as readonly string[]).includes(str(payload.mode))
+    ? (payload.mode as FrontendRunType)
+    : base.runType;
+  const [site, customSite] = choiceOf(str(payload.nora_site), sitesOf(catalog, platform));
+  const [databaseHost, customDatabaseHost] =
+    str(payload.database_host) === "" ? ["", ""] : [OTHER_OPTION_VALUE, str(payload.database_host)];
+  const runners = payload.parallel_runners;
+  return {
+    ...base,
+    runType,
+    platform,
+    region: platform === "nextGen" ? region : base.region,
+    parallelRunners: typeof runners === "number" ? runners : base.parallelRunners,
+    branch: str(payload.branch) || base.branch,
+    tags:
+      runType === "by_tags"
+        ? str(payload.tag)
+            .split(",")
+            .filter((tag) => tag !== "")
+        : [],
+    subSet: str(payload.subSet),
+    dynamicTag: str(payload.dynamicTag),
+    site: site || sitesOf(catalog, platform)[0]!.value,
+    customSite,
+    databaseHost,
+    customDatabaseHost,
+    emails: str(payload.translationReportToEmail),
+    languages: Array.isArray(payload.translationLanguageCode)
+      ? payload.translationLanguageCode.filter((code): code is string => typeof code === "string")
+      : [],
+    numberOfPatients:
+      typeof payload.numberOfPatientsCreated === "number"
+        ? String(payload.numberOfPatientsCreated)
+        : "",
+    releaseId: typeof payload.releaseId === "number" ? String(payload.releaseId) : "",
+    jiraRelease: str(payload.jiraRelease),
+  };
 }

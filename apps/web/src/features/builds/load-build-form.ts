@@ -111,3 +111,27 @@ export function loadPayload(form: LoadForm, catalog: Catalog): LoadBuildInput {
   if (form.runType === "custom_db") payload.query = form.query;
   return payload;
 }
+
+const textOf = (value: unknown, fallback: string) =>
+  typeof value === "string" ? value : typeof value === "number" ? String(value) : fallback;
+
+/** The form a saved load build (a schedule's template) was made from: loadPayload's inverse. */
+export function loadFormOf(catalog: Catalog, payload: Record<string, unknown>): LoadForm {
+  const base = initialLoadForm(catalog);
+  const env = textOf(payload.env, base.env);
+  const known = catalog.loadEnvs.find((e) => e.value === env);
+  return {
+    runType: payload.runType === "custom_db" ? "custom_db" : "general",
+    env,
+    customHost: env === OTHER_OPTION_VALUE ? textOf(payload.host, "") : "",
+    team: textOf(payload.team, base.team),
+    testFile: textOf(payload.testFile, base.testFile),
+    users: textOf(payload.users, base.users),
+    duration: textOf(payload.runTime, base.duration),
+    spawnRate: textOf(payload.spawnRate, base.spawnRate),
+    location: textOf(payload.loadRegion, base.location),
+    branch: textOf(payload.branch, base.branch),
+    query: textOf(payload.query, ""),
+    ...(known || env === OTHER_OPTION_VALUE ? {} : { env: base.env }),
+  };
+}

@@ -63,7 +63,12 @@ export function useStopBuild(id: string) {
   return useMutation({
     mutationFn: () =>
       sendJson("POST", `/v1/builds/${encodeURIComponent(id)}/stop`, undefined, CreatedBuildSchema),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["build"] }),
+    // The row's Stop and the Log dialog's: both the build and the lists show its status.
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: ["build"] }),
+        queryClient.invalidateQueries({ queryKey: ["build-list"] }),
+      ]),
   });
 }
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { buildRecord } from "../../test/build-fixtures";
@@ -28,7 +28,16 @@ function mock(signedIn: boolean, posted: unknown[] = []) {
 describe("Rerun", () => {
   it("signed out, is disabled with 'Please sign in'", async () => {
     mock(false);
-    renderUi(<RerunButton family="frontend" runKey="ui-run-1" what="failed" count={3} />);
+    renderUi(
+      <RerunButton
+        family="frontend"
+        runKey="ui-run-1"
+        runName="ui nightly"
+        place="dev"
+        what="failed"
+        count={3}
+      />,
+    );
     const button = screen.getByRole("button", { name: "Rerun failed" });
     await waitFor(() => expect(button).toBeDisabled());
     await userEvent.hover(button.parentElement!);
@@ -38,10 +47,30 @@ describe("Rerun", () => {
   it("reruns a frontend run's unstable tests and says which build started", async () => {
     const posted: unknown[] = [];
     mock(true, posted);
-    renderUi(<RerunButton family="frontend" runKey="ui-run-1" what="unstable" count={2} />);
+    renderUi(
+      <RerunButton
+        family="frontend"
+        runKey="ui-run-1"
+        runName="ui nightly"
+        place="dev"
+        what="unstable"
+        count={2}
+      />,
+    );
     const button = screen.getByRole("button", { name: "Rerun unstable" });
     await waitFor(() => expect(button).toBeEnabled());
     await userEvent.click(button);
+    // It asks first, naming what will run; Cancel starts nothing.
+    const question = await screen.findByRole("dialog", {
+      name: "Rerun 2 unstable tests of run ui nightly on dev?",
+    });
+    await userEvent.click(within(question).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(posted).toEqual([]);
+    await userEvent.click(button);
+    await userEvent.click(
+      within(await screen.findByRole("dialog")).getByRole("button", { name: "Rerun" }),
+    );
     expect(await screen.findByText(/Rerun started: build #31/)).toBeInTheDocument();
     expect(screen.getByRole("link", { name: "View on Builds" })).toHaveAttribute(
       "href",
@@ -54,18 +83,38 @@ describe("Rerun", () => {
     const posted: unknown[] = [];
     mock(true, posted);
     const view = renderUi(
-      <RerunButton family="backend" runKey="api-run-1" what="failed" count={1} />,
+      <RerunButton
+        family="backend"
+        runKey="api-run-1"
+        runName="api nightly"
+        place={null}
+        what="failed"
+        count={1}
+      />,
     );
     const button = screen.getByRole("button", { name: "Rerun failed" });
     await waitFor(() => expect(button).toBeEnabled());
     await userEvent.click(button);
+    const question = await screen.findByRole("dialog", {
+      name: "Rerun 1 failed test of run api nightly?",
+    });
+    await userEvent.click(within(question).getByRole("button", { name: "Rerun" }));
     expect(
       await screen.findByText("Rerun refused: The run is still receiving results."),
     ).toBeInTheDocument();
     expect(posted).toEqual([{ tests: "failed" }]);
     view.unmount();
 
-    renderUi(<RerunButton family="backend" runKey="api-run-1" what="failed" count={0} />);
+    renderUi(
+      <RerunButton
+        family="backend"
+        runKey="api-run-1"
+        runName="api nightly"
+        place={null}
+        what="failed"
+        count={0}
+      />,
+    );
     await waitFor(() =>
       expect(screen.getByRole("button", { name: "Rerun failed" })).toBeDisabled(),
     );

@@ -22,8 +22,10 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useMemo, useState, type ReactNode } from "react";
 import { SIGN_IN_HINT, useSignedIn } from "../../api/use-signed-in";
+import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { SettingEditor } from "./SettingEditor";
 import { SettingRow } from "./SettingRow";
+import { templateSummary } from "./template-summary";
 import { useSettingChanges, useSettings } from "./use-settings";
 
 const COLUMNS = 6;
@@ -47,6 +49,7 @@ export function DailyRunSchedulerPage() {
   const signedIn = useSignedIn();
   const [editing, setEditing] = useState<number | "new" | null>(null);
   const [deleting, setDeleting] = useState<number | null>(null);
+  const [starting, setStarting] = useState<Setting | null>(null);
   const [descending, setDescending] = useState(false);
   const [page, setPage] = useState(0);
   const [pageSize, setPageSize] = useState<number>(DEFAULT_SETTING_PAGE_SIZE);
@@ -139,7 +142,7 @@ export function DailyRunSchedulerPage() {
                 setEditing(setting.id);
               }}
               onDelete={() => setDeleting(setting.id)}
-              onRunNow={() => runNow.mutate(setting.id)}
+              onRunNow={() => setStarting(setting)}
             />
           );
         })}
@@ -170,6 +173,19 @@ export function DailyRunSchedulerPage() {
           </span>
         </Tooltip>
       </Stack>
+      <ConfirmDialog
+        open={starting !== null}
+        title={`Run “${starting?.name ?? ""}” now?`}
+        confirmLabel="Run now"
+        onCancel={() => setStarting(null)}
+        onConfirm={() => {
+          if (starting) runNow.mutate(starting.id);
+          setStarting(null);
+        }}
+      >
+        It starts its {templateSummary(starting?.template ?? null)} now, as the daily robot; its
+        scheduled times stay as they are.
+      </ConfirmDialog>
       {runNow.error && (
         <Alert severity="error" sx={{ mb: 1 }}>
           Run now failed: {runNow.error.message}

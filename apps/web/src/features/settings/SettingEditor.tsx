@@ -1,4 +1,10 @@
-import type { BuildTemplate, Setting, SettingBodyInput } from "@assay/core";
+import {
+  SETTING_DESCRIPTION_MAX_LENGTH,
+  SETTING_NAME_MAX_LENGTH,
+  type BuildTemplate,
+  type Setting,
+  type SettingBodyInput,
+} from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
@@ -6,7 +12,12 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import Typography from "@mui/material/Typography";
 import { useState } from "react";
+import { LimitedTextField, lengthProblem } from "../../components/LimitedTextField";
+import { ScheduleBuildDialog } from "../builds/CreateBuildDialog";
+import { dailyTimeProblem } from "../builds/SaveAsScheduleDialog";
+import { templateSummary } from "./template-summary";
 import { initialWebhook, WebhookFields, webhookBody, type WebhookState } from "./WebhookFields";
 
 type Mode = "none" | "daily" | "cron";
@@ -37,10 +48,6 @@ const FAMILY_OPTIONS: Options<BuildTemplate["family"]> = [
   ["frontend", "Frontend"],
   ["backend", "Backend"],
   ["load", "Load"],
-];
-const REGION_OPTIONS: Options<BuildTemplate["region"]> = [
-  ["US", "US"],
-  ["CHINA", "CHINA"],
 ];
 
 /** One of the editor's small fixed choices: the picked option's own value, typed. */
@@ -94,27 +101,27 @@ export function SettingEditor(props: {
   const [cron, setCron] = useState(s?.cron ?? "0 2 * * *");
   const [timeZone, setTimeZone] = useState(s?.timeZone ?? "UTC");
   const [family, setFamily] = useState<BuildTemplate["family"]>(s?.template?.family ?? "frontend");
-  const [region, setRegion] = useState<BuildTemplate["region"]>(s?.template?.region ?? "US");
-  const [payload, setPayload] = useState(JSON.stringify(s?.template?.payload ?? {}, null, 2));
+  const [template, setTemplate] = useState<BuildTemplate | null>(s?.template ?? null);
+  const [editingBuild, setEditingBuild] = useState(false);
   const [rerunFailures, setRerunFailures] = useState(s?.rerunFailures ?? false);
   const [webhook, setWebhook] = useState<WebhookState>(() => initialWebhook(s));
   const [localError, setLocalError] = useState<string | null>(null);
   const nameMissing = name.trim() === "";
 
+  const tooLong =
+    lengthProblem(name, "name", SETTING_NAME_MAX_LENGTH) ??
+    lengthProblem(description, "description", SETTING_DESCRIPTION_MAX_LENGTH);
   const save = () => {
     if (nameMissing) return setLocalError("Name is required and must not be empty.");
-    let template: BuildTemplate | null = null;
-    if (mode !== "none") {
-      try {
-        const parsed: unknown = JSON.parse(payload);
-        if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-          throw new Error();
-        template = { family, region, payload: parsed as Record<string, unknown> };
-      } catch {
-        return setLocalError(
-          'The build payload must be a JSON object, e.g. {"runType": "run_all"}.',
-        );
-      }
+    if (tooLong) return setLocalError(tooLong);
+    if (mode === "daily" && dailyTimeProblem(time)) return setLocalError(dailyTimeProblem(time));
+    // A schedule that runs (on time, or by Run now while active) needs what it launches.
+    if (template === null && (mode !== "none" || isActive === 1)) {
+      return setLocalError(
+        mode === "none"
+          ? "An active schedule needs a build (Run now launches it): choose one with “Choose build…”, or set Is Active to False."
+          : "A schedule that runs on a time needs a build: choose one with “Choose build…”.",
+      );
     }
     const [hours = "2", minutes = "0"] = time.split(":");
     const cronText =
@@ -148,8 +155,10 @@ export function SettingEditor(props: {
       }}
     >
       <Stack direction="row" sx={{ gap: 1.5 }}>
-        <TextField
+        <LimitedTextField
           label="Name"
+          what="name"
+          maxChars={SETTING_NAME_MAX_LENGTH}
           required
           size="small"
           value={name}
@@ -161,11 +170,16 @@ export function SettingEditor(props: {
           }}
           sx={{ flex: 2 }}
         />
-        <TextField
+        <LimitedTextField
           label="Description"
+          what="description"
+          maxChars={SETTING_DESCRIPTION_MAX_LENGTH}
           size="small"
           value={description}
-          onChange={(e) => setDescription(e.target.value)}
+          onChange={(e) => {
+            setDescription(e.target.value);
+            setLocalError(null);
+          }}
           helperText=" "
           sx={{ flex: 3 }}
         />
@@ -186,7 +200,12 @@ export function SettingEditor(props: {
             type="time"
             size="small"
             value={time}
-            onChange={(e) => setTime(e.target.value)}
+            onChange={(e) => {
+              setTime(e.target.value);
+              setLocalError(null);
+            }}
+            error={dailyTimeProblem(time) !== null}
+            slotProps={{ inputLabel: { shrink: true } }}
             sx={{ width: 130 }}
           />
         )}
@@ -209,42 +228,44 @@ export function SettingEditor(props: {
           sx={{ width: 220 }}
         />
       </Stack>
-      {mode !== "none" && (
-        <Stack direction="row" sx={{ gap: 1.5, alignItems: "flex-start" }}>
-          <Choice
-            label="Build"
-            value={family}
-            options={FAMILY_OPTIONS}
-            onChange={setFamily}
-            width={140}
-          />
-          <Choice
-            label="Region"
-            value={region}
-            options={REGION_OPTIONS}
-            onChange={setRegion}
-            width={120}
-          />
-          <TextField
-            label="Create Build payload (JSON)"
-            size="small"
-            multiline
-            minRows={2}
-            maxRows={8}
-            value={payload}
-            onChange={(e) => setPayload(e.target.value)}
-            sx={{ flex: 1, "& textarea": { fontFamily: "monospace" } }}
-          />
-          <FormControlLabel
-            control={
-              <Checkbox
-                checked={rerunFailures}
-                onChange={(e) => setRerunFailures(e.target.checked)}
-              />
-            }
-            label="Rerun failures once"
-          />
-        </Stack>
+      <Stack direction="row" sx={{ gap: 1.5, alignItems: "center", flexWrap: "wrap" }}>
+        <Choice
+          label="Build"
+          value={family}
+          options={FAMILY_OPTIONS}
+          onChange={(next) => {
+            setFamily(next);
+            setLocalError(null);
+          }}
+          width={140}
+        />
+        <Button variant="outlined" size="small" onClick={() => setEditingBuild(true)}>
+          {template?.family === family ? "Edit build…" : "Choose build…"}
+        </Button>
+        <Typography variant="body2" color={template ? "text.primary" : "text.secondary"}>
+          {template ? templateSummary(template) : "No build chosen yet"}
+        </Typography>
+        <FormControlLabel
+          control={
+            <Checkbox
+              checked={rerunFailures}
+              onChange={(e) => setRerunFailures(e.target.checked)}
+            />
+          }
+          label="Rerun failures once"
+        />
+      </Stack>
+      {editingBuild && (
+        <ScheduleBuildDialog
+          family={family}
+          template={template}
+          onClose={() => setEditingBuild(false)}
+          onTemplate={(next) => {
+            setTemplate(next);
+            setEditingBuild(false);
+            setLocalError(null);
+          }}
+        />
       )}
       <WebhookFields setting={s} value={webhook} onChange={setWebhook} />
       {(localError ?? props.error) && <Alert severity="error">{localError ?? props.error}</Alert>}

@@ -1,17 +1,8 @@
-import {
-  DeletedSettingSchema,
-  ScheduleSlotSchema,
-  SettingListSchema,
-  SettingSchema,
-  type SettingBodyInput,
-} from "@assay/core";
+import { DeletedSettingSchema, ScheduleSlotSchema, SettingListSchema } from "@assay/core";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { getJson, sendJson } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
-
-/** Spec section 9: settings edit actions are dispatched after about 200 ms. */
-const EDIT_DELAY_MS = 200;
-const delay = () => new Promise((resolve) => setTimeout(resolve, EDIT_DELAY_MS));
+import { settingEditDelay as delay, useSaveSetting } from "../../api/use-save-setting";
 
 export function useSettings() {
   return useQuery({
@@ -24,15 +15,7 @@ export function useSettings() {
 export function useSettingChanges() {
   const client = useQueryClient();
   const onSuccess = () => client.invalidateQueries({ queryKey: queryKeys.settings });
-  const save = useMutation({
-    mutationFn: async ({ id, body }: { id: number | null; body: SettingBodyInput }) => {
-      await delay();
-      return id === null
-        ? sendJson("POST", "/v1/setting", body, SettingSchema)
-        : sendJson("PUT", `/v1/setting/${id}`, body, SettingSchema);
-    },
-    onSuccess,
-  });
+  const save = useSaveSetting();
   const remove = useMutation({
     mutationFn: async (id: number) => {
       await delay();

@@ -28,7 +28,7 @@ export function AddTagForm({ signedIn, tagNames }: AddTagFormProps) {
 
   const submit = () => {
     if (!signedIn || add.isPending) return;
-    const check = normalizeTag(name);
+    const check = normalizeTag(name, tagNames);
     if (!check.ok) {
       setNameError(check.message);
       return;
@@ -71,7 +71,8 @@ export function AddTagForm({ signedIn, tagNames }: AddTagFormProps) {
             suggestions={tagNames}
             disabled={disabled}
             error={nameError}
-            sx={{ width: 260 }}
+            showRule
+            sx={{ width: 300 }}
           />
         </SignInHint>
         <SignInHint signedIn={signedIn}>

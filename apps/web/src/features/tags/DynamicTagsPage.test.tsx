@@ -185,16 +185,16 @@ describe("Dynamic Tags: changes, signed in", { timeout: 30_000 }, () => {
     await waitFor(() => expect(tag).toBeEnabled());
 
     await userEvent.click(tag);
-    await userEvent.paste("  Regression ");
+    await userEvent.paste("  @Regression ");
     await userEvent.type(screen.getByRole("textbox", { name: "Test ID" }), "5x02");
     await userEvent.click(screen.getByRole("button", { name: "Add tag" }));
 
-    expect(await screen.findByRole("region", { name: "Tag regression" })).toBeVisible();
+    expect(await screen.findByRole("region", { name: "Tag @regression" })).toBeVisible();
     expect(api.changes()).toEqual([
-      { method: "POST", path: "/v1/dtag/", body: { name: "regression", testId: 502 } },
+      { method: "POST", path: "/v1/dtag/", body: { name: "@regression", testId: 502 } },
     ]);
     expect(api.listReads()).toBe(2);
-    expect(screen.getByRole("status")).toHaveTextContent("TC502 is now tagged regression.");
+    expect(screen.getByRole("status")).toHaveTextContent("TC502 is now tagged @regression.");
   });
 
   it("refuses a name that breaks the rules before calling the server", async () => {
@@ -204,10 +204,29 @@ describe("Dynamic Tags: changes, signed in", { timeout: 30_000 }, () => {
     await waitFor(() => expect(tag).toBeEnabled());
 
     await userEvent.click(tag);
-    await userEvent.paste("x".repeat(101));
+    await userEvent.paste(`@${"x".repeat(100)}`);
     await userEvent.type(screen.getByRole("textbox", { name: "Test ID" }), "501{Enter}");
 
     expect(await screen.findByText(/at most 100 characters; this one has 101/)).toBeVisible();
     expect(api.changes()).toEqual([]);
+  });
+
+  it("refuses text that is no tag (markup, no @) with the rule, and calls nothing", async () => {
+    const api = installFakeTagsApi(TAGS, { signedIn: true });
+    renderPage();
+    const tag = await screen.findByRole("combobox", { name: "Tag" });
+    await waitFor(() => expect(tag).toBeEnabled());
+
+    await userEvent.click(tag);
+    await userEvent.paste("<script>alert(1)</script>");
+    await userEvent.type(screen.getByRole("textbox", { name: "Test ID" }), "501{Enter}");
+    expect(
+      await screen.findByText(
+        "“<script>alert(1)</script>” is not a tag: a tag starts with @, then letters, digits and - _ . : /, e.g. @smoke.",
+      ),
+    ).toBeVisible();
+    expect(api.changes()).toEqual([]);
+    // Tags made before the rule are still shown by their names.
+    expect(card("checkout")).toBeVisible();
   });
 });

@@ -46,7 +46,10 @@ export function TagEditor({ testId, testName, tags }: TagEditorProps) {
 
   const addTag = (typed: string) => {
     if (!signedIn || add.isPending) return;
-    const check = normalizeTag(typed);
+    const check = normalizeTag(
+      typed,
+      (list.data ?? []).map((tag) => tag.name),
+    );
     if (!check.ok) {
       setMessage({ text: check.message, error: true });
       return;

@@ -1,6 +1,8 @@
 import Autocomplete from "@mui/material/Autocomplete";
 import TextField from "@mui/material/TextField";
 import type { SxProps, Theme } from "@mui/material/styles";
+import { TAG_NAME_MAX_LENGTH, TAG_NAME_RULE } from "@assay/core";
+import { LimitHelper } from "../../components/LimitedTextField";
 
 /** Spec section 9: the tag suggestion list is at most 300 px high. */
 export const TAG_SUGGESTIONS_MAX_HEIGHT = 300;
@@ -15,6 +17,8 @@ interface TagNameFieldProps {
   label?: string;
   disabled?: boolean;
   error?: string | null;
+  /** Under the field, what a tag is and its length (the Dynamic Tags screen's form). */
+  showRule?: boolean;
   sx?: SxProps<Theme>;
 }
 
@@ -24,7 +28,7 @@ interface TagNameFieldProps {
  * why a name is refused.
  */
 export function TagNameField(props: TagNameFieldProps) {
-  const { value, onChange, suggestions, onPick, disabled, error, sx } = props;
+  const { value, onChange, suggestions, onPick, disabled, error, showRule, sx } = props;
   return (
     <Autocomplete
       freeSolo
@@ -47,7 +51,14 @@ export function TagNameField(props: TagNameFieldProps) {
           {...params}
           label={props.label ?? "Tag"}
           error={Boolean(error)}
-          helperText={error ?? undefined}
+          helperText={
+            error ??
+            (showRule ? (
+              <LimitHelper value={value} maxChars={TAG_NAME_MAX_LENGTH} what="tag name">
+                {TAG_NAME_RULE}
+              </LimitHelper>
+            ) : undefined)
+          }
         />
       )}
     />

@@ -50,6 +50,34 @@ describe("Top Failed Tests", { timeout: 20_000 }, () => {
     expect(document.querySelector("tbody i")).toBeNull();
   });
 
+  it("tells same-named tests apart by their suite path and file", async () => {
+    mockApi({
+      "/v1/fails": () =>
+        jsonResponse([
+          {
+            id: 21,
+            title: "Patient login",
+            suite_path: ["Login", "Patient app"],
+            file: "features/patient.feature",
+            fail_count: 9,
+          },
+          {
+            id: 22,
+            title: "Patient login",
+            suite_path: ["Login", "Staff portal"],
+            file: "features/staff.feature",
+            fail_count: 8,
+          },
+        ]),
+    });
+    renderPage();
+    await screen.findByRole("link", { name: "TC21" });
+    expect(bodyRows().map((row) => row.textContent)).toEqual([
+      "TC21Login › Patient app › Patient loginfeatures/patient.feature9",
+      "TC22Login › Staff portal › Patient loginfeatures/staff.feature8",
+    ]);
+  });
+
   it("shows 15 rows a page, with the spec's page sizes", async () => {
     const rows = Array.from({ length: 40 }, (_, i) => ({
       id: i + 1,

@@ -14,6 +14,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { useState, type ReactNode } from "react";
 import { Link as RouterLink } from "react-router";
+import { TestIdentity } from "../../components/TestIdentity";
 import { useTopFails } from "./use-top-fails";
 
 type TopFails = ReturnType<typeof useTopFails>;
@@ -81,7 +82,9 @@ function Rows({ fails, page, size }: { fails: TopFails; page: number; size: numb
           TC{row.id}
         </Link>
       </TableCell>
-      <TableCell sx={{ wordBreak: "break-word" }}>{row.title}</TableCell>
+      <TableCell sx={{ wordBreak: "break-word" }}>
+        <TestIdentity name={row.title} suitePath={row.suite_path} file={row.file} />
+      </TableCell>
       <TableCell align="right">{row.fail_count}</TableCell>
     </TableRow>
   ));

@@ -13,6 +13,7 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import { useTicketDetailsState } from "../../components/TicketDetails";
 import { StatusIcon } from "./TestRunsCell";
+import { suiteTitle } from "../../components/TestIdentity";
 
 /** A status in words beside its icon: a printed page may be black and white. */
 const statusWord = (status: TraceabilityTestRun["status"]) => status ?? "not run";
@@ -22,7 +23,9 @@ function TestLine({ test }: { test: TraceabilityTestRun }) {
     <Box component="li" sx={{ display: "flex", gap: 0.5, alignItems: "flex-start" }}>
       <StatusIcon status={test.status} />
       <span>
-        <strong>TC{test.testId}</strong> {statusWord(test.status)}: {test.name}
+        <strong>TC{test.testId}</strong> {statusWord(test.status)}:{" "}
+        {suiteTitle(test.suitePath, test.name)}
+        {test.filePath ? ` (${test.filePath})` : ""}
         {test.link && (
           <Box component="span" sx={{ color: "text.secondary" }}>
             {" "}

@@ -25,11 +25,19 @@ const ROW: TraceabilityRow = {
     noTestNeeded: 0,
   },
   testRuns: [
-    { testId: 9100, name: "Tagged", filePath: null, status: "passed", errorMessage: null },
+    {
+      testId: 9100,
+      name: "Tagged",
+      filePath: null,
+      suitePath: [],
+      status: "passed",
+      errorMessage: null,
+    },
     {
       testId: 9200,
       name: "Linked by hand",
       filePath: null,
+      suitePath: [],
       status: "failed",
       errorMessage: "boom",
       link: { linkedBy: "lead@example.com", linkedAt: LINKED_AT },

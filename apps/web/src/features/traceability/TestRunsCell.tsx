@@ -13,6 +13,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { formatUtc, sourceLink } from "@assay/core";
 import { useState } from "react";
+import { TestIdentity } from "../../components/TestIdentity";
 
 /** The status icon of a test or result: check for passed, cross for failed, else an hourglass. */
 export function StatusIcon({ status }: { status: string | null }) {
@@ -109,7 +110,7 @@ export function TestRunsCell({
               <Box
                 component="li"
                 key={test.testId}
-                sx={{ display: "flex", alignItems: "center", gap: 1, py: 0.25 }}
+                sx={{ display: "flex", alignItems: "flex-start", gap: 1, py: 0.25 }}
               >
                 <StatusIcon status={test.status} />
                 {href ? (
@@ -126,7 +127,7 @@ export function TestRunsCell({
                   title={test.errorMessage ?? "Show this test's history"}
                   sx={{ textAlign: "left" }}
                 >
-                  {test.name}
+                  <TestIdentity name={test.name} suitePath={test.suitePath} file={test.filePath} />
                 </Link>
                 {test.link && (
                   <LinkIcon

@@ -1,4 +1,4 @@
-import type { RmsDetail } from "@assay/core";
+import { RMS_NOTE_MAX_LENGTH, type RmsDetail } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
@@ -14,10 +14,10 @@ import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { LimitedTextField, lengthProblem } from "../../components/LimitedTextField";
 import { StatusIcon } from "./TestRunsCell";
 import { useTraceabilityTestHistory, useUpdateRms } from "./use-traceability";
 
@@ -37,17 +37,23 @@ export function EditRmsDialog({ rms, onClose }: { rms: RmsDetail; onClose: () =>
   const [note, setNote] = useState(rms.note);
   const [noTestNeeded, setNoTestNeeded] = useState(rms.noTestNeeded === 1);
   const update = useUpdateRms();
-  const submit = () =>
+  const tooLong = lengthProblem(note, "note", RMS_NOTE_MAX_LENGTH) !== null;
+  const submit = () => {
+    if (tooLong) return;
     update.mutate({ id: rms.id, note, noTestNeeded: noTestNeeded ? 1 : 0 }, { onSuccess: onClose });
+  };
   return (
     <Dialog open onClose={onClose} fullWidth maxWidth="sm">
       <DialogTitle>Update: {rms.rms}</DialogTitle>
       <DialogContent sx={{ display: "grid", gap: 2 }}>
         <Typography>{rms.summary}</Typography>
-        <TextField
+        <LimitedTextField
           label="Note"
+          what="note"
+          maxChars={RMS_NOTE_MAX_LENGTH}
           multiline
           minRows={3}
+          maxRows={12}
           value={note}
           onChange={(event) => setNote(event.target.value)}
         />
@@ -64,7 +70,7 @@ export function EditRmsDialog({ rms, onClose }: { rms: RmsDetail; onClose: () =>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
-        <Button variant="contained" onClick={submit} disabled={update.isPending}>
+        <Button variant="contained" onClick={submit} disabled={update.isPending || tooLong}>
           Submit
         </Button>
       </DialogActions>

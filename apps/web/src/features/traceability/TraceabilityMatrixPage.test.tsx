@@ -32,6 +32,7 @@ function row(
       testId: 9100 + i,
       name: `Test ${i}`,
       filePath: i === 0 ? "features/login.feature" : null,
+      suitePath: [],
       status,
       errorMessage: null,
     })),

@@ -31,11 +31,19 @@ function row(n: number, extra: Partial<TraceabilityRow> = {}): TraceabilityRow {
 const ROWS = Array.from({ length: 40 }, (_, i) => row(i + 1));
 ROWS[0] = row(1, {
   testRuns: [
-    { testId: 11, name: "Signs in", filePath: null, status: "passed", errorMessage: null },
+    {
+      testId: 11,
+      name: "Signs in",
+      filePath: null,
+      suitePath: [],
+      status: "passed",
+      errorMessage: null,
+    },
     {
       testId: 12,
       name: "Locks out",
       filePath: null,
+      suitePath: [],
       status: null,
       errorMessage: null,
       link: { linkedBy: "lead@example.com", linkedAt: "2026-11-25T10:00:00Z" },

@@ -200,6 +200,31 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     );
   });
 
+  it("shows the failures alone with the Passed and Skipped boxes' Hide switches", async () => {
+    const pending = buildBackendResult({
+      test_id: 14,
+      title: "GET /sms",
+      status: "failed",
+      passed: false,
+      error_message: { name: "PendingError", message: "Pending reason == later", stack: null },
+    });
+    const requests = mockRun(detail([failing, pending, passing], { failed: 1, pending: 1 }));
+    renderDialog();
+    await screen.findByRole("article", { name: /TC14/ });
+    expect(within(box("Skipped")).getByText("1")).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole("switch", { name: "Hide passed results" }));
+    await userEvent.click(screen.getByRole("switch", { name: "Hide skipped results" }));
+    await waitFor(() =>
+      expect(screen.getAllByRole("article").map((a) => a.getAttribute("aria-label"))).toEqual([
+        "TC11 GET /patients answers 200",
+      ]),
+    );
+    // Filtered by the server, as the Frontend dialog's switches are: the view is asked without them.
+    const asked = requests.mock.calls.map(([input]) => new URL(String(input), "http://x"));
+    expect(asked.some((url) => url.searchParams.get("hide") === "passed,skipped")).toBe(true);
+  });
+
   it("links the ticket keys of a backend error to the issue tracker", async () => {
     const ticketed = buildBackendResult({
       test_id: 15,

@@ -16,7 +16,7 @@ import { BackendSummary } from "./BackendSummary";
 import { ShownCount } from "../view/ShownCount";
 import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
-import { backendViewFilters, useRunView } from "../view/use-run-view";
+import { backendViewFilters, useRunView, type BackendHideable } from "../view/use-run-view";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
@@ -36,15 +36,17 @@ export interface BackendResultsDialogProps {
  */
 export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDialogProps) {
   const { test_key: linkedTest } = useParams();
-  const [hideFailed, setHideFailed] = useState(false);
+  const [hidden, setHidden] = useState<ReadonlySet<BackendHideable>>(() => new Set());
+  const onHide = (status: BackendHideable, hide: boolean) =>
+    setHidden((current) => {
+      const next = new Set(current);
+      if (hide) next.add(status);
+      else next.delete(status);
+      return next;
+    });
   const [search, setSearch] = useState("");
   const onSearch = useStableCallback((text: string) => setSearch(text));
-  const view = useRunView(
-    "backend",
-    runKey,
-    backendViewFilters(hideFailed, search, linkedTest),
-    open,
-  );
+  const view = useRunView("backend", runKey, backendViewFilters(hidden, search, linkedTest), open);
   const run = view.query;
   const [searchParams, setSearchParams] = useSearchParams();
   const apiLogOpen = searchParams.get(API_LOG_PARAM) === "1";
@@ -91,9 +93,9 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
           <RunResults
             runKey={runKey}
             view={view}
-            hideFailed={hideFailed}
-            resetKey={`${hideFailed}|${search}`}
-            onHideFailed={setHideFailed}
+            hidden={hidden}
+            resetKey={`${[...hidden].sort().join(",")}|${search}`}
+            onHide={onHide}
             onSearch={onSearch}
             onViewApiRequests={() => setApiLogOpen(true)}
           />
@@ -142,18 +144,18 @@ function LoadingState() {
 function RunResults({
   runKey,
   view,
-  hideFailed,
+  hidden,
   resetKey,
-  onHideFailed,
+  onHide,
   onSearch,
   onViewApiRequests,
 }: {
   runKey: string;
   view: ReturnType<typeof useRunView<"backend">>;
-  hideFailed: boolean;
+  hidden: ReadonlySet<BackendHideable>;
   /** Changes with the filters: the list then starts again at its top. */
   resetKey: string;
-  onHideFailed: (hide: boolean) => void;
+  onHide: (status: BackendHideable, hide: boolean) => void;
   onSearch: (text: string) => void;
   onViewApiRequests: () => void;
 }) {
@@ -167,8 +169,8 @@ function RunResults({
       <RunWarnings warnings={first.warnings} />
       <BackendSummary
         run={first.run}
-        hideFailed={hideFailed}
-        onHideFailedChange={onHideFailed}
+        hidden={hidden}
+        onHide={onHide}
         onViewApiRequests={onViewApiRequests}
         failedGroups={first.summary.failed_groups}
       />

@@ -120,6 +120,8 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
         <TicketDetailsNotice />
         <ResultsSummary
           runKey={first.run.test_run_key}
+          runName={first.run.test_run_name}
+          place={first.run.nora_site}
           counts={first.summary.counts}
           wallClockMs={runWallClockMs(first.run)}
           testTimeMs={first.run.duration_ms}

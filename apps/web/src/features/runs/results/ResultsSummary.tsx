@@ -59,12 +59,16 @@ function InfoBox({
 // Memoized with plain props: a Hide switch re-renders its own box only.
 const StatusBox = memo(function StatusBox({
   runKey,
+  runName,
+  place,
   status,
   count,
   hidden,
   onHidden,
 }: {
   runKey: string;
+  runName: string;
+  place: string | null;
   status: DisplayStatus;
   count: number;
   hidden: boolean;
@@ -87,7 +91,14 @@ const StatusBox = memo(function StatusBox({
           label="Hide"
         />
         {(status === "failed" || status === "unstable") && (
-          <RerunButton family="frontend" runKey={runKey} what={status} count={count} />
+          <RerunButton
+            family="frontend"
+            runKey={runKey}
+            runName={runName}
+            place={place}
+            what={status}
+            count={count}
+          />
         )}
       </Box>
     </InfoBox>
@@ -101,6 +112,8 @@ const StatusBox = memo(function StatusBox({
  */
 export const ResultsSummary = memo(function ResultsSummary({
   runKey,
+  runName,
+  place,
   counts,
   wallClockMs,
   testTimeMs,
@@ -109,6 +122,9 @@ export const ResultsSummary = memo(function ResultsSummary({
   onHidden,
 }: {
   runKey: string;
+  /** The run's name and site, for Rerun's question. */
+  runName: string;
+  place: string | null;
   counts: StatusCounts;
   /** First start to last end (runWallClockMs); null while the run is open. */
   wallClockMs: number | null;
@@ -149,6 +165,8 @@ export const ResultsSummary = memo(function ResultsSummary({
         <StatusBox
           key={status}
           runKey={runKey}
+          runName={runName}
+          place={place}
           status={status}
           count={counts[status]}
           hidden={hidden.has(status)}

@@ -23,7 +23,7 @@ function openingView(params: ReportParams, search: string) {
     return { family: "frontend" as const, key: dialog.key, filters: opened };
   }
   if (dialog?.kind === "backend") {
-    const opened = backendViewFilters(false, "", dialog.testKey ?? undefined);
+    const opened = backendViewFilters(new Set(), "", dialog.testKey ?? undefined);
     return { family: "backend" as const, key: dialog.key, filters: opened };
   }
   return null;

@@ -56,13 +56,16 @@ export interface ViewFilters {
 const NO_TAGS: readonly string[] = [];
 
 /** The Backend results dialog's filters: Hide failed and a search, and the result linked to. */
+/** The statuses the Backend dialog's Hide switches leave out (the server filters them). */
+export type BackendHideable = "passed" | "failed" | "skipped";
+
 export function backendViewFilters(
-  hideFailed: boolean,
+  hidden: ReadonlySet<BackendHideable>,
   search: string,
   locate: string | undefined,
 ): ViewFilters {
-  const hidden = new Set(hideFailed ? (["failed"] as const) : []);
-  return { hidden, tags: NO_TAGS, failure: null, search, locate };
+  // A copy: the filters are read into the query key, which must not change under it.
+  return { hidden: new Set(hidden), tags: NO_TAGS, failure: null, search, locate };
 }
 
 interface Families {

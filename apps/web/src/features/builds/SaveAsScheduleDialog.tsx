@@ -1,4 +1,4 @@
-import type { BuildTemplate } from "@assay/core";
+import { SETTING_NAME_MAX_LENGTH, type BuildTemplate } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
@@ -12,7 +12,16 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useState, type FormEvent } from "react";
 import { Link as RouterLink } from "react-router";
-import { useSettingChanges } from "./use-settings";
+import { useSaveSetting } from "../../api/use-save-setting";
+import { LimitedTextField, lengthProblem } from "../../components/LimitedTextField";
+
+const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
+
+/** Why a daily time cannot be used, or null: HH:MM on a 24-hour clock. */
+export function dailyTimeProblem(time: string): string | null {
+  if (time.trim() === "") return "Enter the time it runs each day, e.g. 02:00.";
+  return TIME.test(time) ? null : "Enter the time as HH:MM on a 24-hour clock, e.g. 02:00.";
+}
 
 /** The browser's own time zone, the likeliest one for "every day at 02:00". */
 function localTimeZone(): string {
@@ -31,20 +40,24 @@ export function SaveAsScheduleDialog({
   template: BuildTemplate;
   onClose: () => void;
 }) {
-  const { save } = useSettingChanges();
+  const save = useSaveSetting();
   const [name, setName] = useState("");
   const [time, setTime] = useState("02:00");
   const [timeZone, setTimeZone] = useState(localTimeZone);
   const [rerunFailures, setRerunFailures] = useState(true);
   const [touched, setTouched] = useState(false);
   const nameMissing = name.trim() === "";
+  const nameProblem = nameMissing
+    ? "Name is required"
+    : lengthProblem(name, "name", SETTING_NAME_MAX_LENGTH);
+  const timeProblem = dailyTimeProblem(time);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     // Opened from a Create Build dialog: its submit must not reach that dialog's form too.
     event.stopPropagation();
     setTouched(true);
-    if (nameMissing) return;
+    if (nameProblem || timeProblem) return;
     const [hours = "2", minutes = "0"] = time.split(":");
     save.mutate({
       id: null,
@@ -74,8 +87,10 @@ export function SaveAsScheduleDialog({
             </Alert>
           ) : (
             <Stack sx={{ gap: 2 }}>
-              <TextField
+              <LimitedTextField
                 label="Schedule name"
+                what="name"
+                maxChars={SETTING_NAME_MAX_LENGTH}
                 required
                 autoFocus
                 value={name}
@@ -89,7 +104,10 @@ export function SaveAsScheduleDialog({
                   type="time"
                   value={time}
                   onChange={(event) => setTime(event.target.value)}
-                  sx={{ width: 160 }}
+                  error={touched && timeProblem !== null}
+                  helperText={touched && timeProblem ? timeProblem : "24-hour clock"}
+                  slotProps={{ inputLabel: { shrink: true } }}
+                  sx={{ width: 220 }}
                 />
                 <TextField
                   label="Time zone"
