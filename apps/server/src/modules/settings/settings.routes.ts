@@ -12,6 +12,7 @@ import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import { runNow, type SchedulerDeps } from "./scheduler.js";
 import type { Principal } from "../auth/access.js";
+import { seesEmails } from "../auth/people.js";
 import {
   actorOf,
   createSetting,
@@ -50,7 +51,13 @@ export const settingsRoutes =
           response: { 200: SettingListSchema },
         },
       },
-      async (request) => listSettings(db, seesWebhooks(request.principal)),
+      async (request) =>
+        listSettings(
+          db,
+          seesWebhooks(request.principal),
+          new Date(),
+          seesEmails(request.principal),
+        ),
     );
 
     app.post(
