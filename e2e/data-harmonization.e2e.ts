@@ -86,6 +86,10 @@ describe("Data Harmonization", () => {
     await missing.waitFor({ timeout: 30_000 });
     expect(await missing.getByRole("listitem").allInnerTexts()).toEqual(["1207", "2950"]);
     await dialog.getByText("None: the destination has no key the source lacks.").waitFor();
+    // The tables are named with the environment's name, never the database's address.
+    const said = await dialog.innerText();
+    expect(said).toContain("dh_demo_legacy_mysql.visits (Legacy Dev (demo), source demo-postgres)");
+    expect(said).not.toMatch(/127\.0\.0\.1|localhost|:\d{4,5}\//);
     const computed = await dialog.getByText(/^Computed \d{4}-\d\d-\d\d [\d:]+ UTC/).innerText();
     await screenshot(page, "data-harmonization-missing-rows");
     await dialog.getByRole("button", { name: "Close" }).click();

@@ -81,6 +81,7 @@ console.log(
 await ingest("POST", "/v1/ingest/runs", {
   run_key: runKey,
   family: "backend",
+  test_run_name: env.TEST_RUN_NAME,
   env: env.ENV,
   branch: env.BRANCH,
   executor: env.EXECUTOR,

@@ -1,7 +1,7 @@
 // Frontend example suite: drives Assay's own web app in Chromium (playwright-core), takes a
 // screenshot of each page, and reports a CTRF file through `assay upload` into the build's run.
 // Each test's id (TC...) and tags select it from TEST_TAG; a rerun reports attempt ASSAY_ATTEMPT.
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
@@ -123,21 +123,27 @@ for (const test of selected) {
 await browser.close();
 
 const dir = mkdtempSync(path.join(tmpdir(), "assay-frontend-example-"));
-const report = path.join(dir, "ctrf-report.json");
-writeFileSync(
-  report,
-  JSON.stringify({
-    reportFormat: "CTRF",
-    specVersion: "0.0.0",
-    results: { tool: { name: "assay-frontend-example" }, tests: results },
-  }),
-);
-uploadWithCli([report], {
-  format: "ctrf",
-  family: "frontend",
-  site: env.NORA_SITE,
-  branch: env.BRANCH,
-  executor: env.EXECUTOR,
-  "next-gen": undefined,
-});
+try {
+  const report = path.join(dir, "ctrf-report.json");
+  writeFileSync(
+    report,
+    JSON.stringify({
+      reportFormat: "CTRF",
+      specVersion: "0.0.0",
+      results: { tool: { name: "assay-frontend-example" }, tests: results },
+    }),
+  );
+  uploadWithCli([report], {
+    format: "ctrf",
+    family: "frontend",
+    name: env.TEST_RUN_NAME,
+    site: env.NORA_SITE,
+    branch: env.BRANCH,
+    executor: env.EXECUTOR,
+    "next-gen": undefined,
+  });
+} finally {
+  // The report was sent (or the upload failed, saying so): nothing is left in the machine's tmp.
+  rmSync(dir, { recursive: true, force: true });
+}
 process.exit(results.some((r) => r.status === "failed") ? 1 : 0);

@@ -80,6 +80,10 @@ async function main(argv: string[]): Promise<number> {
       console.error(error.message);
       return 1;
     }
+    if (isStartRefused(error)) {
+      console.error(`assay: cannot start: ${error.message}`);
+      return 1;
+    }
     if (error instanceof KnownError || isArgumentError(error)) {
       console.error(`assay: ${error.message}`);
       return 1;
@@ -99,6 +103,11 @@ async function main(argv: string[]): Promise<number> {
  */
 function isConfigError(error: unknown): error is Error {
   return error instanceof Error && error.name === "ConfigError";
+}
+
+/** The server's StartRefused (a key that does not fit the database), known by its name too. */
+function isStartRefused(error: unknown): error is Error {
+  return error instanceof Error && error.name === "StartRefused";
 }
 
 /** node:util parseArgs' complaints (unknown option, missing value) are the user's to fix. */

@@ -60,6 +60,24 @@ describe("assay upload", () => {
     expect(stdout).toContain(`${server.url}/test_runs/cli-run-1`);
   });
 
+  it("names the run TEST_RUN_NAME, as a build's runner is given it, unless --name says otherwise", async () => {
+    const report = path.join(fixtures, "cucumber/cucumber-report.json");
+    const env = { ASSAY_TOKEN: INGEST_TOKEN, TEST_RUN_NAME: "nightly build 42" };
+    expect(assay(["upload", report, "--run-key", "cli-named-1"], env).code).toBe(0);
+    expect(assay(["upload", report, "--run-key", "cli-named-2", "--name", "given"], env).code).toBe(
+      0,
+    );
+    for (const [key, name] of [
+      ["cli-named-1", "nightly build 42"],
+      ["cli-named-2", "given"],
+    ]) {
+      const answer = await fetch(`${server.url}/v1/test-runs/${key}`);
+      expect(((await answer.json()) as { run: { test_run_name: string } }).run.test_run_name).toBe(
+        name,
+      );
+    }
+  });
+
   it("prints what the report said that was stored otherwise, and merges JUnit retries when asked", () => {
     const nameless = assay([
       "upload",

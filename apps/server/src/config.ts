@@ -170,6 +170,18 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * Thrown when the server cannot start with what it was given (a secret key that does not open
+ * the database's sealed keys, an unreadable key file): the message is one line saying what to
+ * do, and the CLI prints it without a stack trace.
+ */
+export class StartRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StartRefused";
+  }
+}
+
 function issuePath(segments: readonly PropertyKey[]): string {
   return segments
     .map((s, i) => (typeof s === "number" ? `[${s}]` : `${i === 0 ? "" : "."}${String(s)}`))

@@ -2,18 +2,27 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { isDatabaseDown, isDatabaseFull } from "./database-down.js";
 
-/** An error meant for the client: a status, a stable snake_case code and a message for a person. */
+/**
+ * An error meant for the client: a status, a stable snake_case code and a message for a person.
+ * A `cause` (a data store's own error) is logged with the request id, never sent: its text can
+ * name internal hosts, tables or users.
+ */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: string,
     message: string,
     readonly details?: unknown,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "AppError";
   }
 }
+
+/** A 502 for a data store or service that failed: a sentence for the reader, the cause logged. */
+export const upstreamFailed = (code: string, message: string, cause: unknown) =>
+  new AppError(502, code, message, undefined, { cause });
 
 export const notFound = (message: string) => new AppError(404, "not_found", message);
 export const badRequest = (message: string, details?: unknown) =>
@@ -86,8 +95,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError) {
       if (error.statusCode === 401) reply.header("www-authenticate", 'Bearer realm="assay"');
+      if (error.cause === undefined)
+        return reply.status(error.statusCode).send({
+          error: { code: error.code, message: error.message, details: error.details },
+        });
+      request.log.error({ err: error.cause, code: error.code }, error.message);
       return reply.status(error.statusCode).send({
-        error: { code: error.code, message: error.message, details: error.details },
+        error: {
+          code: error.code,
+          message: `${error.message} The server log has the details under request id ${request.id}.`,
+        },
       });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

@@ -1,5 +1,5 @@
 // What the CLI (apps/cli) uses of the server.
-export { ConfigError, loadConfig, type Config } from "./config.js";
+export { ConfigError, loadConfig, StartRefused, type Config } from "./config.js";
 export { createLogger } from "./logger.js";
 export { AppError } from "./errors.js";
 export { migrateDatabase, startServer, withDatabase, type RunningServer } from "./server.js";

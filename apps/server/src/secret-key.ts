@@ -1,7 +1,7 @@
 import { hkdfSync, randomBytes } from "node:crypto";
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { decodeSecretKey, type Config } from "./config.js";
+import { decodeSecretKey, StartRefused, type Config } from "./config.js";
 
 /**
  * The one secret everything else is derived from: cookie signing keys, the embedded provider's
@@ -15,7 +15,7 @@ export const SECRET_KEY_FILE = "secret-key";
 function readKeyFile(file: string): Buffer {
   const key = decodeSecretKey(readFileSync(file, "utf8"));
   if (!key) {
-    throw new Error(
+    throw new StartRefused(
       `${file} does not hold a secret key (32+ bytes in base64 or hex). Restore it from a backup, or set ASSAY_SECRET_KEY.`,
     );
   }

@@ -88,11 +88,16 @@ export const BuildSchema = z.object({
     .enum(["failed", "unstable"])
     .nullable()
     .describe("Set when the build reruns the failed or unstable tests of test_run_key"),
-  startedBy: z.object({ email: z.string(), name: z.string() }).describe("Who started the build"),
+  startedBy: z
+    .object({
+      email: z.string().nullable().describe("Signed-in readers only: null for others"),
+      name: z.string(),
+    })
+    .describe("Who started the build"),
   payload: z
     .record(z.string(), z.unknown())
     .describe(
-      "The request as validated. It never holds a secret: the dialogs cannot send one, and ASSAY_TOKEN and the Spira string are made when the build starts and never stored",
+      "The request as validated. It never holds a secret: the dialogs cannot send one, and ASSAY_TOKEN and the Spira string are made when the build starts and never stored. Signed-out readers get it without its email-list fields",
     ),
   logUrl: nullableText("Download link of the build log, once there is one"),
 });

@@ -174,7 +174,11 @@ export const DhMissingRowsSchema = z.object({
   rowId: z.number().int(),
   entity: z.string(),
   key: z.string().describe("The key column compared"),
-  source: z.string().describe("Where the source table is (host and table, never a credential)"),
+  source: z
+    .string()
+    .describe(
+      "The source table, with the environment's name and its configured source's name (never a host or credential)",
+    ),
   destination: z.string(),
   limit: z.number().int().describe("Keys listed at most, missing and extra together"),
   missing: z.array(z.string()).describe("Keys in the source, not in the destination, ascending"),

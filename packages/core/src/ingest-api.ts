@@ -35,6 +35,17 @@ export const RunMetadataSchema = z.object({
   run_time: optionalText.describe("Load: duration, e.g. 5m"),
   spawn_rate: z.coerce.number().positive().optional().describe("Load: users started per second"),
   load_region: optionalText.describe("Load: region the generators ran in"),
+  started_at: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("Load: when the test started (ISO 8601); runs of results take it from their results"),
+  duration_ms: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .max(7 * 24 * 3_600_000)
+    .optional()
+    .describe("Load: how long the test ran, in ms; runs of results sum their results'"),
 });
 export type RunMetadata = z.infer<typeof RunMetadataSchema>;
 export type RunMetadataInput = z.input<typeof RunMetadataSchema>;

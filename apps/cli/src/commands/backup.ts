@@ -24,7 +24,8 @@ export const restoreUsage = `Usage: assay restore FILE
 
 Restores an archive written by "assay backup" into an empty installation: an empty data folder
 (ASSAY_DATA_DIR) or an empty database (DATABASE_URL) and object store. The archive is checked
-(every file against its checksum) before anything is written, and the tables load in one
+(every file against its checksum, and the secret key the restored server will start with against
+the archive's key check value) before anything is written, and the tables load in one
 transaction: a failure leaves the database as it was. Stop the server first.
 
 Examples:
@@ -71,6 +72,11 @@ export async function restore(argv: string[]): Promise<void> {
     console.log(
       `Restored ${summary.rows} rows in ${summary.tables} tables and ${summary.objects} objects from ${file} (made ${summary.manifest.createdAt}).`,
     );
+    if (summary.keyChecked === false) {
+      console.log(
+        "This archive was made before backups recorded a key check, so the secret key was not checked: start the server with the backed-up server's ASSAY_SECRET_KEY.",
+      );
+    }
   } catch (error) {
     if (error instanceof BackupRefused) throw new KnownError(error.message);
     throw error;

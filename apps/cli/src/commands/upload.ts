@@ -21,9 +21,11 @@ Options:
                        (set for builds started from Assay), else a new run
   --junit-retries      JUnit: same-named test cases of one suite are retries of one test, as some
                        rerun tools write them (default: every test case is a test of its own)
-  --name NAME          run name (default: the upload time)
+  --name NAME          run name (default: $TEST_RUN_NAME, else the upload time)
   --site SITE          site the UI tests ran against (nora_site)
   --env ENV            environment of an API or load run
+  Load runs: --host URL --test-file FILE --users N --run-time 5m --spawn-rate N --load-region R
+             --started-at ISO-8601 --duration-ms MS (when the test ran; Locust's CSV has neither)
   --baseurl URL        base URL of an API run
   --branch BRANCH      --commit SHA      --executor NAME
   --next-gen           NextGen platform run       --china-region   China-region run
@@ -46,6 +48,14 @@ const options = {
   name: { type: "string" },
   site: { type: "string" },
   env: { type: "string" },
+  host: { type: "string" },
+  "test-file": { type: "string" },
+  users: { type: "string" },
+  "run-time": { type: "string" },
+  "spawn-rate": { type: "string" },
+  "load-region": { type: "string" },
+  "started-at": { type: "string" },
+  "duration-ms": { type: "string" },
   baseurl: { type: "string" },
   branch: { type: "string" },
   commit: { type: "string" },
@@ -138,9 +148,18 @@ export async function upload(argv: string[]): Promise<void> {
     family: values.family,
     run_key: values["run-key"] ?? (process.env.ASSAY_RUN_KEY || undefined),
     junit_retries: values["junit-retries"] ? "true" : undefined,
-    test_run_name: values.name,
+    // A build's runner is given its run's name (docs/runners.md): the run takes the build's.
+    test_run_name: values.name ?? (process.env.TEST_RUN_NAME || undefined),
     nora_site: values.site,
     env: values.env,
+    host: values.host,
+    test_file: values["test-file"],
+    users: values.users,
+    run_time: values["run-time"],
+    spawn_rate: values["spawn-rate"],
+    load_region: values["load-region"],
+    started_at: values["started-at"],
+    duration_ms: values["duration-ms"],
     baseurl: values.baseurl,
     branch: values.branch,
     commit: values.commit,

@@ -1,7 +1,8 @@
-import { createHash } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { Transform, type Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { deriveKey } from "../secret-key.js";
 
 /**
  * The layout of an Assay backup: a gzipped tar holding `manifest.json`, one file per table
@@ -54,6 +55,33 @@ export interface Manifest {
   skippedUnreferencedObjects: number;
   /** "file": the archive holds the data folder's secret-key; "environment": ASSAY_SECRET_KEY. */
   secretKey: "file" | "environment" | "none";
+  /**
+   * Proof of the secret key the backed-up server used, never the key itself (keyCheckOf):
+   * a restore compares it with the key it would start with before it changes anything.
+   * Absent from archives made before it existed; those restore unchecked.
+   */
+  keyCheck?: string;
+}
+
+/** A fixed message whose HMAC, under a key derived for this one purpose, identifies the key. */
+const KEY_CHECK_MESSAGE = "assay backup key check v1";
+
+/**
+ * The archive's key check value: HMAC-SHA256 of a constant under a key derived from the secret
+ * key (HKDF, purpose "backup-key-check"). It tells whether two keys are the same and reveals
+ * nothing of them, nor of the keys derived for other purposes.
+ */
+export function keyCheckOf(secret: Buffer): string {
+  return createHmac("sha256", deriveKey(secret, "backup-key-check"))
+    .update(KEY_CHECK_MESSAGE)
+    .digest("hex");
+}
+
+/** Whether `check` (from a manifest) is the check value of `secret`. */
+export function keyCheckMatches(check: string, secret: Buffer): boolean {
+  const expected = Buffer.from(keyCheckOf(secret), "hex");
+  const given = Buffer.from(check, "hex");
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** Writes `source` to `file`, giving its SHA-256, its size and how many newlines it held. */

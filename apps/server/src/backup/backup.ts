@@ -11,6 +11,7 @@ import {
   BackupRefused,
   ARCHIVE_FORMAT_VERSION,
   isReferenced,
+  keyCheckOf,
   MANIFEST_FILE,
   uuidsIn,
   writeCounted,
@@ -33,6 +34,8 @@ export interface BackupSource {
   objectStore: Manifest["objectStore"];
   /** The data folder's secret-key file to include, or undefined when ASSAY_SECRET_KEY is set. */
   secretKeyFile: string | undefined;
+  /** The server's secret key, for the archive's key check value (the key itself is not written). */
+  secretKey?: Buffer;
 }
 
 export interface BackupSummary {
@@ -95,6 +98,7 @@ export async function createBackup(source: BackupSource, file: string): Promise<
       vanishedObjects: copied.vanished,
       skippedUnreferencedObjects: copied.skipped,
       secretKey,
+      ...(source.secretKey ? { keyCheck: keyCheckOf(source.secretKey) } : {}),
     };
     await writeFile(path.join(staging, MANIFEST_FILE), JSON.stringify(manifest, null, 2));
     const partial = `${target}.partial`;

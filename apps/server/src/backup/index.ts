@@ -8,7 +8,7 @@ import { openDatabase } from "../db/database.js";
 import { SECRET_KEY_FILE } from "../secret-key.js";
 import { createObjectStore } from "../storage/index.js";
 import { createBackup, type BackupSummary } from "./backup.js";
-import { BackupRefused, type Manifest } from "./archive.js";
+import { BackupRefused, keyCheckMatches, type Manifest } from "./archive.js";
 import { restoreInto, withUnpackedArchive, type RestoreSummary } from "./restore.js";
 
 export { BackupRefused } from "./archive.js";
@@ -21,6 +21,8 @@ export async function backupInstallation(
   log: Logger,
   file: string,
 ): Promise<BackupSummary> {
+  const keyFile = path.join(config.dataDir, SECRET_KEY_FILE);
+  const secretKey = config.secretKey ?? (await readKeyFile(keyFile));
   const database = await openDatabase(config, log);
   try {
     const objects = await createObjectStore(config, log as FastifyBaseLogger);
@@ -30,7 +32,8 @@ export async function backupInstallation(
         objects,
         database: config.databaseUrl ? "external" : "embedded",
         objectStore: config.objectStore.kind,
-        secretKeyFile: config.secretKey ? undefined : path.join(config.dataDir, SECRET_KEY_FILE),
+        secretKeyFile: config.secretKey ? undefined : keyFile,
+        secretKey,
       },
       file,
     );
@@ -39,10 +42,18 @@ export async function backupInstallation(
   }
 }
 
+/** A data folder's secret-key file's key; undefined when there is none (or none readable). */
+async function readKeyFile(file: string): Promise<Buffer | undefined> {
+  return existsSync(file) ? decodeSecretKey(await readFile(file, "utf8")) : undefined;
+}
+
 /**
  * `assay restore FILE` into the configured database and object store, which must be empty.
- * The archive is checked before anything is written; the secret key comes back with it unless
- * ASSAY_SECRET_KEY is set (then it must be the key the backup was made with).
+ * The archive is checked before anything is written, the secret key too: the key the restored
+ * server will start with (ASSAY_SECRET_KEY, the data folder's key file, or else the archive's)
+ * must match the archive's key check value. An archive made before key checks restores
+ * unchecked (`keyChecked` false). The secret key comes back with the archive unless
+ * ASSAY_SECRET_KEY is set.
  */
 export async function restoreInstallation(
   config: Config,
@@ -56,7 +67,7 @@ export async function restoreInstallation(
       manifest.secretKey === "file"
         ? decodeSecretKey(await readFile(path.join(folder, SECRET_KEY_FILE), "utf8"))
         : undefined;
-    await refuseOtherKey(config, keyFile, archivedKey, manifest);
+    const keyChecked = await refuseOtherKey(config, keyFile, archivedKey, manifest);
     const database = await openDatabase(config, log);
     let summary: RestoreSummary;
     try {
@@ -72,34 +83,50 @@ export async function restoreInstallation(
     if (archivedKey && !config.secretKey && !existsSync(keyFile)) {
       await copyFile(path.join(folder, SECRET_KEY_FILE), keyFile);
     }
-    return summary;
+    return { ...summary, keyChecked };
   });
 }
 
 /**
  * Sessions, the sign-in provider's keys and encrypted settings open only with the key they
  * were sealed with: a restore next to another key would start a server that cannot read them.
+ * Returns whether the key was checked against the archive's key check value.
  */
 async function refuseOtherKey(
   config: Config,
   keyFile: string,
   archivedKey: Buffer | undefined,
   manifest: Manifest,
-): Promise<void> {
+): Promise<boolean> {
+  const present = config.secretKey ?? (await readKeyFile(keyFile));
+  const where = config.secretKey ? "ASSAY_SECRET_KEY" : keyFile;
+  if (manifest.keyCheck !== undefined) {
+    const startsWith = present ?? archivedKey;
+    if (!startsWith)
+      throw new BackupRefused(
+        "the backed-up server used ASSAY_SECRET_KEY; set it to the same value and run the restore again. Nothing was changed.",
+      );
+    if (!keyCheckMatches(manifest.keyCheck, startsWith))
+      throw new BackupRefused(
+        present
+          ? `${where} is not the secret key this backup was made with (the archive's key check differs); set ASSAY_SECRET_KEY to the backed-up server's key${config.secretKey ? "" : " or restore into an empty data folder"} and run the restore again. Nothing was changed.`
+          : "the archive's secret-key file does not match its key check: the archive is damaged. Nothing was changed.",
+      );
+    return true;
+  }
+  // An archive from before key checks: only a key file it carries can be compared.
   if (!archivedKey) {
     if (manifest.secretKey === "environment" && !config.secretKey) {
       throw new BackupRefused(
         "the backed-up server used ASSAY_SECRET_KEY; set it to the same value and run the restore again. Nothing was changed.",
       );
     }
-    return;
+    return false;
   }
-  const current =
-    config.secretKey ??
-    (existsSync(keyFile) ? decodeSecretKey(await readFile(keyFile, "utf8")) : undefined);
-  if (current && !current.equals(archivedKey)) {
+  if (present && !present.equals(archivedKey)) {
     throw new BackupRefused(
-      `the archive's secret key differs from ${config.secretKey ? "ASSAY_SECRET_KEY" : keyFile}; restore into an empty data folder (or unset ASSAY_SECRET_KEY). Nothing was changed.`,
+      `the archive's secret key differs from ${where}; restore into an empty data folder (or unset ASSAY_SECRET_KEY). Nothing was changed.`,
     );
   }
+  return true;
 }

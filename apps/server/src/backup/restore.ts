@@ -38,6 +38,8 @@ export interface RestoreSummary {
   manifest: Manifest;
   /** The unpacked archive's secret-key file, when it holds one (the caller puts it in place). */
   secretKeyFile: string | undefined;
+  /** The secret key was checked against the archive (false: an archive from before key checks). */
+  keyChecked?: boolean;
 }
 
 /**

@@ -17,6 +17,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
+import { seesEmails } from "../auth/people.js";
 import type { BuildRunner } from "./builds.runner.js";
 import { rerun } from "./builds.rerun.js";
 import {
@@ -89,7 +90,7 @@ export const buildsRoutes =
             response: { 200: BuildPageSchema, 400: ErrorBodySchema },
           },
         },
-        async (request) => listBuilds(deps, list, request.query),
+        async (request) => listBuilds(deps, list, request.query, seesEmails(request.principal)),
       );
       app.post(
         url,
@@ -124,7 +125,10 @@ export const buildsRoutes =
       },
       async (request) => {
         const row = await getBuildRow(deps.db, request.params.id);
-        return { ...toBuild(row), log: await runner.logTail(row, BUILD_LOG_TAIL_BYTES) };
+        return {
+          ...toBuild(row, seesEmails(request.principal)),
+          log: await runner.logTail(row, BUILD_LOG_TAIL_BYTES),
+        };
       },
     );
 

@@ -15,6 +15,7 @@ import type { z } from "zod";
 import type { Database } from "../../db/schema.js";
 import { AppError, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
+import { withoutEmails } from "../auth/people.js";
 import { hasTestManagementCredentials } from "../profile/profile.service.js";
 import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
 import type { BuildsConfig } from "./builds.config.js";
@@ -52,8 +53,11 @@ export function listOf(row: Pick<BuildRow, "family" | "region">): BuildList {
   return row.family;
 }
 
-/** The API's record of a build: the spec's field names (section 3), plus who, where and which run. */
-export function toBuild(row: BuildRow): Build {
+/**
+ * The API's record of a build: the spec's field names (section 3), plus who, where and which run.
+ * `emails` false (a signed-out reader) leaves people's email addresses out (auth/people.ts).
+ */
+export function toBuild(row: BuildRow, emails = true): Build {
   return {
     id: row.id,
     family: row.family,
@@ -82,8 +86,8 @@ export function toBuild(row: BuildRow): Build {
     externalUrl: row.external_url,
     test_run_key: row.test_run_key,
     rerunOf: row.rerun_of,
-    startedBy: { email: row.started_by_email, name: row.started_by_name },
-    payload: row.payload,
+    startedBy: { email: emails ? row.started_by_email : null, name: row.started_by_name },
+    payload: emails ? row.payload : withoutEmails(row.payload),
     logUrl:
       row.log_key !== null || row.remote_log !== null || row.executor_kind === "local"
         ? `/v1/builds/${row.id}/log`
@@ -229,6 +233,7 @@ export async function listBuilds(
   deps: BuildsDeps,
   list: BuildList,
   query: { page: number; page_size: number; test_run_key?: string },
+  emails = true,
 ): Promise<BuildPage> {
   const { family, region } = FAMILY_OF[list];
   const { rows, total, active } = await repo.listBuilds(
@@ -237,7 +242,8 @@ export async function listBuilds(
     query.page,
     query.page_size,
   );
-  return { items: rows.map(toBuild), total, page: query.page, page_size: query.page_size, active };
+  const items = rows.map((row) => toBuild(row, emails));
+  return { items, total, page: query.page, page_size: query.page_size, active };
 }
 
 export async function getBuildRow(db: Kysely<Database>, id: number): Promise<BuildRow> {

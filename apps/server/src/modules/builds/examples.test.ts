@@ -38,6 +38,7 @@ describe("example suites on the default local executor", () => {
       await app.app.inject({ method: "GET", url: `/v1/api-test-run/${created.test_run_key}` })
     ).json();
     expect(run).toMatchObject({ total: 5, passed: 5, env: "dev1", branch: "master" });
+    expect(run.test_run_name).toBe(created.TEST_RUN_NAME);
     const log = (
       await app.app.inject({
         method: "GET",
@@ -82,6 +83,8 @@ describe("example suites on the default local executor", () => {
         await app.app.inject({ method: "GET", url: `/v1/test-runs/${created.test_run_key}` })
       ).json();
       expect(run.total).toBe(3);
+      // The run is named as its build (issue 31.6), not after the upload's time.
+      expect(run.test_run_name).toBe(created.TEST_RUN_NAME);
       expect(
         results.every((r: { screenshot: string | null }) => r.screenshot?.endsWith(".png")),
       ).toBe(true);

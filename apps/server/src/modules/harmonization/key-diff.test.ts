@@ -23,6 +23,10 @@ const MISSING = [17, 30_000, 30_001, 30_002, 30_003, 30_004, 59_999];
 const EXTRA = [4_985, 39_880, 70_000];
 const DESTINATION = [...SOURCE.filter((k) => !MISSING.includes(k)), ...EXTRA];
 const BIG = [2n ** 53n, 2n ** 53n + 1n, 2n ** 62n];
+// The whole signed 64-bit range: keys at both ends, spanning more than 2^63.
+const EDGE = [-(2n ** 63n), -1n, 0n, 5n, 2n ** 63n - 2n, 2n ** 63n - 1n];
+const EDGE_DEST = [-1n, 0n, 5n, 7n, 2n ** 63n - 2n];
+const EDGE_MISSING = ["-9223372036854775808", "9223372036854775807"];
 // Small leaves so that 60,000 keys are bisected several levels deep.
 const LIMITS = { ...KEY_DIFF_LIMITS, leafRows: 200, factor: 8 };
 
@@ -37,14 +41,22 @@ beforeAll(async () => {
      CREATE TABLE dest_keys (id bigint primary key);
      CREATE TABLE big_source (id bigint primary key);
      CREATE TABLE big_dest (id bigint primary key);
+     CREATE TABLE edge_source (id bigint primary key);
+     CREATE TABLE edge_dest (id bigint primary key);
+     CREATE TABLE top_dest (id bigint primary key);
      CREATE TABLE text_keys (id text primary key);
-     INSERT INTO text_keys VALUES ('a'), ('b');`,
+     INSERT INTO text_keys VALUES ('a'), ('b');
+     CREATE TABLE huge_keys (id numeric(30, 0) primary key);
+     INSERT INTO huge_keys VALUES (1), (100000000000000000000);`,
   );
   for (const [table, keys] of [
     ["source_keys", SOURCE],
     ["dest_keys", DESTINATION],
     ["big_source", BIG],
     ["big_dest", [BIG[0], BIG[2]]],
+    ["edge_source", EDGE],
+    ["edge_dest", EDGE_DEST],
+    ["top_dest", [2n ** 63n - 2n]],
   ] as const)
     await database.db.pool.query(`INSERT INTO ${table} SELECT unnest($1::bigint[])`, [
       keys.map(String),
@@ -101,6 +113,23 @@ describe("PostgreSQL to PostgreSQL", () => {
     expect(diff.extra).toEqual([]);
   });
 
+  it("searches the whole signed 64-bit range: keys at both ends, spanning more than 2^63", async () => {
+    for (const limits of [LIMITS, { ...LIMITS, leafRows: 1, factor: 2 }]) {
+      const diff = await diffKeys(pg("edge_source"), pg("edge_dest"), "id", limits);
+      expect(diff.missing).toEqual(EDGE_MISSING);
+      expect(diff.extra).toEqual(["7"]);
+    }
+    // The largest key alone at the top: its segment ends one past BIGINT's largest value.
+    const top = await diffKeys(pg("edge_source"), pg("top_dest"), "id", LIMITS);
+    expect(top.missing).toEqual(EDGE.filter((k) => k !== 2n ** 63n - 2n).map(String));
+  });
+
+  it("says so for keys outside the signed 64-bit range it can order", async () => {
+    await expect(diffKeys(pg("huge_keys"), pg("source_keys"), "id", LIMITS)).rejects.toThrow(
+      /holds 100000000000000000000, outside the signed 64-bit range .*set key:/,
+    );
+  });
+
   it("refuses a key column that does not hold integers, saying what to set", async () => {
     await expect(diffKeys(pg("text_keys"), pg("text_keys"), "id", LIMITS)).rejects.toThrow(
       /key column id of text_keys does not hold integers.*set key:/,
@@ -122,8 +151,12 @@ describe.skipIf(!hasMysql)(
       await admin.query(
         `USE ${MYSQL_DB};
          CREATE TABLE source_keys (id bigint primary key);
-         CREATE TABLE big_source (id bigint primary key);`,
+         CREATE TABLE big_source (id bigint primary key);
+         CREATE TABLE edge_source (id bigint primary key);
+         CREATE TABLE unsigned_keys (id bigint unsigned primary key);
+         INSERT INTO unsigned_keys VALUES (1), (18446744073709551615);`,
       );
+      await admin.query("INSERT INTO edge_source VALUES ?", [EDGE.map((k) => [String(k)])]);
       for (let i = 0; i < SOURCE.length; i += 10_000)
         await admin.query("INSERT INTO source_keys VALUES ?", [
           SOURCE.slice(i, i + 10_000).map((k) => [k]),
@@ -160,6 +193,18 @@ describe.skipIf(!hasMysql)(
         factor: 2,
       });
       expect(diff.missing).toEqual(["9007199254740993"]);
+    });
+
+    it("searches the whole signed 64-bit range in MySQL too", async () => {
+      const diff = await diffKeys(my("edge_source"), pg("edge_dest"), "id", LIMITS);
+      expect(diff.missing).toEqual(EDGE_MISSING);
+      expect(diff.extra).toEqual(["7"]);
+    });
+
+    it("says so for an unsigned key past the signed 64-bit range", async () => {
+      await expect(diffKeys(my("unsigned_keys"), pg("source_keys"), "id", LIMITS)).rejects.toThrow(
+        /holds 18446744073709551615, outside the signed 64-bit range/,
+      );
     });
 
     it("fails a missing table with the server's reason", async () => {

@@ -6,6 +6,11 @@ import type { KeyRanges, SegmentSum } from "./connectors/connector.js";
  * count and a sum of key hashes per key segment; equal segments are done, differing ones are
  * split again, and only a segment small enough is read key by key. Memory and reads follow the
  * differences, not the table's size, and the search stops at a key or time bound.
+ *
+ * Keys are signed 64-bit integers (the connectors refuse others, saying so). A segment is sent to
+ * the database as inclusive bounds, which always fit a BIGINT, and no segment spans more than
+ * 2^63 keys, so the database's key - from cannot overflow: keys on both sides of zero that span
+ * more are searched as two halves, the negative keys first.
  */
 
 export interface KeyDiffLimits {
@@ -45,12 +50,16 @@ export interface KeyDiff {
   elapsedMs: number;
 }
 
+/** A segment's keys are [from, to): `to` may be 2^63, one past the largest key, as only JavaScript holds it. */
 interface Segment {
   from: bigint;
   to: bigint;
   source: number;
   destination: number;
 }
+
+/** The widest segment whose key - from fits a signed 64-bit integer. */
+const HALF_RANGE = 2n ** 63n;
 
 const same = (a: SegmentSum | undefined, b: SegmentSum | undefined) =>
   (a?.count ?? 0) === (b?.count ?? 0) && (a?.checksum ?? "0") === (b?.checksum ?? "0");
@@ -87,7 +96,7 @@ export async function diffKeys(
   };
 
   const readLeaf = async (segment: Segment) => {
-    const range = { from: segment.from, to: segment.to };
+    const range = { from: segment.from, last: segment.to - 1n };
     const [a, b] = await Promise.all([
       source.ranges.keysIn(source.table, key, range, segment.source),
       destination.ranges.keysIn(destination.table, key, range, segment.destination),
@@ -109,7 +118,7 @@ export async function diffKeys(
     if (span <= 1n || (known && small)) return readLeaf(segment);
     const factor = BigInt(limits.factor);
     const width = (span + factor - 1n) / factor;
-    const range = { from: segment.from, to: segment.to, width };
+    const range = { from: segment.from, last: segment.to - 1n, width };
     const [a, b] = await Promise.all([
       source.ranges.segmentSums(source.table, key, range),
       destination.ranges.segmentSums(destination.table, key, range),
@@ -133,7 +142,15 @@ export async function diffKeys(
   if (lows.length > 0 && highs.length > 0) {
     const from = lows.reduce((x, y) => (x < y ? x : y));
     const to = highs.reduce((x, y) => (x > y ? x : y)) + 1n;
-    await visit({ from, to, source: a.count, destination: b.count }, false);
+    const halves: Array<[bigint, bigint]> =
+      to - from > HALF_RANGE
+        ? [
+            [from, 0n],
+            [0n, to],
+          ]
+        : [[from, to]];
+    for (const [low, high] of halves)
+      await visit({ from: low, to: high, source: a.count, destination: b.count }, false);
   }
   const cut = (keys: bigint[], room: number) => keys.slice(0, Math.max(0, room)).map(String);
   const listedMissing = cut(missing, limits.maxKeys);

@@ -58,6 +58,13 @@ describe("Find missing rows", () => {
       limit: 1000,
     });
     expect(body.destination).toContain("dh_demo_legacy_redshift.visits");
+    // The environment and its configured source names; never the database's host and port.
+    expect(body.source).toBe(
+      "dh_demo_legacy_mysql.visits (Legacy Dev (demo), source demo-postgres)",
+    );
+    expect(body.destination).toContain("Legacy Dev (demo), destination ");
+    const { hostname, port } = new URL(demo.database.url);
+    expect(JSON.stringify(body)).not.toContain(`${hostname}:${port}`);
   });
 
   it("finds nothing for an entity whose tables hold the same keys", async () => {
@@ -70,10 +77,17 @@ describe("Find missing rows", () => {
     expect(res.statusCode).toBe(401);
   });
 
-  it("answers a failing data store with 502 and its reason", async () => {
+  it("answers a failing data store with 502 and a sentence; the database's text goes to the log", async () => {
     const res = await find(legacy.id, rowOf("Queries").id);
     expect(res.statusCode).toBe(502);
-    expect(res.json().error.message).toMatch(/Find missing rows failed: .*queries.*does not exist/);
+    const message: string = res.json().error.message;
+    const requestId = res.headers["x-request-id"] ?? /request id (\S+)\./.exec(message)?.[1];
+    expect(message).toBe(
+      `Find missing rows could not read Queries in Legacy Dev (demo): a data store refused or failed the query. The server log has the details under request id ${requestId}.`,
+    );
+    expect(message).not.toMatch(/does not exist|dh_demo|127\.0\.0\.1/);
+    const logged = demo.testApp.logs.find((l) => l.reqId === requestId && l.level === 50);
+    expect(JSON.stringify(logged)).toMatch(/queries.*does not exist/);
     // A failed search keeps nothing: the dialog offers to search again.
     expect((await stored(legacy.id, rowOf("Queries").id)).json()).toEqual({ data: null });
   });

@@ -1,6 +1,7 @@
 import { DhMissingRowsSchema, type DhMissingRows } from "@assay/core";
-import { AppError, badRequest, notFound } from "../../errors.js";
-import { openConnector, reasonOf, type Connector } from "./connectors/index.js";
+import { AppError, badRequest, notFound, upstreamFailed } from "../../errors.js";
+import { ConnectorError } from "./connectors/connector.js";
+import { openConnector, type Connector } from "./connectors/index.js";
 import type { ConnectorContext } from "./connectors/index.js";
 import {
   findMissingRowsResult,
@@ -16,6 +17,9 @@ import { diffKeys, KEY_DIFF_LIMITS, type KeyDiffLimits } from "./key-diff.js";
  * compared by checksum bisection (key-diff.ts). The tables and the key column come from the
  * configuration of the run's environment; the request only names the run and the row. The
  * result is kept with the row (storedMissingRows answers it until the next search).
+ *
+ * Answers name tables, the environment and its configured source names, never a database's host
+ * or port; a data store's own error text is logged, and the reader gets a sentence (errors.ts).
  */
 export async function findMissingRows(
   deps: DhDeps,
@@ -54,7 +58,7 @@ export async function findMissingRows(
         throw badRequest(
           `The source ${name} (${source.kind}) is not a SQL database: Find missing rows compares SQL tables.`,
         );
-      return { ranges: connector.keyRanges, where: connector.where };
+      return { ranges: connector.keyRanges };
     };
     const from = await open(env.source);
     const to = await open(env.destination);
@@ -63,20 +67,27 @@ export async function findMissingRows(
       { ranges: to.ranges, table: entity.destination },
       entity.key,
       limits,
-    ).catch((error: unknown) => {
-      // A data store that fails is not the caller's fault: its reason, as the row shows it.
-      throw new AppError(502, "source_failed", `Find missing rows failed: ${reasonOf(error)}`);
-    });
+    );
     result = {
       runId,
       rowId,
       entity: row.entity,
       key: entity.key,
-      source: `${entity.source} (${from.where})`,
-      destination: `${entity.destination} (${to.where})`,
+      source: `${entity.source} (${env.alias}, source ${env.source})`,
+      destination: `${entity.destination} (${env.alias}, destination ${env.destination})`,
       limit: limits.maxKeys,
       ...diff,
     };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    // Assay's own words (a key it cannot order, a setting missing) say what to change.
+    if (error instanceof ConnectorError) throw badRequest(`Find missing rows: ${error.message}`);
+    // A data store that fails is not the caller's fault; its text may name hosts or users.
+    throw upstreamFailed(
+      "source_failed",
+      `Find missing rows could not read ${row.entity} in ${env.alias}: a data store refused or failed the query.`,
+      error,
+    );
   } finally {
     await Promise.allSettled(opened.map((c) => c.close()));
   }

@@ -77,7 +77,7 @@ describe("the provider's keys and state", () => {
       open(otherKey, rows[0]!.jwk_encrypted, `oidc-signing-key:${rows[0]!.kid}`),
     ).toBeUndefined();
     await expect(loadSigningKeys(database.db.kysely, otherSecret)).rejects.toThrow(
-      /encrypted with another secret key/,
+      /sealed with another secret key: set ASSAY_SECRET_KEY/,
     );
   });
 

@@ -1,6 +1,7 @@
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from "jose";
 import type { Kysely } from "kysely";
 import type { Database } from "../../db/schema.js";
+import { StartRefused } from "../../config.js";
 import { deriveKey } from "../../secret-key.js";
 import { open, seal } from "../../secret-box.js";
 import * as repo from "./signing-keys.repo.js";
@@ -56,8 +57,8 @@ export async function loadSigningKeys(db: Kysely<Database>, secret: Buffer): Pro
   return rows.map((row) => {
     const text = open(key, row.jwk_encrypted, contextOf(row.kid));
     if (text === undefined) {
-      throw new Error(
-        "The identity provider's signing keys in the database were encrypted with another secret key. Every server on one database needs the same ASSAY_SECRET_KEY (or the same <ASSAY_DATA_DIR>/secret-key file); restore the one this database was set up with.",
+      throw new StartRefused(
+        "the sign-in keys in the database were sealed with another secret key: set ASSAY_SECRET_KEY (or <ASSAY_DATA_DIR>/secret-key) to the key this database was set up with; every server on one database needs the same one.",
       );
     }
     return JSON.parse(text) as JWK;

@@ -108,6 +108,21 @@ export async function setRunState(
   );
 }
 
+/** A load run's real start and length, as its runner measured them (a Locust CSV has neither). */
+export async function setLoadTiming(
+  client: pg.PoolClient,
+  runId: number,
+  timing: Pick<RunMetadata, "started_at" | "duration_ms">,
+) {
+  if (timing.started_at === undefined && timing.duration_ms === undefined) return;
+  await client.query(
+    `UPDATE runs SET started_at = coalesce($2::timestamptz, started_at),
+       duration_ms = coalesce($3::float8, duration_ms)
+     WHERE id = $1`,
+    [runId, timing.started_at ?? null, timing.duration_ms ?? null],
+  );
+}
+
 export async function setReportLocation(client: pg.PoolClient, runId: number, location: string) {
   await client.query("UPDATE runs SET report_location = $2 WHERE id = $1", [runId, location]);
 }

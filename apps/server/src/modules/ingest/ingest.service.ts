@@ -156,9 +156,11 @@ async function storeLoadReport(
   deps: IngestDeps,
   runId: number,
   load: NonNullable<UploadPlan["load"]>,
+  fields: UploadFields,
 ): Promise<void> {
   const report = await load();
   await repo.replaceLoadStats(client, runId, report.stats);
+  await repo.setLoadTiming(client, runId, fields);
   if (report.htmlReport) {
     const stored = await storeOne(deps.attachments, report.htmlReport.open(), {
       contentType: "text/html",
@@ -203,7 +205,7 @@ async function storeUpload(
   });
   let warnings: string[] = [];
   if (plan.load) {
-    await storeLoadReport(client, deps, run.id, plan.load);
+    await storeLoadReport(client, deps, run.id, plan.load, fields);
   } else {
     const parsed = deps.parseWorkers.parse(spool, {
       runId: run.id,

@@ -5,7 +5,7 @@ import type { BuildLauncher } from "./build-launcher.js";
 import * as followups from "./followup.repo.js";
 import { findRunCounts, newFailures, type RunCounts } from "./run-summary.repo.js";
 import { deliverWebhook, runUrl, webhookBody, type RunSummary } from "./webhook.js";
-import type { WebhookPolicy } from "./webhook-url.js";
+import { WebhookRefused, type WebhookPolicy } from "./webhook-url.js";
 
 /*
  * What a schedule does when its build ends. The builds runner sends BUILD_ENDED_QUEUE for every
@@ -156,7 +156,11 @@ export async function deliverSummary(deps: FollowUpDeps, job: WebhookJob): Promi
     const last = attempt >= WEBHOOK_ATTEMPTS;
     const message = `Attempt ${attempt} of ${WEBHOOK_ATTEMPTS}: ${(error as Error).message}${last ? "" : "; retrying"}.`;
     await followups.recordDelivery(deps.db, job.slotId, last ? "failed" : "pending", message);
-    deps.log.warn({ slotId: job.slotId, attempt, reason: (error as Error).message }, "webhook");
+    const detail = error instanceof WebhookRefused ? error.detail : undefined;
+    deps.log.warn(
+      { slotId: job.slotId, attempt, reason: (error as Error).message, detail },
+      "webhook",
+    );
     if (!last) throw new Error(message, { cause: error });
   }
 }

@@ -13,6 +13,7 @@ import { notFound } from "../../errors.js";
 import { runNow, type SchedulerDeps } from "./scheduler.js";
 import type { LaunchedBy } from "./build-launcher.js";
 import type { Principal } from "../auth/access.js";
+import { seesEmails } from "../auth/people.js";
 import {
   actorOf,
   createSetting,
@@ -58,7 +59,13 @@ export const settingsRoutes =
           response: { 200: SettingListSchema },
         },
       },
-      async (request) => listSettings(db, seesWebhooks(request.principal)),
+      async (request) =>
+        listSettings(
+          db,
+          seesWebhooks(request.principal),
+          new Date(),
+          seesEmails(request.principal),
+        ),
     );
 
     app.post(

@@ -2,6 +2,8 @@ import type { BuildTemplate, ScheduleSlot, Setting, SettingBody } from "@assay/c
 import type { Db } from "../../db/pool.js";
 import { badRequest, notFound } from "../../errors.js";
 import type { Principal } from "../auth/access.js";
+import { withoutEmails } from "../auth/people.js";
+import { namesByEmail } from "../users/users.service.js";
 import * as repo from "./settings.repo.js";
 import { maskWebhookUrl, webhookUrlProblem, type WebhookPolicy } from "./webhook-url.js";
 import {
@@ -49,11 +51,28 @@ export function seesWebhooks(principal: Principal | undefined): boolean {
   return principal.kind === "user" ? principal.admin : principal.scopes.includes("admin");
 }
 
+/**
+ * How a reader sees people: signed in, their emails as recorded; signed out (`names` given), the
+ * users' names (auth/people.ts), "a user" for an address no longer known.
+ */
+export type PeopleView = { names: ReadonlyMap<string, string> } | undefined;
+
+function personOf(recorded: string | null, people: PeopleView): string | null {
+  if (!people || recorded === null || !recorded.includes("@")) return recorded;
+  return people.names.get(recorded) ?? "a user";
+}
+
+function templateFor(row: repo.SettingRow, people: PeopleView): Setting["template"] {
+  const template = (row.template as Setting["template"]) ?? null;
+  return template && people ? { ...template, payload: withoutEmails(template.payload) } : template;
+}
+
 export function toSetting(
   row: repo.SettingRow,
   slots: readonly repo.SlotRow[],
   now: Date,
   fullWebhook = false,
+  people?: PeopleView,
 ): Setting {
   const cron = row.cron;
   const url = row.webhook_url;
@@ -64,7 +83,7 @@ export function toSetting(
     isActive: row.is_active ? 1 : 0,
     cron,
     timeZone: row.time_zone,
-    template: (row.template as Setting["template"]) ?? null,
+    template: templateFor(row, people),
     rerunFailures: row.rerun_failures,
     webhook: url
       ? {
@@ -79,9 +98,20 @@ export function toSetting(
         ? nextSlots(cron, row.time_zone, now, 3).map((d) => d.toISOString())
         : [],
     recentSlots: slots.map(toSlot),
-    createdBy: row.created_by,
-    updatedBy: row.updated_by,
+    createdBy: personOf(row.created_by, people),
+    updatedBy: personOf(row.updated_by, people),
     updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** Users' names by the emails the rows recorded, for a reader who sees names only. */
+async function peopleView(db: Db, rows: readonly repo.SettingRow[]): Promise<PeopleView> {
+  const emails = rows.flatMap((r) => [r.created_by, r.updated_by]);
+  return {
+    names: await namesByEmail(
+      db.kysely,
+      emails.filter((e): e is string => e !== null),
+    ),
   };
 }
 
@@ -89,18 +119,22 @@ export async function listSettings(
   db: Db,
   fullWebhooks: boolean,
   now = new Date(),
+  emails = true,
 ): Promise<Setting[]> {
   const [rows, slots] = await Promise.all([
     repo.listSettings(db),
     repo.recentSlots(db, RECENT_SLOTS),
   ]);
+  const people = emails ? undefined : await peopleView(db, rows);
   const bySetting = new Map<number, repo.SlotRow[]>();
   for (const slot of slots) {
     const list = bySetting.get(Number(slot.setting_id)) ?? [];
     list.push(slot);
     bySetting.set(Number(slot.setting_id), list);
   }
-  return rows.map((row) => toSetting(row, bySetting.get(Number(row.id)) ?? [], now, fullWebhooks));
+  return rows.map((row) =>
+    toSetting(row, bySetting.get(Number(row.id)) ?? [], now, fullWebhooks, people),
+  );
 }
 
 export async function getSetting(

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { QA_USER } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { insertUser } from "../users/users.repo.js";
 
 /** The /v1/setting routes on the real app: the spec's validation, sign-in, who changed what. */
 
@@ -156,6 +157,43 @@ describe("GET, PUT and DELETE /v1/setting", () => {
     await send("POST", "/v1/setting", { name: "a first" });
     const names = (await list()).map((s: { name: string }) => s.name);
     expect(names).toEqual([...names].sort());
+  });
+
+  it("shows people by name to signed-out readers, with emails only when signed in", async () => {
+    await insertUser(database.db.kysely, {
+      email: "qa@example.com",
+      name: "QA Engineer",
+      passwordHash: "x",
+      admin: false,
+    });
+    const template = {
+      family: "frontend",
+      region: "US",
+      payload: {
+        nora_site: "dev1.example.com",
+        mode: "by_tags",
+        tag: "@smoke",
+        translationReportToEmail: "reports.team@example.com",
+      },
+    };
+    const created = (
+      await send("POST", "/v1/setting", { name: "people", cron: "0 3 * * *", template })
+    ).json();
+    const signedIn = (await send("GET", "/v1/setting")).json();
+    expect(signedIn.find((s: { id: number }) => s.id === created.id)).toMatchObject({
+      createdBy: "qa@example.com",
+      updatedBy: "qa@example.com",
+      template: { payload: { translationReportToEmail: "reports.team@example.com" } },
+    });
+    const res = await anonymous.inject({ method: "GET", url: "/v1/setting" });
+    const shown = res.json().find((s: { id: number }) => s.id === created.id);
+    expect(shown).toMatchObject({ createdBy: "QA Engineer", updatedBy: "QA Engineer" });
+    expect(shown.template.payload).toEqual({
+      nora_site: "dev1.example.com",
+      mode: "by_tags",
+      tag: "@smoke",
+    });
+    expect(res.body).not.toMatch(/qa@example\.com|reports\.team/);
   });
 
   it("updates in place (deactivate) and 404s an unknown id", async () => {

@@ -9,6 +9,7 @@ import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { startReceiver } from "../../../test/webhook-receiver.js";
 import { deliverWebhook } from "./webhook.js";
+import type { WebhookRefused } from "./webhook-url.js";
 
 /**
  * A delivery connects to the addresses its check resolved, never to what the name resolves to a
@@ -87,16 +88,22 @@ describe("deliverWebhook pins the checked address", () => {
     const receiver = await startReceiver();
     const dns = rebinding("127.0.0.1");
     try {
-      await expect(
-        deliverWebhook(
-          `https://rebind.test:${receiver.port}/hook`,
-          {},
-          {
-            allowPrivate: false,
-            resolve: dns.resolve,
-          },
-        ),
-      ).rejects.toThrow("rebind.test (127.0.0.1) is a loopback or private address");
+      const refused = await deliverWebhook(
+        `https://rebind.test:${receiver.port}/hook`,
+        {},
+        {
+          allowPrivate: false,
+          resolve: dns.resolve,
+        },
+      ).then(
+        () => expect.fail("the delivery was not refused"),
+        (error: unknown) => error as WebhookRefused,
+      );
+      // The message (kept on the slot, read by anyone) says what to do, not where the name points.
+      expect(refused.message).toBe(
+        "The webhook's host rebind.test is or resolves to a loopback or private address. Use a public https URL, or set ASSAY_WEBHOOK_ALLOW_PRIVATE=true on the server to allow addresses on your network.",
+      );
+      expect(refused.detail).toBe("rebind.test resolved to 127.0.0.1");
       expect(connectingTo).toEqual([]);
       expect(receiver.connections).toBe(0);
     } finally {

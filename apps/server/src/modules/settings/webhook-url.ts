@@ -35,7 +35,7 @@ function isLocalName(hostname: string): boolean {
 }
 
 const NOT_PUBLIC = (host: string) =>
-  `The webhook's host ${host} is a loopback or private address. Use a public https URL, or set ASSAY_WEBHOOK_ALLOW_PRIVATE=true on the server to allow addresses on your network.`;
+  `The webhook's host ${host} is or resolves to a loopback or private address. Use a public https URL, or set ASSAY_WEBHOOK_ALLOW_PRIVATE=true on the server to allow addresses on your network.`;
 
 /** Why a webhook URL is refused when saved, or undefined when it may be used. */
 export function webhookUrlProblem(value: string, policy: WebhookPolicy): string | undefined {
@@ -78,9 +78,22 @@ export async function checkedAddresses(
   });
   if (addresses.length === 0) throw new Error(`The webhook's host ${hostname} has no address.`);
   const inside = addresses.find((entry) => !isPublicAddress(entry.address));
+  // The slot's message is read by anyone who can read schedules: it must not map the network,
+  // so the address the name resolved to goes to the server log only.
   if (inside && !policy.allowPrivate)
-    throw new Error(NOT_PUBLIC(`${hostname} (${inside.address})`));
+    throw new WebhookRefused(NOT_PUBLIC(hostname), `${hostname} resolved to ${inside.address}`);
   return addresses;
+}
+
+/** A webhook refused before any connection; `detail` (what the name resolved to) is for the log. */
+export class WebhookRefused extends Error {
+  constructor(
+    message: string,
+    readonly detail: string,
+  ) {
+    super(message);
+    this.name = "WebhookRefused";
+  }
 }
 
 /**

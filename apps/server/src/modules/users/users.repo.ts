@@ -68,6 +68,15 @@ export async function findCredentials(
     .executeTakeFirst();
 }
 
+/** Names of the users with these (normalized) emails. */
+export async function namesByEmail(
+  db: Kysely<Database>,
+  emails: readonly string[],
+): Promise<{ email: string; name: string }[]> {
+  if (emails.length === 0) return [];
+  return db.selectFrom("users").select(["email", "name"]).where("email", "in", emails).execute();
+}
+
 export async function listUsers(db: Kysely<Database>): Promise<UserRow[]> {
   return db.selectFrom("users").select(COLUMNS).orderBy("email").execute();
 }

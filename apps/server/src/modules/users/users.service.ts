@@ -94,6 +94,22 @@ export async function findByEmail(
   return repo.findByEmail(db, normalizeEmail(email));
 }
 
+/** Users' names by email as recorded (any case); an email of no user is absent. */
+export async function namesByEmail(
+  db: Kysely<Database>,
+  emails: readonly string[],
+): Promise<Map<string, string>> {
+  const wanted = [...new Set(emails)];
+  const found = await repo.namesByEmail(db, [...new Set(wanted.map(normalizeEmail))]);
+  const byNormal = new Map(found.map((u) => [u.email, u.name]));
+  const names = new Map<string, string>();
+  for (const email of wanted) {
+    const name = byNormal.get(normalizeEmail(email));
+    if (name !== undefined) names.set(email, name);
+  }
+  return names;
+}
+
 /** The user with this id (the embedded provider's `sub`), or undefined. */
 export async function findById(
   db: Kysely<Database>,

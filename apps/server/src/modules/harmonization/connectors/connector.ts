@@ -59,20 +59,28 @@ export interface SegmentSum {
  */
 export interface KeyRanges {
   keyBounds(table: string, key: string): Promise<KeyBounds>;
-  /** Keys in [from, to) grouped by segment number floor((key - from) / width). */
+  /**
+   * Keys in [from, last] grouped by segment number floor((key - from) / width). The bounds are
+   * inclusive so that both fit a signed 64-bit integer, and the caller keeps last - from below
+   * 2^63, so the engine's BIGINT arithmetic cannot overflow.
+   */
   segmentSums(
     table: string,
     key: string,
-    range: { from: bigint; to: bigint; width: bigint },
+    range: { from: bigint; last: bigint; width: bigint },
   ): Promise<Map<bigint, SegmentSum>>;
-  /** Keys in [from, to), ascending, at most `limit`. */
+  /** Keys in [from, last], ascending, at most `limit`. */
   keysIn(
     table: string,
     key: string,
-    range: { from: bigint; to: bigint },
+    range: { from: bigint; last: bigint },
     limit: number,
   ): Promise<bigint[]>;
 }
+
+/** The keys Find missing rows can order: a signed 64-bit integer's range (BIGINT). */
+export const KEY_MIN = -(2n ** 63n);
+export const KEY_MAX = 2n ** 63n - 1n;
 
 /** An integer read back from a database (number, bigint or decimal text); else a clear error. */
 export function integerKey(value: unknown, key: string, table: string): bigint {
@@ -81,7 +89,12 @@ export function integerKey(value: unknown, key: string, table: string): bigint {
     throw new ConnectorError(
       `The key column ${key} of ${table} does not hold integers: Find missing rows bisects integer key ranges (set key: to an integer column).`,
     );
-  return BigInt(text);
+  const number = BigInt(text);
+  if (number < KEY_MIN || number > KEY_MAX)
+    throw new ConnectorError(
+      `The key column ${key} of ${table} holds ${text}, outside the signed 64-bit range Find missing rows can order (${KEY_MIN} to ${KEY_MAX}): set key: to a column whose keys fit a BIGINT.`,
+    );
+  return number;
 }
 
 /** A failure that is shown as the row's reason: its message never carries a secret. */

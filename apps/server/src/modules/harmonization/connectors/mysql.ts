@@ -86,7 +86,7 @@ export class MysqlConnector implements Connector, KeyRanges {
   async segmentSums(
     table: string,
     key: string,
-    range: { from: bigint; to: bigint; width: bigint },
+    range: { from: bigint; last: bigint; width: bigint },
   ): Promise<Map<bigint, SegmentSum>> {
     const k = quoteName(key, "`");
     // Bounds travel as text cast to SIGNED: a JavaScript number would lose keys past 2^53.
@@ -94,9 +94,9 @@ export class MysqlConnector implements Connector, KeyRanges {
       `SELECT (${k} - CAST(? AS SIGNED)) DIV CAST(? AS SIGNED) AS seg, COUNT(*) AS n,
               SUM(CAST(CONV(SUBSTRING(MD5(CAST(${k} AS CHAR)), 18), 16, 10) AS UNSIGNED)) AS h
          FROM ${quoteName(table, "`")}
-        WHERE ${k} >= CAST(? AS SIGNED) AND ${k} < CAST(? AS SIGNED)
+        WHERE ${k} >= CAST(? AS SIGNED) AND ${k} <= CAST(? AS SIGNED)
         GROUP BY seg`,
-      [range.from, range.width, range.from, range.to].map(String),
+      [range.from, range.width, range.from, range.last].map(String),
     );
     return new Map(
       rows.map((r) => [BigInt(String(r.seg)), { count: Number(r.n), checksum: String(r.h) }]),
@@ -106,14 +106,14 @@ export class MysqlConnector implements Connector, KeyRanges {
   async keysIn(
     table: string,
     key: string,
-    range: { from: bigint; to: bigint },
+    range: { from: bigint; last: bigint },
     limit: number,
   ): Promise<bigint[]> {
     const k = quoteName(key, "`");
     const rows = await this.select(
       `SELECT ${k} AS k FROM ${quoteName(table, "`")}
-        WHERE ${k} >= CAST(? AS SIGNED) AND ${k} < CAST(? AS SIGNED) ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
-      [String(range.from), String(range.to)],
+        WHERE ${k} >= CAST(? AS SIGNED) AND ${k} <= CAST(? AS SIGNED) ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
+      [String(range.from), String(range.last)],
     );
     return rows.map((r) => integerKey(r.k, key, table));
   }

@@ -92,7 +92,7 @@ export class PostgresConnector implements Connector, KeyRanges {
   async segmentSums(
     table: string,
     key: string,
-    range: { from: bigint; to: bigint; width: bigint },
+    range: { from: bigint; last: bigint; width: bigint },
   ): Promise<Map<bigint, SegmentSum>> {
     const k = quoteName(key, '"');
     // The same hash as MySQL's CONV(SUBSTRING(MD5(k), 18), 16, 10): md5's last 15 hex digits.
@@ -103,9 +103,9 @@ export class PostgresConnector implements Connector, KeyRanges {
     const { rows } = await this.pool.query<{ seg: string; n: string; h: string }>(
       `SELECT (${k}::bigint - $1::bigint) / $2::bigint AS seg, COUNT(*) AS n, SUM(${hash}) AS h
          FROM ${quoteName(table, '"')}
-        WHERE ${k} >= $1::bigint AND ${k} < $3::bigint
+        WHERE ${k} >= $1::bigint AND ${k} <= $3::bigint
         GROUP BY 1`,
-      [range.from, range.width, range.to].map(String),
+      [range.from, range.width, range.last].map(String),
     );
     return new Map(rows.map((r) => [BigInt(r.seg), { count: Number(r.n), checksum: String(r.h) }]));
   }
@@ -113,14 +113,14 @@ export class PostgresConnector implements Connector, KeyRanges {
   async keysIn(
     table: string,
     key: string,
-    range: { from: bigint; to: bigint },
+    range: { from: bigint; last: bigint },
     limit: number,
   ): Promise<bigint[]> {
     const k = quoteName(key, '"');
     const { rows } = await this.pool.query<{ k: unknown }>(
       `SELECT ${k} AS k FROM ${quoteName(table, '"')}
-        WHERE ${k} >= $1::bigint AND ${k} < $2::bigint ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
-      [String(range.from), String(range.to)],
+        WHERE ${k} >= $1::bigint AND ${k} <= $2::bigint ORDER BY ${k} LIMIT ${Math.trunc(limit)}`,
+      [String(range.from), String(range.last)],
     );
     return rows.map((r) => integerKey(r.k, key, table));
   }
