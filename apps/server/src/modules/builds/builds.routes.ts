@@ -24,6 +24,7 @@ import {
   getBuildRow,
   listBuilds,
   toBuild,
+  buildEvents,
   type BuildsDeps,
 } from "./builds.service.js";
 
@@ -124,7 +125,11 @@ export const buildsRoutes =
       },
       async (request) => {
         const row = await getBuildRow(deps.db, request.params.id);
-        return { ...toBuild(row), log: await runner.logTail(row, BUILD_LOG_TAIL_BYTES) };
+        return {
+          ...toBuild(row),
+          events: await buildEvents(deps.db, row.id),
+          log: await runner.logTail(row, BUILD_LOG_TAIL_BYTES),
+        };
       },
     );
 

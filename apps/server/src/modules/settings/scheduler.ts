@@ -19,8 +19,8 @@ export interface SchedulerDeps {
   executorName: string;
   /** How late a slot may still be launched (ASSAY_SCHEDULE_CATCH_UP_MINUTES). */
   catchUpMs: number;
-  /** Who claims, recorded with each slot (host and process). */
-  serverId: string;
+  /** Who claims, recorded with each slot: this server process's id in the servers table. */
+  readonly serverId: string;
   log: FastifyBaseLogger;
 }
 
@@ -129,4 +129,28 @@ export async function runNow(
   if (slotId === undefined) return undefined;
   await launchSlot(deps, setting, slotId);
   return repo.findSlot(deps.db, slotId);
+}
+
+/**
+ * Slots a server claimed and died before launching (its lease ran out): launched by this server,
+ * each once across servers. Only slots claimed within the catch-up window: an older one would
+ * launch a build nobody expects any more.
+ */
+export async function launchOrphanSlots(
+  deps: SchedulerDeps,
+  live: ReadonlySet<string>,
+): Promise<number> {
+  let launched = 0;
+  for (const slot of await repo.orphanSlots(deps.db, [...live], deps.catchUpMs)) {
+    if (!(await repo.takeSlot(deps.db, slot.id, slot.claimed_by, deps.serverId))) continue;
+    const setting = await repo.findSetting(deps.db, slot.setting_id);
+    if (!setting) continue;
+    deps.log.info(
+      { slotId: slot.id, from: slot.claimed_by },
+      "schedules: launching a dead server's slot",
+    );
+    await launchSlot(deps, setting, slot.id);
+    launched++;
+  }
+  return launched;
 }
