@@ -15,7 +15,6 @@ import { listOf } from "./builds.service.js";
 import {
   BuildRefused,
   CODEBUILD_BATCH,
-  MISSING,
   type Executor,
   type ExecutorState,
 } from "./executors/executor.js";
