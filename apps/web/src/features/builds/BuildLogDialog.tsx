@@ -15,6 +15,7 @@ import { Link as RouterLink } from "react-router";
 import { SignedInButton } from "../../components/SignedInButton";
 import { runHref } from "./build-columns";
 import { BuildPhaseChip, BuildStatusChip } from "./BuildChips";
+import { BuildHistory } from "./BuildHistory";
 import { useBuildDetail, useStopBuild } from "./use-builds";
 
 export const LOG_ERROR = "Error occurred fetching the build log. Please try again.";
@@ -52,6 +53,7 @@ export function BuildLogDialog({ id, onClose }: { id: string; onClose: () => voi
                 {build.statusMessage}
               </Alert>
             )}
+            <BuildHistory events={build.events} />
             {build.log.truncated && (
               <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
                 The last {Math.round(build.log.text.length / 1024)} KB of{" "}
