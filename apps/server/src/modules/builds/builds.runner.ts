@@ -7,19 +7,13 @@ import type { Jobs } from "../../jobs/jobs.js";
 import { POLL_QUEUE, START_QUEUE } from "./builds.queues.js";
 import type { ObjectStore } from "../../storage/index.js";
 import { testManagementSecret, testManagementUser } from "../profile/profile.service.js";
-import type { BuildsConfig, ExecutorSettings } from "./builds.config.js";
+import type { BuildsConfig } from "./builds.config.js";
 import { newBuildToken, payloadEnv } from "./build-env.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
 import { listOf } from "./builds.service.js";
-import {
-  BuildRefused,
-  CODEBUILD_BATCH,
-  type Executor,
-  type ExecutorState,
-} from "./executors/executor.js";
-import { GitHubExecutor } from "./executors/github.js";
-import { LazyExecutor } from "./executors/lazy.js";
+import { BuildRefused, type Executor, type ExecutorState } from "./executors/executor.js";
+import { executorFor } from "./executors/make.js";
 import { LocalExecutor } from "./executors/local.js";
 import { appendMarker, keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
 import { addEvent } from "./build-events.repo.js";
@@ -65,27 +59,6 @@ export interface RunnerDeps {
   onFinished?: (row: BuildRow) => Promise<void>;
 }
 
-function executorFor(
-  settings: ExecutorSettings,
-  deps: RunnerDeps,
-  onExit: LocalExecutor["options"]["onExit"],
-): Executor {
-  if (settings.kind === "codebuild") {
-    return new LazyExecutor("codebuild", CODEBUILD_BATCH, async () => {
-      const { CodeBuildExecutor } = await import("./executors/codebuild.js");
-      return new CodeBuildExecutor(settings, deps.serverEnv);
-    });
-  }
-  if (settings.kind === "github") return new GitHubExecutor(settings, deps.serverEnv);
-  return new LocalExecutor(settings, {
-    installDir: deps.installDir,
-    logDir: deps.logDir,
-    serverEnv: deps.serverEnv,
-    timeLimitMs: deps.builds.timeLimitMinutes * 60_000,
-    onExit,
-  });
-}
-
 /** How long a local build waits before it looks for a free slot again. */
 const SLOT_WAIT_SECONDS = 3;
 
@@ -110,7 +83,7 @@ export class BuildRunner {
     this.executors = Object.fromEntries(
       lists.map((list) => [
         list,
-        deps.executors?.[list] ?? executorFor(deps.builds.executors[list], deps, onExit),
+        deps.executors?.[list] ?? executorFor(deps.builds.executors[list], { ...deps, onExit }),
       ]),
     ) as Record<BuildList, Executor>;
     this.stops = new LocalStops({
