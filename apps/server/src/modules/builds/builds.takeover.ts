@@ -59,7 +59,7 @@ export async function takeOverBuilds(
       continue;
     }
     if (row.executor_kind === "local" && runner.freeLocalSlots() <= 0) continue;
-    await relaunch(runner, deps, row, from, `${me} took it over: server ${lost}`);
+    await relaunch(runner, deps, row, from, `Taken over by ${me}: server ${lost}`);
   }
 }
 

@@ -160,7 +160,7 @@ describe("builds and server leases", () => {
       "taken_over",
     ]);
     expect(detail.statusMessage).toMatch(
-      /took it over: server .* stopped renewing its lease; started again as try 2\./,
+      /^Taken over by server .*: server .* stopped renewing its lease; started again as try 2\./,
     );
     expect(detail.log.text).toContain(`===== Try 2 of build ${id}, started by server`);
     // Stop: the build ends once, on the server that now runs it.

@@ -167,7 +167,7 @@ describe("Builds page", () => {
           kind: "taken_over",
           server: "b5766d3b-bbbb",
           message:
-            "server host-b (b5766d3b) took it over: server 5c831c52 stopped renewing its lease; started again as try 2.",
+            "Taken over by server host-b (b5766d3b): server 5c831c52 stopped renewing its lease; started again as try 2.",
         },
       ],
     });
@@ -192,7 +192,7 @@ describe("Builds page", () => {
     expect(steps).toEqual([
       "11-26 08:00:00QueuedQueued by QA.",
       "11-26 08:00:01StartedStarted by server host-a (5c831c52), try 1.",
-      "11-26 08:02:00Taken overserver host-b (b5766d3b) took it over: server 5c831c52 stopped renewing its lease; started again as try 2.",
+      "11-26 08:02:00Taken overTaken over by server host-b (b5766d3b): server 5c831c52 stopped renewing its lease; started again as try 2.",
     ]);
     const stop = within(dialog).getByRole("button", { name: "Stop" });
     await waitFor(() => expect(stop).toBeEnabled());

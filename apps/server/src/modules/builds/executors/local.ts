@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { RUNNER_WRAPPER } from "./runner-wrapper.js";
 import { accessSync, constants, openSync, closeSync, mkdirSync } from "node:fs";
+import type { Socket } from "node:net";
 import path from "node:path";
 import type { LocalExecutorSettings } from "../builds.config.js";
 import {
@@ -129,7 +130,7 @@ export class LocalExecutor implements Executor {
       closeSync(log);
     }
     // The pipe stays open while this server lives; it must not keep a stopping server alive.
-    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    (child.stdin as Socket | null)?.unref();
     const externalId = String(child.pid);
     const entry: Running = {
       child,
