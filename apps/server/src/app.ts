@@ -42,7 +42,9 @@ import { objectsRoutes } from "./modules/objects/objects.routes.js";
 import type { ObjectStore } from "./storage/index.js";
 import { dashboardRoutes } from "./modules/dashboard/dashboard.routes.js";
 import type { BuildLauncher } from "./modules/settings/build-launcher.js";
-import { serverId, startScheduler } from "./modules/settings/scheduler.jobs.js";
+import { startScheduler } from "./modules/settings/scheduler.jobs.js";
+import { launchOrphanSlots } from "./modules/settings/scheduler.js";
+import { ServerRegistry } from "./modules/servers/servers.registry.js";
 import { settingsRoutes } from "./modules/settings/settings.routes.js";
 import { BUILD_ENDED_QUEUE, startFollowUps, WEBHOOK_QUEUE } from "./modules/settings/followup.js";
 import { historyRoutes } from "./modules/runs/history.routes.js";
@@ -268,7 +270,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.startWorkers !== false)
     await registerSyncWorker(deps.jobs, { db, trackers, log: deps.logger as Logger });
   await app.register(instanceRoutes(db));
+  // This server process and its lease: modules take over the work of servers whose lease ran out.
+  const registry = new ServerRegistry({
+    db: db.kysely,
+    log: deps.logger,
+    leaseMs: config.servers.leaseMs,
+    heartbeatMs: config.servers.heartbeatMs,
+    dataDir: config.dataDir,
+  });
   const runner = new BuildRunner({
+    registry,
     db: db.kysely,
     builds: config.builds,
     jobs: deps.jobs,
@@ -294,7 +305,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   await app.register(buildsRoutes(builds, runner));
   app.decorate("buildRunner", runner);
-  app.addHook("onClose", async () => runner.close());
+  // The builds end here first, then the lease: no peer takes over a build still running here.
+  app.addHook("onClose", async () => {
+    await runner.close();
+    await registry.close();
+  });
   if (deps.startWorkers !== false) await runner.startWorkers();
   // Each due slot of a Daily Run Scheduler setting launches a build through the builds service.
   const scheduler = {
@@ -303,13 +318,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     executorName: config.catalog.dailyRuns.executor,
     catchUpMs: config.scheduleCatchUpMs,
     minIntervalMs: config.scheduleMinIntervalMs,
-    serverId: serverId(),
+    get serverId() {
+      return registry.id;
+    },
     log: deps.logger,
   };
   const webhooks = { allowPrivate: config.webhookAllowPrivate };
   await app.register(settingsRoutes(db, scheduler, webhooks));
   if (deps.startWorkers !== false) {
     await startScheduler(deps.jobs, scheduler);
+    registry.onSweep(async (live) => {
+      await launchOrphanSlots(scheduler, live);
+    });
     await startFollowUps(deps.jobs, {
       db,
       launcher: scheduler.launcher,
@@ -338,7 +358,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       settings: dh,
       log: deps.logger as Logger,
       context: dhContext,
+      registry,
     });
+  // Every module has registered its takeover: the lease starts, and the first sweep recovers
+  // what this server's previous process (or any dead server) left.
+  if (deps.startWorkers !== false) await registry.start();
 
   await registerWebApp(app, {
     distDir: deps.webDistDir,

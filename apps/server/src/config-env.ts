@@ -172,6 +172,18 @@ export const EnvSchema = z.object({
     .min(1, "expected a whole number of minutes from 1 to 1440")
     .max(1440, "expected a whole number of minutes from 1 to 1440")
     .default(15),
+  ASSAY_SERVER_LEASE_SECONDS: z.coerce
+    .number({ error: "expected a whole number of seconds from 3 to 600" })
+    .int("expected a whole number of seconds from 3 to 600")
+    .min(3, "expected a whole number of seconds from 3 to 600")
+    .max(600, "expected a whole number of seconds from 3 to 600")
+    .default(30),
+  ASSAY_SERVER_HEARTBEAT_SECONDS: z.coerce
+    .number({ error: "expected a whole number of seconds from 1 to 200" })
+    .int("expected a whole number of seconds from 1 to 200")
+    .min(1, "expected a whole number of seconds from 1 to 200")
+    .max(200, "expected a whole number of seconds from 1 to 200")
+    .default(5),
   ASSAY_WEBHOOK_ALLOW_PRIVATE: z
     .enum(["true", "false"], { error: "expected true or false" })
     .default("false")

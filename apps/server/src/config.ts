@@ -144,6 +144,12 @@ export interface Config {
    */
   scheduleMinIntervalMs: number;
   /**
+   * Server leases (issue 31): each server renews its lease every heartbeatMs; a server whose
+   * lease (leaseMs, ASSAY_SERVER_LEASE_SECONDS) ran out is dead to the others, which take over
+   * its builds, data-harmonization runs and schedule slots.
+   */
+  servers: { leaseMs: number; heartbeatMs: number };
+  /**
    * Schedules' webhooks may reach loopback and private addresses, over http too
    * (ASSAY_WEBHOOK_ALLOW_PRIVATE=true: a chat bridge on the LAN); by default https to public ones.
    */
@@ -371,6 +377,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     scheduleCatchUpMs: e.ASSAY_SCHEDULE_CATCH_UP_MINUTES * 60_000,
     scheduleMinIntervalMs: e.ASSAY_SCHEDULE_MIN_GAP_MINUTES * 60_000,
+    servers: {
+      leaseMs: e.ASSAY_SERVER_LEASE_SECONDS * 1000,
+      // A heartbeat at least three times per lease, so one slow renewal does not lose it.
+      heartbeatMs:
+        Math.min(e.ASSAY_SERVER_HEARTBEAT_SECONDS, e.ASSAY_SERVER_LEASE_SECONDS / 3) * 1000,
+    },
     webhookAllowPrivate: e.ASSAY_WEBHOOK_ALLOW_PRIVATE,
     releases: releases.config,
     catalog: file.catalog,

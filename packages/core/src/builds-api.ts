@@ -111,7 +111,21 @@ export type BuildPage = z.infer<typeof BuildPageSchema>;
 /** Longest log tail returned inline; the whole log is downloaded from logUrl. */
 export const BUILD_LOG_TAIL_BYTES = 256 * 1024;
 
+/** One step of a build's history (issue 31): queued, started, taken over, stop asked, finished. */
+export const BuildEventSchema = z.object({
+  at: timestamp(),
+  kind: z
+    .enum(["queued", "started", "waiting", "taken_over", "stop_requested", "finished"])
+    .describe("What happened"),
+  server: nullableText("The Assay server process it happened on (its id), when one did it"),
+  message: z.string().describe("What happened, in words"),
+});
+export type BuildEvent = z.infer<typeof BuildEventSchema>;
+
 export const BuildDetailSchema = BuildSchema.extend({
+  events: z
+    .array(BuildEventSchema)
+    .describe("The build's history, oldest first; statusMessage is the latest event's words"),
   log: z.object({
     text: z.string().describe("The log's last BUILD_LOG_TAIL_BYTES bytes (all of it when shorter)"),
     truncated: z.boolean().describe("The log is longer than what text holds"),

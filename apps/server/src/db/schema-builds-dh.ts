@@ -47,6 +47,30 @@ export interface BuildsTable {
   stop_requested_by: string | null;
   /** Where a remote build's log is (CodeBuild: its CloudWatch Logs group and stream). */
   remote_log: JSONColumnType<RemoteLog> | null;
+  /** Migration 0080: 1 for the first start, one more each time a server takes the build over. */
+  tries: Defaulted<number>;
+}
+
+/** A build's history (migration 0080), oldest first. */
+export interface BuildEventsTable {
+  id: Generated<number>;
+  build_id: number;
+  at: DefaultTimestamp;
+  kind: "queued" | "started" | "waiting" | "taken_over" | "stop_requested" | "finished";
+  server_id: string | null;
+  message: string;
+}
+
+/** Server processes and their leases (migration 0080), by the database's clock. */
+export interface ServersTable {
+  id: string;
+  host: string;
+  pid: number;
+  data_dir: string;
+  started_at: DefaultTimestamp;
+  heartbeat_at: DefaultTimestamp;
+  lease_until: Timestamp;
+  ended_at: Timestamp | null;
 }
 
 /**
@@ -71,6 +95,8 @@ export interface DhRunsTable {
   started_by: string | null;
   created_at: DefaultTimestamp;
   finished_at: Timestamp | null;
+  /** Migration 0080: the server process running it. */
+  owner_server: string | null;
 }
 
 export interface DhRunRowsTable {

@@ -1,6 +1,13 @@
 import type { ColumnType, Generated, JSONColumnType } from "kysely";
 import type { DefaultTimestamp, Defaulted, Family, Timestamp } from "./column-types.js";
-import type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog } from "./schema-builds-dh.js";
+import type {
+  BuildEventsTable,
+  BuildsTable,
+  DhRunRowsTable,
+  DhRunsTable,
+  RemoteLog,
+  ServersTable,
+} from "./schema-builds-dh.js";
 import type {
   ImportedReleaseIncidentsTable,
   ImportedReleasesTable,
@@ -8,7 +15,7 @@ import type {
   TrackerSyncsTable,
 } from "./schema-integrations.js";
 
-export type { BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog };
+export type { BuildEventsTable, BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog, ServersTable };
 
 /** Table types for Kysely, one interface per table created by ../../migrations. */
 
@@ -341,6 +348,8 @@ export interface SessionsTable {
 
 export interface Database {
   builds: BuildsTable;
+  build_events: BuildEventsTable;
+  servers: ServersTable;
   schema_migrations: SchemaMigrationsTable;
   settings: SettingsTable;
   schedule_slots: ScheduleSlotsTable;

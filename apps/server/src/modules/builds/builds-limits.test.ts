@@ -99,11 +99,14 @@ describe("server restart", () => {
         if (build.log.text.split("RUNNER ").length === 3) break;
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
-      expect(build.statusMessage).toBe(
-        "Assay restarted while this build ran; it was started again.",
+      expect(build.statusMessage).toMatch(
+        /^Taken over by server .*: server .* stopped renewing its lease; started again as try 2\.$/,
       );
-      // The log holds both runs: the first one's and the restarted one's.
+      // The log holds both runs, each after its marker line: the first one's and the restarted one's.
       expect(build.log.text.split("RUNNER ")).toHaveLength(3);
+      expect(build.log.text).toMatch(
+        /===== Try 1 of build \d+[^\n]*=====\nRUNNER [^]*===== Try 2 of build/,
+      );
       await second.app.inject({ method: "POST", url: `/v1/builds/${created.id}/stop` });
       expect((await waitForEnd(second.app, created.id)).buildStatus).toBe("STOPPED");
     } finally {

@@ -144,6 +144,14 @@ export const BuildsConfigSchema = z
       .max(600)
       .default(10)
       .describe("How often CodeBuild and GitHub builds are polled"),
+    localConcurrency: z
+      .int()
+      .min(1)
+      .max(100)
+      .default(4)
+      .describe(
+        "Local builds one server runs at once; more wait QUEUED and start when a slot frees (on any server)",
+      ),
     rateLimit: z
       .strictObject({
         builds: z.int().min(1).max(10_000).default(10),

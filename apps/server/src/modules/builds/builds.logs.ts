@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import {
+  appendFileSync,
   closeSync,
+  mkdirSync,
   createReadStream,
   existsSync,
   openSync,
@@ -16,6 +18,7 @@ import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
 import type { LogText, RemoteLogReader } from "./executors/cloudwatch-logs.js";
 import { logPathOf } from "./executors/local.js";
+import type { SecretMask } from "./builds.mask.js";
 
 /**
  * Build logs: a local build writes its output to a file in the data folder while it runs; when it
@@ -30,6 +33,14 @@ export interface LogDeps {
   logDir: string;
   /** The reader of a remote build's log, when its executor has one. */
   remote: (row: BuildRow) => RemoteLogReader | undefined;
+  /** What is masked in this build's log (builds.mask.ts): its tokens and credentials. */
+  mask: (row: BuildRow) => Promise<SecretMask>;
+}
+
+/** The line each try of a local build's log starts with, so tries never run into each other. */
+export function appendMarker(logDir: string, buildId: number, words: string): void {
+  mkdirSync(logDir, { recursive: true });
+  appendFileSync(logPathOf(logDir, buildId), `\n===== ${words} =====\n`);
 }
 
 /** The tail of a remote build's log; a log that cannot be read says why, and where it is. */
@@ -60,20 +71,42 @@ async function remoteTail(deps: LogDeps, row: BuildRow, maxBytes: number): Promi
   }
 }
 
-/** Moves a finished local build's log into object storage. */
-export async function keepLocalLog(deps: LogDeps, buildId: number): Promise<void> {
+/** Moves a finished local build's log into object storage, its secrets masked. */
+export async function keepLocalLog(deps: LogDeps, row: BuildRow): Promise<void> {
+  const buildId = row.id;
   const file = logPathOf(deps.logDir, buildId);
   if (!existsSync(file)) return;
   const key = `build-logs/${buildId}/${randomUUID()}.log`;
-  const stored = await deps.objects.put(key, createReadStream(file), {
+  const mask = await deps.mask(row);
+  const stored = await deps.objects.put(key, createReadStream(file).pipe(mask.stream()), {
     contentType: "text/plain; charset=utf-8",
   });
   await repo.setLog(deps.db, buildId, key, stored.size);
   unlinkSync(file);
 }
 
-/** Tail of a build's log (live file while it runs, else the stored object). */
+/**
+ * Tail of a build's log (live file while it runs, else the stored object), its secrets masked:
+ * a little more than the tail is read, so a secret cut by the tail's start is masked whole.
+ */
 export async function logTail(
+  deps: LogDeps,
+  row: BuildRow,
+  maxBytes: number,
+): Promise<{ text: string; truncated: boolean; bytes: number }> {
+  const mask = await deps.mask(row);
+  const read = await rawTail(deps, row, maxBytes + mask.longest);
+  // What was read before the extra part may be the end of a secret cut by the read's start.
+  const masked = mask.apply(read.text).slice(read.truncated ? mask.longest : 0);
+  const cut = Buffer.byteLength(masked) > maxBytes;
+  return {
+    text: cut ? Buffer.from(masked).subarray(-maxBytes).toString("utf8") : masked,
+    truncated: read.truncated || cut,
+    bytes: read.bytes,
+  };
+}
+
+async function rawTail(
   deps: LogDeps,
   row: BuildRow,
   maxBytes: number,
@@ -107,11 +140,16 @@ export async function logTail(
   return { text: "", truncated: false, bytes: 0 };
 }
 
-/** The whole log as a stream, or undefined when there is none (yet). */
+/** The whole log as a stream, its secrets masked, or undefined when there is none (yet). */
 export async function logStream(
   deps: LogDeps,
   row: BuildRow,
 ): Promise<NodeJS.ReadableStream | undefined> {
+  const raw = await rawStream(deps, row);
+  return raw && raw.pipe((await deps.mask(row)).stream());
+}
+
+async function rawStream(deps: LogDeps, row: BuildRow): Promise<NodeJS.ReadableStream | undefined> {
   if (row.log_key !== null) return (await deps.objects.get(row.log_key))?.body;
   const reader = deps.remote(row);
   if (row.remote_log && reader) return Readable.from(reader.all(row.remote_log));

@@ -242,23 +242,64 @@ export async function highestAttempt(
 }
 
 /**
- * Takes an active, not yet started build for this server process (boot), once: a job delivered
- * twice, or a second server, gets undefined and leaves it alone. A build a previous process was
- * running (another boot, its process gone) may be taken again.
+ * Takes an active build nobody has claimed yet for this server process, once: a job delivered
+ * twice, or a second server, gets undefined and leaves it alone. A build another server claimed
+ * is taken only by takeBuild, once that server's lease ran out.
  */
 export async function claimBuild(
   db: Kysely<Database>,
   id: number,
-  boot: string,
+  server: string,
   tokenHash: string,
 ): Promise<BuildRow | undefined> {
   const row = await db
     .updateTable("builds")
-    .set({ runner_boot: boot, token_hash: tokenHash, current_phase: "QUEUED" })
+    .set({
+      runner_boot: server,
+      token_hash: tokenHash,
+      current_phase: "QUEUED",
+      tries: sql<number>`tries + 1`,
+    })
     .where("id", "=", id)
     .where("build_status", "=", "IN_PROGRESS")
     .where("external_id", "is", null)
-    .where((eb) => eb.or([eb("runner_boot", "is", null), eb("runner_boot", "<>", boot)]))
+    .where("runner_boot", "is", null)
+    .returningAll()
+    .executeTakeFirst();
+  return row && normalize(row);
+}
+
+/**
+ * Takes over an active build from a server whose lease ran out, once across servers (the
+ * owner must still be `from`). relaunch: its old token dies (a runner of the dead server cannot
+ * upload into it any more), it is started again as its next try; else the build keeps running at
+ * its remote executor and only its follower changes.
+ */
+export async function takeBuild(
+  db: Kysely<Database>,
+  id: number,
+  from: string,
+  to: string,
+  relaunch: { tokenHash: string; attempt: number; message: string } | undefined,
+): Promise<BuildRow | undefined> {
+  const row = await db
+    .updateTable("builds")
+    .set(
+      relaunch
+        ? {
+            runner_boot: to,
+            token_hash: relaunch.tokenHash,
+            external_id: null,
+            current_phase: "QUEUED",
+            tries: sql<number>`tries + 1`,
+            attempt: relaunch.attempt,
+            status_message: relaunch.message,
+          }
+        : { runner_boot: to },
+    )
+    .where("id", "=", id)
+    .where("build_status", "=", "IN_PROGRESS")
+    .where("runner_boot", "=", from)
     .returningAll()
     .executeTakeFirst();
   return row && normalize(row);

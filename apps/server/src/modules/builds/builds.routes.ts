@@ -25,6 +25,7 @@ import {
   getBuildRow,
   listBuilds,
   toBuild,
+  buildEvents,
   type BuildsDeps,
 } from "./builds.service.js";
 
@@ -127,6 +128,7 @@ export const buildsRoutes =
         const row = await getBuildRow(deps.db, request.params.id);
         return {
           ...toBuild(row, seesEmails(request.principal)),
+          events: await buildEvents(deps.db, row.id),
           log: await runner.logTail(row, BUILD_LOG_TAIL_BYTES),
         };
       },

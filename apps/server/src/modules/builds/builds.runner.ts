@@ -1,12 +1,10 @@
-import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type { BuildList } from "@assay/core";
 import type { Kysely } from "kysely";
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import type { Database } from "../../db/schema.js";
-import { jobQueue, type Jobs } from "../../jobs/jobs.js";
+import type { Jobs } from "../../jobs/jobs.js";
+import { POLL_QUEUE, START_QUEUE } from "./builds.queues.js";
 import type { ObjectStore } from "../../storage/index.js";
 import { testManagementSecret, testManagementUser } from "../profile/profile.service.js";
 import type { BuildsConfig, ExecutorSettings } from "./builds.config.js";
@@ -14,31 +12,18 @@ import { newBuildToken, payloadEnv, refuseControlCharacters } from "./build-env.
 import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
 import { listOf } from "./builds.service.js";
-import {
-  BuildRefused,
-  CODEBUILD_BATCH,
-  MISSING,
-  type Executor,
-  type ExecutorState,
-} from "./executors/executor.js";
-import { GitHubExecutor } from "./executors/github.js";
-import { LazyExecutor } from "./executors/lazy.js";
+import { BuildRefused, type Executor, type ExecutorState } from "./executors/executor.js";
+import { executorFor } from "./executors/make.js";
 import { LocalExecutor } from "./executors/local.js";
-import { keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
+import { appendMarker, keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
+import { addEvent } from "./build-events.repo.js";
+import { executorSecrets, SecretMask } from "./builds.mask.js";
+import { killOrphan, serverWords, takeOverBuilds, type Registry } from "./builds.takeover.js";
 import { LocalStops } from "./builds.stops.js";
+import { applyStates, logChange, pollCycle, type PollHost } from "./builds.poll.js";
 import { requestStop } from "./stop-requests.repo.js";
 
-export const START_QUEUE = jobQueue<{ buildId: number }>("builds-start", {
-  retryLimit: 3,
-  retryDelay: 5,
-  retryBackoff: true,
-});
-/** One poll cycle at a time across servers; each cycle queues the next. */
-export const POLL_QUEUE = jobQueue<{ cycle: number }>("builds-poll", {
-  policy: "stately",
-  expireInSeconds: 300,
-  retryLimit: 0,
-});
+export { START_QUEUE, POLL_QUEUE };
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -63,6 +48,8 @@ export interface RunnerDeps {
   serverEnv: NodeJS.ProcessEnv;
   /** How this server connects to the database: its stop listener opens a connection of its own. */
   connection: pg.ClientConfig;
+  /** This server process and its lease (modules/servers): builds it runs carry its id. */
+  registry: Registry;
   /** Tests replace executors (e.g. a CodeBuild client pointed at a fake). */
   executors?: Partial<Record<BuildList, Executor>>;
   /**
@@ -72,37 +59,19 @@ export interface RunnerDeps {
   onFinished?: (row: BuildRow) => Promise<void>;
 }
 
-function executorFor(
-  settings: ExecutorSettings,
-  deps: RunnerDeps,
-  onExit: LocalExecutor["options"]["onExit"],
-): Executor {
-  if (settings.kind === "codebuild") {
-    return new LazyExecutor("codebuild", CODEBUILD_BATCH, async () => {
-      const { CodeBuildExecutor } = await import("./executors/codebuild.js");
-      return new CodeBuildExecutor(settings, deps.serverEnv);
-    });
-  }
-  if (settings.kind === "github") return new GitHubExecutor(settings, deps.serverEnv);
-  return new LocalExecutor(settings, {
-    installDir: deps.installDir,
-    logDir: deps.logDir,
-    serverEnv: deps.serverEnv,
-    timeLimitMs: deps.builds.timeLimitMinutes * 60_000,
-    onExit,
-  });
-}
+/** How long a local build waits before it looks for a free slot again. */
+const SLOT_WAIT_SECONDS = 3;
 
 /**
  * Starts recorded builds on their executors, follows them (poll cycles as pg-boss jobs, the local
- * executor's exit events), stops them, and keeps their logs. A restarted server loses no build:
- * remote builds are polled again from the database, local ones it owned are started again.
+ * executor's exit events), stops them, and keeps their logs. No build is lost with its server:
+ * once a server's lease runs out, another takes its builds over (builds.takeover.ts).
  */
 export class BuildRunner {
-  /** This server process: local builds it runs carry it, so a restart can tell its orphans. */
-  readonly boot = randomUUID();
   private readonly executors: Record<BuildList, Executor>;
   private readonly stops: LocalStops;
+  /** Local builds claimed here whose process is not running yet (they hold a slot). */
+  private starting = 0;
 
   constructor(private readonly deps: RunnerDeps) {
     const onExit = (buildId: number, state: ExecutorState) => {
@@ -114,7 +83,7 @@ export class BuildRunner {
     this.executors = Object.fromEntries(
       lists.map((list) => [
         list,
-        deps.executors?.[list] ?? executorFor(deps.builds.executors[list], deps, onExit),
+        deps.executors?.[list] ?? executorFor(deps.builds.executors[list], { ...deps, onExit }),
       ]),
     ) as Record<BuildList, Executor>;
     this.stops = new LocalStops({
@@ -123,6 +92,20 @@ export class BuildRunner {
       log: deps.log,
       executors: () => this.localExecutors(),
     });
+  }
+
+  /** This server process's id (a new one after it lost its lease). */
+  get serverId(): string {
+    return this.deps.registry.id;
+  }
+
+  /** Local builds this server may still start under builds.localConcurrency. */
+  freeLocalSlots(): number {
+    const running = this.localExecutors().reduce(
+      (sum, executor) => sum + executor.runningBuildIds().length,
+      0,
+    );
+    return this.deps.builds.localConcurrency - running - this.starting;
   }
 
   private localExecutors(): LocalExecutor[] {
@@ -139,7 +122,10 @@ export class BuildRunner {
     await this.deps.jobs.send(START_QUEUE, { buildId });
   }
 
-  /** Registers the job handlers, takes back builds a stopped server left, and starts polling. */
+  /**
+   * Registers the job handlers and starts polling; builds of dead servers (this one's previous
+   * process included) are taken over at each heartbeat of the registry.
+   */
   async startWorkers(): Promise<void> {
     await this.deps.jobs.work(START_QUEUE, (data) => this.start(data.buildId), {
       pollingIntervalSeconds: 1,
@@ -148,15 +134,57 @@ export class BuildRunner {
       pollingIntervalSeconds: 1,
     });
     this.stops.start();
-    await this.recoverLocal();
+    this.deps.registry.onSweep(async (live) => {
+      await takeOverBuilds(this, this.deps, live);
+      // The poll cycle's chain is sent again (one at a time: the queue is stately), in case the
+      // server running a cycle died with it.
+      await this.deps.jobs.send(POLL_QUEUE, { cycle: 0 });
+    });
+    // Paused past its lease: its builds are another server's now; their processes end here.
+    this.deps.registry.onLeaseLost(() => {
+      for (const executor of this.localExecutors()) executor.stopAll();
+    });
     await this.deps.jobs.send(POLL_QUEUE, { cycle: 0 });
   }
 
-  /** Starts a recorded build, unless it was stopped before it could start. */
+  /** Starts a recorded build, unless it was stopped before it could start or no slot is free. */
   async start(buildId: number): Promise<void> {
-    const { token, hash } = newBuildToken();
-    const row = await repo.claimBuild(this.deps.db, buildId, this.boot, hash);
-    if (!row) return;
+    const found = await repo.findBuild(this.deps.db, buildId);
+    if (!found || found.build_status !== "IN_PROGRESS" || found.runner_boot !== null) return;
+    const local = found.executor_kind === "local";
+    if (local && this.freeLocalSlots() <= 0) {
+      await this.waitForSlot(found);
+      return;
+    }
+    if (local) this.starting++;
+    try {
+      const { token, hash } = newBuildToken();
+      const row = await repo.claimBuild(this.deps.db, buildId, this.serverId, hash);
+      if (!row) return;
+      const words = `Started by ${serverWords(this.deps.registry)}, try ${row.tries}.`;
+      await addEvent(this.deps.db, row.id, "started", words, this.serverId);
+      await this.launch(row, token);
+    } finally {
+      if (local) this.starting--;
+    }
+  }
+
+  /** Every local slot of this server is taken: the build waits QUEUED and is offered again. */
+  private async waitForSlot(row: BuildRow): Promise<void> {
+    const message = `Waiting for a free local build slot (each server runs ${this.deps.builds.localConcurrency} at once).`;
+    if (row.status_message !== message) {
+      await repo.updateActiveBuild(this.deps.db, row.id, {
+        current_phase: "QUEUED",
+        status_message: message,
+      });
+      await addEvent(this.deps.db, row.id, "waiting", message, this.serverId);
+    }
+    await this.deps.jobs.send(START_QUEUE, { buildId: row.id }, { startAfter: SLOT_WAIT_SECONDS });
+  }
+
+  /** Runs a claimed build (a first start, or a takeover's next try) on its executor. */
+  async launch(row: BuildRow, token: string): Promise<void> {
+    const buildId = row.id;
     const env = {
       ...payloadEnv(row.payload),
       ASSAY_URL: this.deps.publicUrl,
@@ -172,6 +200,11 @@ export class BuildRunner {
     const secrets: Record<string, string> = { ASSAY_TOKEN: token };
     const spira = await this.spiraCredentials(row);
     if (spira !== undefined) secrets.SPIRA_CREDENTIALS_STRING = spira;
+    if (row.executor_kind === "local") {
+      const at = new Date().toISOString();
+      const words = `Try ${row.tries} of build ${buildId}, started by ${serverWords(this.deps.registry)} at ${at}`;
+      appendMarker(this.deps.logDir, buildId, words);
+    }
     try {
       refuseControlCharacters({ ...env, ...secrets });
       const launched = await this.executorOf(row).start({
@@ -211,16 +244,23 @@ export class BuildRunner {
     return user && secret ? `${user}:${secret}` : undefined;
   }
 
-  /** Records a build's end; the token dies with it (it is valid only while IN_PROGRESS). */
+  /** Records a build's end, once; its token is revoked with it. */
   async finish(row: BuildRow, state: ExecutorState): Promise<void> {
+    const finished = `Finished ${state.status}${row.tries > 1 ? ` on try ${row.tries}` : ""}.`;
     const ended = await repo.updateActiveBuild(this.deps.db, row.id, {
       current_phase: "COMPLETED",
       build_status: state.status,
       end_time: state.endTime ?? new Date(),
-      status_message: state.message ?? row.status_message,
+      // The latest event's words: an earlier note (a takeover) does not outlive the end.
+      status_message: state.message ?? endWords(row, finished),
+      token_hash: null,
       ...logChange(row, state),
     });
-    if (row.executor_kind === "local") await keepLocalLog(this.logs(), row.id);
+    if (ended) {
+      const words = state.message ? `${finished} ${state.message}` : finished;
+      await addEvent(this.deps.db, row.id, "finished", words, this.serverId);
+    }
+    if (row.executor_kind === "local") await keepLocalLog(this.logs(), row);
     // Only the call that recorded the end tells (the conditional update decides).
     if (ended && this.deps.onFinished) {
       await this.deps
@@ -233,7 +273,8 @@ export class BuildRunner {
 
   private async finishLocal(buildId: number, state: ExecutorState): Promise<void> {
     const row = await repo.findBuild(this.deps.db, buildId);
-    if (row) await this.finish(row, state);
+    // A build another server took over (this one was paused past its lease) is not ended here.
+    if (row && row.runner_boot === this.serverId) await this.finish(row, state);
   }
 
   /**
@@ -242,14 +283,22 @@ export class BuildRunner {
    */
   async stop(row: BuildRow, by: string): Promise<void> {
     const message = `Stopped by ${by}.`;
+    const asked = `Stop asked by ${by} on ${serverWords(this.deps.registry)}.`;
     if (row.executor_kind === "local") {
       if (!(await requestStop(this.deps.db, row.id, by, message))) return;
-      // Not started yet: it ends now; a start in flight on any server then ends its process.
-      if (row.external_id === null)
+      await addEvent(this.deps.db, row.id, "stop_requested", asked, this.serverId);
+      const owner = row.runner_boot;
+      const ownerDead =
+        owner !== null && owner !== this.serverId && !(await this.deps.registry.isLive(owner));
+      // Not started yet, or its server is dead: it ends now (a start in flight on any server
+      // then ends its process; a dead server's process, if on this host, is ended here).
+      if (row.external_id === null || ownerDead) {
+        if (ownerDead && row.external_id !== null) killOrphan(Number(row.external_id), row.id);
         await this.finish(row, { phase: "COMPLETED", status: "STOPPED", message });
-      else this.stops.endHere([row.id]);
+      } else this.stops.endHere([row.id]);
       return;
     }
+    await addEvent(this.deps.db, row.id, "stop_requested", asked, this.serverId);
     if (row.external_id === null) {
       await this.finish(row, { phase: "COMPLETED", status: "STOPPED", message });
       return;
@@ -257,98 +306,23 @@ export class BuildRunner {
     await repo.updateActiveBuild(this.deps.db, row.id, { status_message: message });
     const executor = this.executorOf(row);
     await executor.stop(row.external_id);
-    await this.apply([row], await executor.poll([row.external_id]));
+    await applyStates(this.pollHost(), [row], await executor.poll([row.external_id]));
   }
 
-  /** One poll of every active remote build, in calls of at most the executor's batch size. */
+  /** One poll of every active remote build (builds.poll.ts). */
   async pollCycle(cycle: number): Promise<void> {
-    try {
-      const active = await repo.activeBuilds(this.deps.db, ["codebuild", "github"]);
-      const now = Date.now();
-      const byList = new Map<BuildList, BuildRow[]>();
-      for (const row of active) {
-        if (row.external_id === null) continue;
-        if (new Date(row.deadline).getTime() < now) {
-          await this.timeOut(row);
-          continue;
-        }
-        const list = listOf(row);
-        byList.set(list, [...(byList.get(list) ?? []), row]);
-      }
-      for (const [list, rows] of byList) {
-        const executor = this.executors[list];
-        for (let i = 0; i < rows.length; i += executor.pollBatchSize) {
-          const batch = rows.slice(i, i + executor.pollBatchSize);
-          try {
-            await this.apply(batch, await executor.poll(batch.map((row) => row.external_id!)));
-          } catch (error) {
-            // Throttled or unreachable: the builds stay as they are until the next cycle.
-            this.deps.log.warn({ err: error, list }, "builds: poll failed; retrying next cycle");
-          }
-        }
-      }
-    } finally {
-      await this.deps.jobs.send(
-        POLL_QUEUE,
-        { cycle: cycle + 1 },
-        { startAfter: this.deps.builds.pollSeconds },
-      );
-    }
+    await pollCycle(this.pollHost(), cycle);
   }
 
-  private async apply(
-    rows: BuildRow[],
-    states: Map<string, ExecutorState | typeof MISSING>,
-  ): Promise<void> {
-    for (const row of rows) {
-      const state = states.get(row.external_id!);
-      if (state === undefined) continue;
-      if (state === MISSING) {
-        await this.finish(row, {
-          phase: "COMPLETED",
-          status: "FAILED",
-          message: `The build is no longer known to ${row.executor_kind} (deleted or expired there); its results, if any, are in the run.`,
-        });
-      } else if (state.status !== "IN_PROGRESS") {
-        await this.finish(row, state);
-      } else if (state.phase !== row.current_phase || logChange(row, state).remote_log) {
-        await repo.updateActiveBuild(this.deps.db, row.id, {
-          current_phase: state.phase,
-          ...logChange(row, state),
-        });
-      }
-    }
-  }
-
-  private async timeOut(row: BuildRow): Promise<void> {
-    await this.executorOf(row).stop(row.external_id!);
-    await this.finish(row, {
-      phase: "COMPLETED",
-      status: "TIMED_OUT",
-      message: `The build ran longer than its time limit (${this.deps.builds.timeLimitMinutes} min) and was stopped.`,
-    });
-  }
-
-  /**
-   * Local builds a previous server process was running: their process is ended if it is still
-   * there (identified by its ASSAY_BUILD_ID, so a reused pid is never killed), and they are
-   * started again, appending to their log; one somebody asked to stop ends STOPPED instead.
-   */
-  private async recoverLocal(): Promise<void> {
-    for (const row of await repo.activeBuilds(this.deps.db, ["local"])) {
-      if (row.runner_boot === this.boot || row.external_id === null) continue;
-      killOrphan(Number(row.external_id), row.id);
-      if (row.stop_requested_at !== null) {
-        await this.finish(row, { phase: "COMPLETED", status: "STOPPED" });
-        continue;
-      }
-      await repo.updateActiveBuild(this.deps.db, row.id, {
-        external_id: null,
-        current_phase: "QUEUED",
-        status_message: "Assay restarted while this build ran; it was started again.",
-      });
-      await this.queueStart(row.id);
-    }
+  private pollHost(): PollHost {
+    return {
+      db: this.deps.db,
+      log: this.deps.log,
+      jobs: this.deps.jobs,
+      builds: this.deps.builds,
+      executorOf: (row) => this.executorOf(row),
+      finish: (row, state) => this.finish(row, state),
+    };
   }
 
   private logs(): LogDeps {
@@ -357,6 +331,15 @@ export class BuildRunner {
       objects: this.deps.objects,
       logDir: this.deps.logDir,
       remote: (row) => this.executorOf(row).logs,
+      mask: async (row) => {
+        const spira = await this.spiraCredentials(row).catch(() => undefined);
+        const secret = spira?.slice(spira.indexOf(":") + 1);
+        const executors = Object.values(this.deps.builds.executors);
+        return new SecretMask([
+          ...executorSecrets(executors, this.deps.serverEnv),
+          ...(spira && secret ? [spira, secret] : []),
+        ]);
+      },
     };
   }
 
@@ -377,18 +360,11 @@ export class BuildRunner {
   }
 }
 
-/** The log's place, the first time the executor names it. */
-function logChange(row: BuildRow, state: ExecutorState): { remote_log?: string } {
-  return state.log && row.remote_log === null ? { remote_log: JSON.stringify(state.log) } : {};
-}
-
-/** Ends a previous server's build process, if the pid still belongs to that build. */
-function killOrphan(pid: number, buildId: number): void {
-  try {
-    const environ = readFileSync(path.join("/proc", String(pid), "environ"), "latin1");
-    if (!environ.split("\0").includes(`ASSAY_BUILD_ID=${buildId}`)) return;
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Gone already, or not ours to read.
-  }
+/**
+ * The words a build ends with when its executor gives none: a stop request's ("Stopped by X."),
+ * else, after a takeover, the end itself, so the takeover note does not read as the latest.
+ */
+function endWords(row: BuildRow, finished: string): string | null {
+  if (row.stop_requested_at !== null || row.tries <= 1) return row.status_message;
+  return finished;
 }

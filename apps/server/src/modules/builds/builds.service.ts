@@ -5,6 +5,7 @@ import {
   isHostOrHttpsUrl,
   LoadBuildSchema,
   type Build,
+  type BuildEvent,
   type BuildList,
   type BuildPage,
   type BuildPhase,
@@ -21,6 +22,7 @@ import { defaultRunName, newRunKey } from "../ingest/ingest.service.js";
 import type { BuildsConfig } from "./builds.config.js";
 import * as repo from "./builds.repo.js";
 import { checkTargetHosts } from "./target-hosts.js";
+import { addEvent, eventsOf } from "./build-events.repo.js";
 import type { BuildRow, NewBuild } from "./builds.repo.js";
 
 /** What the build service needs; the runner starts, polls and stops what it records. */
@@ -215,8 +217,20 @@ export async function recordBuild(
     start_time: now,
     deadline: new Date(now.getTime() + deps.builds.timeLimitMinutes * 60_000),
   });
+  await addEvent(deps.db, row.id, "queued", `Queued by ${user.name || user.email}.`);
   await deps.queueStart(row.id);
   return toBuild(row);
+}
+
+/** A build's history for the API, oldest first. */
+export async function buildEvents(db: Kysely<Database>, id: number): Promise<BuildEvent[]> {
+  const events = (await eventsOf(db, [id])).get(id) ?? [];
+  return events.map((event) => ({
+    at: event.at.toISOString(),
+    kind: event.kind,
+    server: event.server_id,
+    message: event.message,
+  }));
 }
 
 export async function createBuild(

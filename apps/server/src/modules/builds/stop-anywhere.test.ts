@@ -40,7 +40,7 @@ async function sleepingBuild() {
       "SELECT runner_boot, external_id FROM builds WHERE id = $1",
       [created.id],
     );
-    const owner = servers.find((s) => s.app.buildRunner.boot === rows[0].runner_boot);
+    const owner = servers.find((s) => s.app.buildRunner.serverId === rows[0].runner_boot);
     if (owner && rows[0].external_id !== null) {
       // The log is a file of the server that runs the build until it ends.
       const log = (
@@ -109,22 +109,29 @@ describe("Stop of a local build on a server that does not run it", () => {
     await expectGone(childPid);
   });
 
-  it("of a build whose server went down is honoured by the next server: it ends STOPPED, not started again", async () => {
+  it("of a build whose server went down ends STOPPED at once, and no server starts it again", async () => {
     const { id, owner, other, childPid } = await sleepingBuild();
-    // The server going down ends its build's process and leaves the build active (to restart).
+    // The server going down ends its build's process and its lease; the build stays active.
     servers = servers.filter((s) => s !== owner);
     await owner.close();
     await expectGone(childPid);
     const res = await other.app.inject({ method: "POST", url: `/v1/builds/${id}/stop` });
-    expect(res.json().build).toMatchObject({ buildStatus: "IN_PROGRESS" });
-    const next = await buildBuildApp(database, { user: owner.user });
-    servers.push(next);
-    const ended = await waitForEnd(next.app, id);
-    expect(ended).toMatchObject({
+    expect(res.json().build).toMatchObject({
       buildStatus: "STOPPED",
       statusMessage: "Stopped by QA Engineer.",
     });
-    // Not started again: the new server ran no runner for it.
-    expect(ended.log.text).not.toContain("RUNNER ");
+    const next = await buildBuildApp(database, { user: owner.user });
+    servers.push(next);
+    await sleep(1_500);
+    const ended = (await next.app.inject({ method: "GET", url: `/v1/builds/${id}` })).json();
+    expect(ended).toMatchObject({ buildStatus: "STOPPED" });
+    expect(ended.events.map((event: { kind: string }) => event.kind)).toEqual([
+      "queued",
+      "started",
+      "stop_requested",
+      "finished",
+    ]);
+    // Not started again: no server ran a second try.
+    expect(ended.log.text).not.toContain("Try 2");
   });
 });

@@ -27,6 +27,9 @@ export interface RunRecord extends RunKey {
   finishedAt: Date | null;
 }
 
+/** A run queued or running: one per environment at a time. */
+const ACTIVE = ["queued", "running"];
+
 const runColumns = [
   "id",
   "platform",
@@ -177,6 +180,7 @@ export async function startRows(db: Db, runId: number, rows: readonly DhRow[]): 
       .updateTable("dh_runs")
       .set({ state: "running", error: null })
       .where("id", "=", runId)
+      .where("state", "in", ACTIVE)
       .execute();
   });
 }
@@ -190,12 +194,46 @@ export async function saveRow(db: Db, runId: number, row: DhRow): Promise<void> 
     .execute();
 }
 
+/** Ends an active run; one already ended (interrupted by another server) stays as it is. */
 export async function finishRun(db: Db, runId: number, error: string | null): Promise<void> {
   await db.kysely
     .updateTable("dh_runs")
     .set({ state: error ? "failed" : "done", error, finished_at: sql`now()` })
     .where("id", "=", runId)
+    .where("state", "in", ACTIVE)
     .execute();
+}
+
+/** Records the server process running an active run; false when the run is no longer active. */
+export async function ownRun(db: Db, runId: number, server: string): Promise<boolean> {
+  const row = await db.kysely
+    .updateTable("dh_runs")
+    .set({ owner_server: server })
+    .where("id", "=", runId)
+    .where("state", "in", ACTIVE)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Ends as interrupted the active runs whose server is not among `live` (its lease ran out), so
+ * the next Run Report of their environment starts a fresh run. Their ids.
+ */
+export async function interruptOrphanRuns(
+  db: Db,
+  live: readonly string[],
+  message: string,
+): Promise<number[]> {
+  const rows = await db.kysely
+    .updateTable("dh_runs")
+    .set({ state: "failed", error: message, finished_at: sql`now()` })
+    .where("state", "in", ACTIVE)
+    .where("owner_server", "is not", null)
+    .where("owner_server", "not in", live.length > 0 ? [...live] : [""])
+    .returning("id")
+    .execute();
+  return rows.map((row) => Number(row.id));
 }
 
 /**

@@ -10,7 +10,15 @@ import {
   type Connector,
   type ConnectorContext,
 } from "./connectors/index.js";
-import { findRun, finishRun, saveRow, startRows, type RunRecord } from "./harmonization.repo.js";
+import {
+  findRun,
+  finishRun,
+  interruptOrphanRuns,
+  ownRun,
+  saveRow,
+  startRows,
+  type RunRecord,
+} from "./harmonization.repo.js";
 
 /** A comparison run is a job: the run's id; the rows are in dh_run_rows. */
 export const compareQueue = jobQueue<{ runId: number }>("dh-compare", {
@@ -25,11 +33,22 @@ export const compareQueue = jobQueue<{ runId: number }>("dh-compare", {
  */
 const ENTITY_CONCURRENCY = 8;
 
+/** What a run's owner becomes when its server dies (its lease ran out). */
+export const INTERRUPTED =
+  "Interrupted: the Assay server running this report stopped before it ended. Run Report again to start a fresh run.";
+
+/** The server registry (modules/servers): who runs a run, and the takeover of dead servers' runs. */
+export interface DhRegistry {
+  readonly id: string;
+  onSweep(sweeper: (live: ReadonlySet<string>) => Promise<void>): void;
+}
+
 export interface RunnerDeps {
   db: Db;
   settings: DataHarmonizationSettings;
   context: ConnectorContext;
   log: Logger;
+  registry: DhRegistry;
 }
 
 /** Opens each source once per run, on first use; all closed when the run ends. */
@@ -123,6 +142,7 @@ export async function registerCompareWorker(jobs: Jobs, deps: RunnerDeps): Promi
     async ({ runId }) => {
       const run = await findRun(deps.db, runId);
       if (!run || run.state === "done" || run.state === "failed") return;
+      if (!(await ownRun(deps.db, run.id, deps.registry.id))) return;
       try {
         await executeRun(deps, run);
       } catch (error) {
@@ -132,4 +152,9 @@ export async function registerCompareWorker(jobs: Jobs, deps: RunnerDeps): Promi
     },
     { pollingIntervalSeconds: 0.5 },
   );
+  deps.registry.onSweep(async (live) => {
+    const ended = await interruptOrphanRuns(deps.db, [...live], INTERRUPTED);
+    if (ended.length > 0)
+      deps.log.warn({ runIds: ended }, "data harmonization: runs of a dead server interrupted");
+  });
 }

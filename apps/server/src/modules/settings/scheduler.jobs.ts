@@ -1,4 +1,3 @@
-import { hostname } from "node:os";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import { runDueSlots, type SchedulerDeps } from "./scheduler.js";
 
@@ -11,8 +10,6 @@ export const scheduleTickQueue = jobQueue<{ reason: string }>("schedules.tick", 
   retryLimit: 0,
   expireInSeconds: 300,
 });
-
-export const serverId = () => `${hostname()}:${process.pid}`;
 
 export async function startScheduler(jobs: Jobs, deps: SchedulerDeps): Promise<void> {
   // A tick a minute needs no faster polling; every server (and test app) runs this worker.

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { BuildsUnavailable, type BuildLauncher } from "./build-launcher.js";
 import { nextSlots } from "./schedule-times.js";
-import { runDueSlots, runNow, type SchedulerDeps } from "./scheduler.js";
+import { launchOrphanSlots, runDueSlots, runNow, type SchedulerDeps } from "./scheduler.js";
 import { createSetting } from "./settings.service.js";
 import { claimSlot } from "./settings.repo.js";
 
@@ -253,5 +253,47 @@ describe("runNow", () => {
     expect(slot).toMatchObject({ kind: "manual", outcome: "launched", test_run_key: "run-a-1" });
     expect(calls).toHaveLength(1);
     expect(await runNow(server("a", calls), 999_999, new Date(), PRESSER)).toBeUndefined();
+  });
+});
+
+describe("a slot claimed by a server that died before launching it", () => {
+  it("is launched once by a live server, never while its claimer lives, never when too old", async () => {
+    const id = await daily("orphan slot", new Date(Date.now() - 2 * HOUR));
+    const slotAt = new Date(Date.now() - 60_000);
+    const slotId = await claimSlot(database.db, {
+      settingId: id,
+      slotAt,
+      kind: "scheduled",
+      claimedBy: "dead-server",
+    });
+    expect(slotId).toBeDefined();
+    const callsA: Call[] = [];
+    const callsB: Call[] = [];
+    const a = server("live-a", callsA);
+    const b = server("live-b", callsB);
+    // While its claimer is live, nobody touches it.
+    expect(await launchOrphanSlots(a, new Set(["live-a", "dead-server"]))).toBe(0);
+    // Its claimer's lease ran out: two live servers sweep at once; one launches it.
+    const launched = await Promise.all([
+      launchOrphanSlots(a, new Set(["live-a", "live-b"])),
+      launchOrphanSlots(b, new Set(["live-a", "live-b"])),
+    ]);
+    expect(launched[0] + launched[1]).toBe(1);
+    expect(callsA.length + callsB.length).toBe(1);
+    const slot = (await slotsOf(id)).find((s) => s.slot_at === slotAt.toISOString())!;
+    expect(slot.outcome).toBe("launched");
+    expect(["live-a", "live-b"]).toContain(slot.claimed_by);
+    expect(await launchOrphanSlots(a, new Set(["live-a"]))).toBe(0);
+    // A claim older than the catch-up window is left alone (nobody expects that build now).
+    await claimSlot(database.db, {
+      settingId: id,
+      slotAt: new Date(slotAt.getTime() - 1_000),
+      kind: "scheduled",
+      claimedBy: "dead-server",
+    });
+    await database.db.pool.query(
+      "UPDATE schedule_slots SET claimed_at = now() - interval '2 hours' WHERE outcome IS NULL",
+    );
+    expect(await launchOrphanSlots(a, new Set(["live-a"]))).toBe(0);
   });
 });

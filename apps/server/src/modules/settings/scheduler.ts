@@ -22,8 +22,8 @@ export interface SchedulerDeps {
   catchUpMs: number;
   /** The shortest gap between a schedule's launches (ASSAY_SCHEDULE_MIN_GAP_MINUTES). */
   minIntervalMs: number;
-  /** Who claims, recorded with each slot (host and process). */
-  serverId: string;
+  /** Who claims, recorded with each slot: this server process's id in the servers table. */
+  readonly serverId: string;
   log: FastifyBaseLogger;
 }
 
@@ -148,4 +148,28 @@ export async function runNow(
   const error = await launchSlot(deps, setting, slotId, by);
   if ((error as { statusCode?: number } | undefined)?.statusCode === 429) throw error;
   return repo.findSlot(deps.db, slotId);
+}
+
+/**
+ * Slots a server claimed and died before launching (its lease ran out): launched by this server,
+ * each once across servers. Only slots claimed within the catch-up window: an older one would
+ * launch a build nobody expects any more.
+ */
+export async function launchOrphanSlots(
+  deps: SchedulerDeps,
+  live: ReadonlySet<string>,
+): Promise<number> {
+  let launched = 0;
+  for (const slot of await repo.orphanSlots(deps.db, [...live], deps.catchUpMs)) {
+    if (!(await repo.takeSlot(deps.db, slot.id, slot.claimed_by, deps.serverId))) continue;
+    const setting = await repo.findSetting(deps.db, slot.setting_id);
+    if (!setting) continue;
+    deps.log.info(
+      { slotId: slot.id, from: slot.claimed_by },
+      "schedules: launching a dead server's slot",
+    );
+    await launchSlot(deps, setting, slot.id);
+    launched++;
+  }
+  return launched;
 }

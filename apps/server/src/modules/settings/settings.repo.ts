@@ -128,6 +128,39 @@ export async function claimSlot(
   return row ? Number(row.id) : undefined;
 }
 
+/**
+ * Slots claimed but never launched by a server no longer live (it died between its claim and
+ * the launch), claimed no longer ago than `withinMs`, oldest first.
+ */
+export async function orphanSlots(
+  db: Db,
+  live: readonly string[],
+  withinMs: number,
+): Promise<{ id: number; setting_id: number; claimed_by: string }[]> {
+  const rows = await db.kysely
+    .selectFrom("schedule_slots")
+    .select(["id", "setting_id", "claimed_by"])
+    .where("outcome", "is", null)
+    .where("claimed_by", "not in", live.length > 0 ? [...live] : [""])
+    .where("claimed_at", ">", sql<Date>`now() - ${withinMs} * interval '1 millisecond'`)
+    .orderBy("claimed_at")
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), setting_id: Number(row.setting_id) }));
+}
+
+/** Takes a dead claimer's slot for this server, once across servers (its claimer unchanged). */
+export async function takeSlot(db: Db, id: number, from: string, to: string): Promise<boolean> {
+  const row = await db.kysely
+    .updateTable("schedule_slots")
+    .set({ claimed_by: to })
+    .where("id", "=", id)
+    .where("claimed_by", "=", from)
+    .where("outcome", "is", null)
+    .returning("id")
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function recordOutcome(
   db: Db,
   slotId: number,

@@ -13,6 +13,7 @@ import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { runHref } from "./build-columns";
 import { BuildPhaseChip, BuildStatusChip } from "./BuildChips";
+import { BuildHistory } from "./BuildHistory";
 import { StopBuildButton } from "./StopBuildButton";
 import { useBuildDetail } from "./use-builds";
 
@@ -50,6 +51,7 @@ export function BuildLogDialog({ id, onClose }: { id: string; onClose: () => voi
                 {build.statusMessage}
               </Alert>
             )}
+            <BuildHistory events={build.events} />
             {build.log.truncated && (
               <Typography variant="body2" color="text.secondary" sx={{ mb: 0.5 }}>
                 The last {Math.round(build.log.text.length / 1024)} KB of{" "}

@@ -154,6 +154,22 @@ describe("Builds page", () => {
     const detail = () => ({
       ...buildRecord({ id: 7, buildStatus: stopped ? "STOPPED" : "IN_PROGRESS" }),
       log: { text: "Running 12 tests using 1 worker\n", truncated: false, bytes: 33 },
+      events: [
+        { at: "2026-11-26T08:00:00.000Z", kind: "queued", server: null, message: "Queued by QA." },
+        {
+          at: "2026-11-26T08:00:01.000Z",
+          kind: "started",
+          server: "5c831c52-aaaa",
+          message: "Started by server host-a (5c831c52), try 1.",
+        },
+        {
+          at: "2026-11-26T08:02:00.000Z",
+          kind: "taken_over",
+          server: "b5766d3b-bbbb",
+          message:
+            "Taken over by server host-b (b5766d3b): server 5c831c52 stopped renewing its lease; started again as try 2.",
+        },
+      ],
     });
     mock({
       "/v1/builds": () => jsonResponse(buildPage([buildRecord({ id: 7 })])),
@@ -168,6 +184,16 @@ describe("Builds page", () => {
     await userEvent.click(await screen.findByRole("link", { name: "Log of build 7" }));
     const dialog = await screen.findByRole("dialog", { name: "Log of build #7" });
     expect(await within(dialog).findByText(/Running 12 tests/)).toBeInTheDocument();
+    // The build's history, oldest first, each step named in words.
+    const history = within(dialog).getByRole("list", { name: "Build history" });
+    const steps = within(history)
+      .getAllByRole("listitem")
+      .map((item) => item.textContent);
+    expect(steps).toEqual([
+      "11-26 08:00:00QueuedQueued by QA.",
+      "11-26 08:00:01StartedStarted by server host-a (5c831c52), try 1.",
+      "11-26 08:02:00Taken overTaken over by server host-b (b5766d3b): server 5c831c52 stopped renewing its lease; started again as try 2.",
+    ]);
     const stop = within(dialog).getByRole("button", { name: "Stop build 7" });
     await waitFor(() => expect(stop).toBeEnabled());
     await userEvent.click(stop);

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { RUNNER_WRAPPER } from "./runner-wrapper.js";
 import { accessSync, constants, openSync, closeSync, mkdirSync } from "node:fs";
+import type { Socket } from "node:net";
 import path from "node:path";
 import type { LocalExecutorSettings } from "../builds.config.js";
 import {
@@ -110,12 +112,13 @@ export class LocalExecutor implements Executor {
     const log = openSync(logPathOf(this.options.logDir, request.buildId), "a");
     let child: ChildProcess;
     try {
-      child = spawn(file, args, {
+      // Under the wrapper, which ends the group when this server's pipe to it closes.
+      child = spawn(process.execPath, ["-e", RUNNER_WRAPPER, "--", file, ...args], {
         cwd: path.resolve(this.options.installDir, this.settings.cwd ?? "."),
         env: this.runnerEnv(request),
         detached: true,
         shell: false,
-        stdio: ["ignore", log, log],
+        stdio: ["pipe", log, log],
       });
       await new Promise<void>((resolve, reject) => {
         child.once("spawn", resolve);
@@ -126,6 +129,8 @@ export class LocalExecutor implements Executor {
     } finally {
       closeSync(log);
     }
+    // The pipe stays open while this server lives; it must not keep a stopping server alive.
+    (child.stdin as Socket | null)?.unref();
     const externalId = String(child.pid);
     const entry: Running = {
       child,
