@@ -101,7 +101,7 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
         .as("fails"),
     )
     .innerJoin("tests", "tests.id", "fails.test_id")
-    .select(["fails.test_id", "tests.title", "fails.fail_count"])
+    .select(["fails.test_id", "tests.title", "tests.family", "fails.fail_count"])
     .orderBy("fails.fail_count", "desc")
     .orderBy("fails.test_id");
 }
@@ -112,6 +112,7 @@ export async function listTopFails(db: Db, months: number, limit: number) {
   return rows.map((row) => ({
     id: Number(row.test_id),
     title: row.title,
+    family: row.family,
     fail_count: Number(row.fail_count),
   }));
 }
