@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import type { RunFilters } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 
 /**
@@ -94,11 +95,49 @@ function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
 }
 
 /** One page of a family's runs, newest first (runs_family_created_idx). */
-export async function listRuns(db: Db, family: Family, limit: number, offset: number) {
-  const rows = await db.kysely
-    .selectFrom("runs")
+/** `\`, `%` and `_` of a search taken literally by ILIKE (whose escape character is `\`). */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, "\\$&");
+const DAY_MS = 86_400_000;
+
+/**
+ * The runs of a family that pass the list's filters. Each filter has an index that finds it at
+ * 100,000 runs (migration 0096; docs/performance.md): the family's runs in order with every
+ * equality filter's column (the count reads it alone), site, env and branch in front for a rare
+ * value, the search trigram indexes on name and key.
+ */
+function filteredRuns(db: Db, family: Family, filters: RunFilters) {
+  let query = db.kysely.selectFrom("runs").where("family", "=", family);
+  if (filters.platform) query = query.where("is_next_gen", "=", filters.platform === "nextGen");
+  if (filters.region) query = query.where("is_china_region", "=", filters.region === "CHINA");
+  if (filters.site)
+    query = query.where(family === "frontend" ? "nora_site" : "env", "=", filters.site);
+  if (filters.branch) query = query.where("branch", "=", filters.branch);
+  if (filters.status) query = query.where("failed", filters.status === "failed" ? ">" : "=", 0);
+  if (filters.from) query = query.where("created_at", ">=", new Date(`${filters.from}T00:00:00Z`));
+  if (filters.to)
+    query = query.where(
+      "created_at",
+      "<",
+      new Date(Date.parse(`${filters.to}T00:00:00Z`) + DAY_MS),
+    );
+  if (filters.q) {
+    const like = `%${escapeLike(filters.q)}%`;
+    query = query.where((eb) =>
+      eb.or([eb("test_run_name", "ilike", like), eb("test_run_key", "ilike", like)]),
+    );
+  }
+  return query;
+}
+
+export async function listRuns(
+  db: Db,
+  family: Family,
+  filters: RunFilters,
+  limit: number,
+  offset: number,
+) {
+  const rows = await filteredRuns(db, family, filters)
     .select(RUN_COLUMNS)
-    .where("family", "=", family)
     .orderBy("created_at", "desc")
     .orderBy("id", "desc")
     .limit(limit)
@@ -108,11 +147,21 @@ export async function listRuns(db: Db, family: Family, limit: number, offset: nu
 }
 export type RunRow = Awaited<ReturnType<typeof listRuns>>[number];
 
-export async function countRuns(db: Db, family: Family): Promise<number> {
+/** The runs that pass the filters, counted up to `cap` + 1 (the count stops past the cap). */
+export async function countRuns(
+  db: Db,
+  family: Family,
+  filters: RunFilters,
+  cap: number,
+): Promise<number> {
   const row = await db.kysely
-    .selectFrom("runs")
+    .selectFrom(
+      filteredRuns(db, family, filters)
+        .select(sql<number>`1`.as("one"))
+        .limit(cap + 1)
+        .as("matching"),
+    )
     .select((eb) => eb.fn.countAll<string>().as("count"))
-    .where("family", "=", family)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }

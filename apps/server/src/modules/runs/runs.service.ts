@@ -1,5 +1,6 @@
 import {
   NO_UNSTABLE,
+  RUN_COUNT_CAP,
   unstableByRun,
   UNSTABLE_TAG,
   type ApiLogPage,
@@ -52,11 +53,17 @@ export async function unstableTestIds(db: Db): Promise<Set<number>> {
 
 async function pageOfRuns(db: Db, family: repo.Family, query: RunListQuery) {
   const offset = (query.page - 1) * query.page_size;
-  const [rows, total] = await Promise.all([
-    repo.listRuns(db, family, query.page_size, offset),
-    repo.countRuns(db, family),
+  const [rows, counted] = await Promise.all([
+    repo.listRuns(db, family, query, query.page_size, offset),
+    repo.countRuns(db, family, query, RUN_COUNT_CAP),
   ]);
-  return { rows, total, page: query.page, page_size: query.page_size };
+  return {
+    rows,
+    total: Math.min(counted, RUN_COUNT_CAP),
+    total_exact: counted <= RUN_COUNT_CAP,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /**
