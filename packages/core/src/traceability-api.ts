@@ -124,7 +124,11 @@ export type RmsImportItem = z.infer<typeof RmsImportItemSchema>;
 const previewList = (what: string) =>
   z.object({
     count: z.int().describe(`Requirements ${what}`),
-    items: z.array(RmsImportItemSchema).describe(`The first ${RMS_PREVIEW_LISTED}, in key order`),
+    items: z
+      .array(RmsImportItemSchema)
+      .describe(
+        `The first ${RMS_PREVIEW_LISTED}: those with a note, flag or links first, then in key order`,
+      ),
   });
 
 /**

@@ -56,8 +56,12 @@ function item(
   };
 }
 
+/** What a person put on a requirement: those are listed first, the reason for the preview. */
+const kept = (item: RmsImportItem) =>
+  item.note !== "" || item.noTestNeeded || item.links > 0 ? 0 : 1;
+
 function listOf(items: RmsImportItem[]) {
-  items.sort((a, b) => a.rms.localeCompare(b.rms, "en", { numeric: true }));
+  items.sort((a, b) => kept(a) - kept(b) || a.rms.localeCompare(b.rms, "en", { numeric: true }));
   return { count: items.length, items: items.slice(0, RMS_PREVIEW_LISTED) };
 }
 
