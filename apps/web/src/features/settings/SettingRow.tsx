@@ -10,7 +10,7 @@ import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { SIGN_IN_HINT } from "../../api/use-signed-in";
 import { BUILD_TABS } from "../../components/builds-url";
-import { humanize } from "../builds/BuildChips";
+import { humanize } from "../../components/status-words";
 
 const OUTCOME_COLOR = {
   launched: "success",
