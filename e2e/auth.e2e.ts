@@ -106,6 +106,8 @@ describe("sign-in in public read mode", () => {
     await page.getByRole("menuitem", { name: "Sign out" }).click();
     await header(page).getByRole("link", { name: "Sign in" }).waitFor({ timeout: 20_000 });
     expect(new URL(page.url()).origin).toBe(base);
+    // Back on the page signed out from (readable signed out), not the Dashboard (issue 32).
+    await page.waitForURL((url) => url.pathname === "/test_runs", { timeout: 20_000 });
 
     // Nobody is signed in: an answer, not an error.
     const now = await page.evaluate(async () => (await fetch("/v1/me")).json());

@@ -99,15 +99,16 @@ afterAll(async () => {
 });
 
 /** `assay rms import` of REQUIREMENTS, as a person would run it; returns what it printed. */
-async function importRequirements(): Promise<string> {
+async function importRequirements(content = REQUIREMENTS, ...flags: string[]): Promise<string> {
   const dir = mkdtempSync(path.join(tmpdir(), "rms-"));
   const file = path.join(dir, "requirements.csv");
-  writeFileSync(file, REQUIREMENTS);
+  writeFileSync(file, content);
   const { stdout } = await promisify(execFile)(process.execPath, [
     CLI,
     "rms",
     "import",
     file,
+    ...flags,
     "--server",
     server.url,
     "--token",
@@ -137,6 +138,13 @@ describe("Traceability Matrix", () => {
   it("imports the requirements with `assay rms import`", async () => {
     // Imported in beforeAll: every test here reads the matrix it made.
     expect(imported).toContain("Imported 3 requirements with 1 linked bugs from requirements.csv");
+    // --dry-run (issue 32): what a one-row file would do, the others archived, nothing changed.
+    const [header, first] = REQUIREMENTS.split("\n");
+    const dry = await importRequirements(`${header}\n${first}\n`, "--dry-run");
+    expect(dry).toContain("Dry run: nothing changed. Importing requirements.csv would:");
+    expect(dry).toContain("archived 2");
+    const matrix = await fetch(`${server.url}/v1/traceability-matrix`);
+    expect(((await matrix.json()) as { rows: unknown[] }).rows).toHaveLength(3);
   });
 
   it("shows the computed matrix with its source, bar and footer", async () => {

@@ -35,6 +35,7 @@ import { loadSecretKey } from "./secret-key.js";
 import { registerWebApp } from "./http/web-app.js";
 import { registerCompression } from "./http/compression.js";
 import { registerAnswerCache } from "./http/answer-cache.js";
+import { acceptEmptyJsonBody } from "./http/json-body.js";
 import { catalogRoutes } from "./modules/catalog/catalog.routes.js";
 import { healthRoutes } from "./modules/health/health.routes.js";
 import { createEmbeddedIdentity } from "./modules/identity/embedded-identity.js";
@@ -136,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
   registerControlCharacterCheck(app);
+  acceptEmptyJsonBody(app);
   // Sign-in: session cookie, service tokens and the issuer's access tokens (modules/auth).
   const auth = createAuth({
     app,

@@ -13,6 +13,7 @@ import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
 import type SvgIcon from "@mui/material/SvgIcon";
 import { lazy, Suspense, useState, type ComponentType } from "react";
 import { generatePath, Navigate, type RouteObject } from "react-router";
+import { RootRedirect } from "./components/RootRedirect";
 import { BareLayout } from "./components/BareLayout";
 import { Layout } from "./components/Layout";
 import { NotFoundPage } from "./components/NotFoundPage";
@@ -221,7 +222,12 @@ function fullRoutes(): RouteObject[] {
   return [
     ...redirects.map((entry) => ({
       path: entry.path,
-      element: <Navigate to={entry.redirect} replace />,
+      element:
+        entry.path === "/" ? (
+          <RootRedirect to={entry.redirect} />
+        ) : (
+          <Navigate to={entry.redirect} replace />
+        ),
     })),
     { element: <BareLayout />, children: SCREENS.filter((s) => s.bare).map((s) => screenRoute(s)) },
     {

@@ -130,3 +130,42 @@ export const LabelSchema = (what: string, max = 200) =>
     .min(1, `${what} cannot be empty`)
     .max(max, `${what} has at most ${max} characters`)
     .refine((text) => !hasControlCharacters(text), `${what} cannot contain control characters`);
+
+/**
+ * Fields a client may send as "" (or null) when the run type does not use them: the spec's
+ * clients post every field of the payload, the unused ones empty. Those read as absent, so a
+ * run_all build with tag: "" is a run_all build, while by_tags with tag: "" still earns "A tag is
+ * required". spiraCredentialsString is the spec's field the server never takes (credentials come
+ * from the profile): empty it is absent, with a value it stays refused as an unknown field.
+ */
+const BLANK_AS_ABSENT: Record<"frontend" | "backend" | "load", ReadonlySet<string>> = {
+  frontend: new Set([
+    "tag",
+    "subSet",
+    "dynamicTag",
+    "database_host",
+    "executor",
+    "releaseId",
+    "jiraRelease",
+    "translationLanguageCode",
+    "translationReportToEmail",
+    "numberOfPatientsCreated",
+    "spiraCredentialsString",
+  ]),
+  backend: new Set(["tag", "subSet", "executor"]),
+  load: new Set(["host", "query", "team", "executor"]),
+};
+
+/** The body with its empty optional fields removed; anything else (unknown fields too) kept. */
+export function blankFieldsAsAbsent(
+  family: "frontend" | "backend" | "load",
+  body: unknown,
+): unknown {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
+  const optional = BLANK_AS_ABSENT[family];
+  return Object.fromEntries(
+    Object.entries(body).filter(
+      ([key, value]) => !(optional.has(key) && (value === "" || value === null)),
+    ),
+  );
+}

@@ -44,7 +44,8 @@ export const DailyRunSchema = z.object({
   createdAt: z.iso.datetime({ offset: true }),
   total: count(),
   passed: count(),
-  failed: count(),
+  failed: count().describe("Failures that are not unstable"),
+  unstable: count().describe("Failures of '@unstable' tests, counted out of failed"),
   skipped: count(),
 });
 export type DailyRun = z.infer<typeof DailyRunSchema>;
@@ -54,6 +55,7 @@ export const DailyPointSchema = z.object({
   total: count(),
   passed: count(),
   failed: count(),
+  unstable: count(),
   skipped: count(),
   /** Runs of that day, oldest first: a click on the day lists them. */
   runs: z.array(DailyRunSchema),

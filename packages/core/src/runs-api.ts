@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { ApiRequestSchema, BackendResultSchema, FrontendResultSchema } from "./run-results-api.js";
 
+import { RunFiltersShape, runFiltersProblem } from "./run-filters.js";
+
 export * from "./run-results-api.js";
+export * from "./run-filters.js";
 
 /**
  * The read API of runs and results (spec section 7, "Main dashboard API"): query, path and
@@ -42,14 +45,23 @@ const page = () =>
 
 // ── query and path parameters ────────────────────────────────────────────────────────────────
 
-export const RunListQuerySchema = z.object({
-  page: page(),
-  page_size: pageSize(RUN_PAGE_SIZES, DEFAULT_RUN_PAGE_SIZE),
-  force: z.stringbool().optional().describe("true: bypass any cache and read the database"),
-});
+const force = () =>
+  z.stringbool().optional().describe("true: bypass any cache and read the database");
+
+export const RunListQuerySchema = z
+  .object({
+    page: page(),
+    page_size: pageSize(RUN_PAGE_SIZES, DEFAULT_RUN_PAGE_SIZE),
+    force: force(),
+    ...RunFiltersShape,
+  })
+  .superRefine((query, ctx) => {
+    const problem = runFiltersProblem(query);
+    if (problem) ctx.addIssue({ code: "custom", message: problem, path: ["to"] });
+  });
 export type RunListQuery = z.infer<typeof RunListQuerySchema>;
 
-export const ForceQuerySchema = RunListQuerySchema.pick({ force: true });
+export const ForceQuerySchema = z.object({ force: force() });
 
 export const ApiLogQuerySchema = z.object({
   page: page(),
@@ -169,9 +181,24 @@ export const LoadRunSchema = z.object({
 });
 export type LoadRun = z.infer<typeof LoadRunSchema>;
 
-export const FrontendRunPageSchema = pageSchema(FrontendRunSchema);
-export const BackendRunPageSchema = pageSchema(BackendRunSchema);
-export const LoadRunPageSchema = pageSchema(LoadRunSchema);
+/**
+ * The run lists count at most this many runs for the pager: counting every one of 100,000 runs
+ * of a broad filter costs more than the page itself (docs/performance.md). Past it the total
+ * reads "10,000+" and total_exact is false.
+ */
+export const RUN_COUNT_CAP = 10_000;
+
+const runPageSchema = <T extends z.ZodType>(item: T) =>
+  pageSchema(item).extend({
+    total_exact: z
+      .boolean()
+      .optional()
+      .describe(`false: total is ${RUN_COUNT_CAP} and more runs match (the count stops there)`),
+  });
+
+export const FrontendRunPageSchema = runPageSchema(FrontendRunSchema);
+export const BackendRunPageSchema = runPageSchema(BackendRunSchema);
+export const LoadRunPageSchema = runPageSchema(LoadRunSchema);
 export type FrontendRunPage = z.infer<typeof FrontendRunPageSchema>;
 export type BackendRunPage = z.infer<typeof BackendRunPageSchema>;
 export type LoadRunPage = z.infer<typeof LoadRunPageSchema>;

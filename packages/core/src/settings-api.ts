@@ -65,6 +65,34 @@ export const WebhookFormatSchema = z
 export type WebhookFormat = z.infer<typeof WebhookFormatSchema>;
 export const WEBHOOK_URL_MAX_LENGTH = 2000;
 
+/**
+ * What GET /v1/setting answers beyond the writable fields. A client that PUTs back the object it
+ * read sends them; they are accepted and ignored (the server owns them), while a field that is
+ * neither writable nor one of these is still refused.
+ */
+const READ_ONLY_SETTING_FIELDS = Object.fromEntries(
+  [
+    "id",
+    "webhook",
+    "scheduleText",
+    "nextRuns",
+    "recentSlots",
+    "createdBy",
+    "updatedBy",
+    "updatedAt",
+  ].map((key) => [key, z.unknown().optional().describe("Read-only (as GET answers it); ignored")]),
+) as Record<
+  | "id"
+  | "webhook"
+  | "scheduleText"
+  | "nextRuns"
+  | "recentSlots"
+  | "createdBy"
+  | "updatedBy"
+  | "updatedAt",
+  z.ZodOptional<z.ZodUnknown>
+>;
+
 export const SettingBodySchema = z.strictObject({
   name,
   description: z.string().trim().max(SETTING_DESCRIPTION_MAX_LENGTH).default(""),
@@ -89,6 +117,7 @@ export const SettingBodySchema = z.strictObject({
   webhookFormat: WebhookFormatSchema.optional().describe(
     "slack or json; left out: unchanged (PUT) or json",
   ),
+  ...READ_ONLY_SETTING_FIELDS,
 });
 export type SettingBody = z.infer<typeof SettingBodySchema>;
 export type SettingBodyInput = z.input<typeof SettingBodySchema>;

@@ -65,6 +65,40 @@ export function countStatuses(
   return counts;
 }
 
+/** A final failure of some run, as the run lists read them to find its unstable results. */
+export interface RunFailure extends StatusInput {
+  run_id: number;
+}
+
+/**
+ * How many results of each run are unstable: its final failures that deriveStatus calls
+ * unstable. Every screen and message that counts a run's results (run lists, Dashboard, charts,
+ * webhooks) takes this count, then withUnstable, so Unstable is never also counted as Failed.
+ */
+export function unstableByRun(
+  failures: readonly RunFailure[],
+  unstableTestIds: ReadonlySet<number>,
+): Map<number, number> {
+  const byRun = new Map<number, number>();
+  for (const failure of failures) {
+    if (deriveStatus(failure, unstableTestIds) !== "unstable") continue;
+    byRun.set(failure.run_id, (byRun.get(failure.run_id) ?? 0) + 1);
+  }
+  return byRun;
+}
+
+/**
+ * Stored counts (failed includes every failure, as ingestion counts them) with the run's unstable
+ * results counted out of failed: the spec's rule, in one place.
+ */
+export function withUnstable<T extends { failed: number }>(
+  counts: T,
+  unstable: number,
+): T & { unstable: number } {
+  const counted = Math.min(unstable, counts.failed);
+  return { ...counts, failed: counts.failed - counted, unstable: counted };
+}
+
 /**
  * The one ticket rule: ticket keys in `text`, matched case-insensitively with the configured
  * pattern (default nxl- followed by digits), upper-cased as the tracker spells them. An empty

@@ -98,21 +98,69 @@ export const RmsImportBodySchema = z.object({
     .describe(
       "The file's text (UTF-8): CSV with a header row, a JSON array, or {requirements, releases}",
     ),
+  dry_run: z
+    .boolean({ error: "dry_run is true or false" })
+    .default(false)
+    .describe("true: change nothing, answer what the import would do (the preview)"),
 });
 export type RmsImportBody = z.infer<typeof RmsImportBodySchema>;
 
+/** At most this many requirements are listed per kind of change; the counts are always whole. */
+export const RMS_PREVIEW_LISTED = 200;
+
+/** A requirement an import touches, with what a person wrote on it (its note and flag). */
+export const RmsImportItemSchema = z.object({
+  rms: z.string(),
+  summary: z.string(),
+  note: z.string().describe("The requirement's note (empty for a new one)"),
+  noTestNeeded: z.union([z.literal(0), z.literal(1)]),
+  links: z.int().describe("Tests linked to it on the matrix screen"),
+  changes: z
+    .array(z.enum(["summary", "epic", "type", "bugs"]))
+    .describe("What the file changes (changed requirements only)"),
+});
+export type RmsImportItem = z.infer<typeof RmsImportItemSchema>;
+
+const previewList = (what: string) =>
+  z.object({
+    count: z.int().describe(`Requirements ${what}`),
+    items: z
+      .array(RmsImportItemSchema)
+      .describe(
+        `The first ${RMS_PREVIEW_LISTED}: those with a note, flag or links first, then in key order`,
+      ),
+  });
+
+/**
+ * What an import does, or would do with dry_run: requirements added, changed (summary, epic,
+ * type or bugs), archived (no longer in the source: kept with their note, flag, links and edit
+ * history, out of the matrix) and restored (archived ones the source names again).
+ */
+export const RmsImportPreviewSchema = z.object({
+  added: previewList("new to the matrix"),
+  changed: previewList("whose summary, epic, type or bugs change"),
+  archived: previewList("no longer in the source: archived with their notes, not deleted"),
+  restored: previewList("archived before, back with their notes"),
+  unchanged: z.int(),
+});
+export type RmsImportPreview = z.infer<typeof RmsImportPreviewSchema>;
+
 export const RmsImportResultSchema = z.object({
   fileName: z.string(),
-  importedAt: z.string().describe("ISO 8601 time of the import"),
+  dryRun: z.boolean().describe("true: nothing was changed, the preview says what would be"),
+  importedAt: z.string().nullable().describe("ISO 8601 time of the import; null for a dry run"),
   requirements: z.int().describe("Requirements in the file (added or updated)"),
   bugs: z.int().describe("Linked bugs in the file"),
-  removed: z.int().describe("Requirements of the previous import not in this file"),
+  removed: z
+    .int()
+    .describe("Requirements of the previous import not in this file: archived, not deleted"),
   releases: z
     .int()
     .optional()
     .describe(
       "Releases of the file's releases section; absent: no section, imported releases kept",
     ),
+  preview: RmsImportPreviewSchema,
 });
 export type RmsImportResult = z.infer<typeof RmsImportResultSchema>;
 

@@ -231,6 +231,9 @@ export interface RequirementsTable {
   no_test_needed: Defaulted<boolean>;
   updated_by: string | null;
   updated_at: Timestamp | null;
+  /** When it left its source (migration 0095); null while it is in the matrix. */
+  archived_at: Timestamp | null;
+  archived_by: string | null;
 }
 
 export interface RequirementBugsTable {

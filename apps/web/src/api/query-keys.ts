@@ -20,8 +20,8 @@ export const queryKeys = {
   spiraReleases: ["spira-releases"] as const,
   releaseReport: ["release-report"] as const,
   traceabilityTestHistory: (testId: number) => ["traceability-test-history", testId] as const,
-  runList: (family: string, page: number, pageSize: number) =>
-    ["run-list", family, page, pageSize] as const,
+  runList: (family: string, page: number, pageSize: number, filters = "") =>
+    ["run-list", family, page, pageSize, filters] as const,
   /** Pages of a run view (GET .../view) under one filter set. */
   runView: (family: string, key: string, filters: string) =>
     ["run-view", family, key, filters] as const,

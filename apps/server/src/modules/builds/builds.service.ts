@@ -1,5 +1,6 @@
 import {
   BackendBuildSchema,
+  blankFieldsAsAbsent,
   BUILD_LIST_PATHS,
   frontendBuildSchema,
   isHostOrHttpsUrl,
@@ -129,7 +130,8 @@ export async function validatePayload(
             hasSpiraCredentials:
               oq && user.id !== null && (await hasTestManagementCredentials(deps.db, user.id)),
           });
-  const parsed = schema.safeParse(body);
+  const family = list === "china" ? "frontend" : list;
+  const parsed = schema.safeParse(blankFieldsAsAbsent(family, body));
   if (!parsed.success) throw invalidBuild(parsed.error);
   return parsed.data as Record<string, unknown>;
 }

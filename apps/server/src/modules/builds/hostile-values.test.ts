@@ -150,6 +150,12 @@ describe("hostile-value campaign", () => {
           });
           if (res.statusCode === 201) {
             const sent = JSON.parse(body)[field];
+            // An empty value of a field the build does not need reads as absent (issue 32):
+            // the empty text is never recorded (absent, or the field's default, as executor's).
+            if (sent === "" || sent === null) {
+              expect(res.json().build.payload[field], `${list}.${field}`).not.toBe(sent);
+              continue;
+            }
             accepted.push({
               id: res.json().build.id,
               variable: field === "tag" ? "TEST_TAG" : envNameOf(field),

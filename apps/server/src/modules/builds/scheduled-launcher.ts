@@ -1,5 +1,6 @@
 import {
   BackendBuildSchema,
+  blankFieldsAsAbsent,
   frontendBuildSchema,
   LoadBuildSchema,
   type BuildList,
@@ -32,7 +33,7 @@ export function scheduledBuildLauncher(deps: BuildsDeps): BuildLauncher {
         : list === "load"
           ? LoadBuildSchema
           : frontendBuildSchema({ ...deps.catalog, hasSpiraCredentials: false });
-    const parsed = schema.safeParse(body);
+    const parsed = schema.safeParse(blankFieldsAsAbsent(template.family, body));
     if (!parsed.success) throw invalidBuild(parsed.error);
     checkTargetHosts(parsed.data, deps.builds.allowLinkLocalTargets);
     return { list, payload: parsed.data as Record<string, unknown> };

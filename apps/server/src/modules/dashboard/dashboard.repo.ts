@@ -9,6 +9,7 @@ import { rerunRunKeys } from "../builds/builds.repo.js";
  */
 
 export interface DailyRunRow {
+  id: number;
   key: string;
   name: string;
   executor: string;
@@ -33,6 +34,7 @@ export function dailyRunsQuery(db: Db, filter: DailyRunsFilter) {
   return db.kysely
     .selectFrom("runs")
     .select([
+      "id",
       "test_run_key as key",
       "test_run_name as name",
       "executor",
@@ -54,7 +56,11 @@ export function dailyRunsQuery(db: Db, filter: DailyRunsFilter) {
 export async function listDailyRuns(db: Db, filter: DailyRunsFilter): Promise<DailyRunRow[]> {
   if (filter.targets.length === 0) return [];
   const rows = await dailyRunsQuery(db, filter).execute();
-  return rows.map((row) => ({ ...row, executor: row.executor ?? filter.executor }));
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    executor: row.executor ?? filter.executor,
+  }));
 }
 
 /**
@@ -69,6 +75,7 @@ export async function listRerunRuns(db: Db, filter: DailyRunsFilter): Promise<Da
   const rows = await db.kysely
     .selectFrom("runs")
     .select([
+      "id",
       "test_run_key as key",
       "test_run_name as name",
       "baseurl as url",
@@ -89,5 +96,5 @@ export async function listRerunRuns(db: Db, filter: DailyRunsFilter): Promise<Da
     )
     .orderBy("created_at", "desc")
     .execute();
-  return rows.map((row) => ({ ...row, executor: filter.executor }));
+  return rows.map((row) => ({ ...row, id: Number(row.id), executor: filter.executor }));
 }

@@ -1,4 +1,5 @@
 import {
+  withUnstable,
   type Catalog,
   type DailyChart,
   type DailyPoint,
@@ -7,6 +8,7 @@ import {
   type RerunList,
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
+import { unstableCounts } from "../runs/runs.service.js";
 import { listDailyRuns, listRerunRuns, type DailyRunRow } from "./dashboard.repo.js";
 
 /**
@@ -35,17 +37,49 @@ export function periodStart(now: Date, days: number): Date {
 
 const dayOf = (at: Date) => at.toISOString().slice(0, 10);
 
-function toRun(row: DailyRunRow): DailyRun {
-  return { ...row, createdAt: row.createdAt.toISOString() };
+/** A run's counts as every screen counts them: unstable results out of failed. */
+type CountedRun = DailyRunRow & { unstable: number };
+
+/** The rows with their unstable results counted (backend runs have none, spec section 2). */
+async function counted(
+  db: Db,
+  family: DailyRunsQuery["family"],
+  rows: readonly DailyRunRow[],
+): Promise<CountedRun[]> {
+  const unstable =
+    family === "frontend"
+      ? await unstableCounts(
+          db,
+          rows.map((row) => row.id),
+        )
+      : new Map();
+  return rows.map((row) => withUnstable(row, unstable.get(row.id) ?? 0));
+}
+
+function toRun(row: CountedRun): DailyRun {
+  const { key, name, executor, url, total, passed, failed, unstable, skipped } = row;
+  return {
+    key,
+    name,
+    executor,
+    url,
+    createdAt: row.createdAt.toISOString(),
+    total,
+    passed,
+    failed,
+    unstable,
+    skipped,
+  };
 }
 
 /** Every day of the period, oldest first, with the sums of its runs (zeros without runs). */
-export function sumPerDay(rows: readonly DailyRunRow[], since: Date, days: number): DailyPoint[] {
+export function sumPerDay(rows: readonly CountedRun[], since: Date, days: number): DailyPoint[] {
   const points: DailyPoint[] = Array.from({ length: days }, (_, i) => ({
     date: dayOf(new Date(since.getTime() + i * DAY_MS)),
     total: 0,
     passed: 0,
     failed: 0,
+    unstable: 0,
     skipped: 0,
     runs: [],
   }));
@@ -56,6 +90,7 @@ export function sumPerDay(rows: readonly DailyRunRow[], since: Date, days: numbe
     point.total += row.total;
     point.passed += row.passed;
     point.failed += row.failed;
+    point.unstable += row.unstable;
     point.skipped += row.skipped;
     point.runs.push(toRun(row));
   }
@@ -72,7 +107,11 @@ export async function dailyChart(
   const targets = dailyTargets(catalog, query);
   const since = periodStart(now, query.days);
   const rows = await listDailyRuns(db, { family: query.family, executor, since, targets });
-  return { executor, targets, days: sumPerDay(rows, since, query.days) };
+  return {
+    executor,
+    targets,
+    days: sumPerDay(await counted(db, query.family, rows), since, query.days),
+  };
 }
 
 export async function rerunList(
@@ -85,5 +124,5 @@ export async function rerunList(
   const targets = dailyTargets(catalog, query);
   const since = periodStart(now, query.days);
   const rows = await listRerunRuns(db, { family: query.family, executor, since, targets });
-  return { executor, targets, runs: rows.map(toRun) };
+  return { executor, targets, runs: (await counted(db, query.family, rows)).map(toRun) };
 }

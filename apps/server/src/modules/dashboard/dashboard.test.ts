@@ -147,6 +147,7 @@ describe("GET /v1/dashboard/daily-runs", () => {
       total: 0,
       passed: 0,
       failed: 0,
+      unstable: 0,
       skipped: 0,
       runs: [],
     });

@@ -116,7 +116,14 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
             .as("last"),
         (join) => join.onTrue(),
       )
-      .select(["fails.test_id", "tests.title", "tests.file", "last.suite_path", "fails.fail_count"])
+      .select([
+        "fails.test_id",
+        "tests.title",
+        "tests.file",
+        "tests.family",
+        "last.suite_path",
+        "fails.fail_count",
+      ])
       .orderBy("fails.fail_count", "desc")
       .orderBy("fails.test_id")
   );
@@ -130,6 +137,7 @@ export async function listTopFails(db: Db, months: number, limit: number) {
     title: row.title,
     suite_path: row.suite_path ?? [],
     file: row.file,
+    family: row.family,
     fail_count: Number(row.fail_count),
   }));
 }

@@ -1,5 +1,6 @@
 import {
   deriveStatus,
+  withUnstable,
   extractTickets,
   NO_UNSTABLE,
   pendingReason,
@@ -64,10 +65,8 @@ function runCounts(row: RunRow) {
 export function toFrontendRun(row: RunRow, unstable: number): FrontendRun {
   return {
     ...runCommon(row),
-    ...runCounts(row),
-    failed: Math.max(0, row.failed - unstable),
+    ...withUnstable(runCounts(row), unstable),
     skipped: row.pending,
-    unstable,
     nora_site: row.nora_site,
     commit: row.commit,
     is_next_gen: row.is_next_gen,

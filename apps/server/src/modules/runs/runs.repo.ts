@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
+import { RUN_COLUMNS, withIds } from "./run-list.repo.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -9,38 +10,6 @@ import type { Db } from "../../db/pool.js";
  */
 
 export type Family = "frontend" | "backend" | "load";
-
-const RUN_COLUMNS = [
-  "id",
-  "test_run_key",
-  "family",
-  "test_run_name",
-  "state",
-  "nora_site",
-  "env",
-  "baseurl",
-  "executor",
-  "branch",
-  "commit",
-  "is_next_gen",
-  "is_china_region",
-  "host",
-  "test_file",
-  "users",
-  "run_time",
-  "spawn_rate",
-  "load_region",
-  "report_location",
-  "total",
-  "passed",
-  "failed",
-  "pending",
-  "flaky",
-  "duration_ms",
-  "started_at",
-  "finished_at",
-  "created_at",
-] as const;
 
 /** Columns of a result shared by the frontend and backend lists (no steps, no attachments). */
 const RESULT_COLUMNS = [
@@ -82,11 +51,6 @@ const BACKEND_RESULT_COLUMNS = [
   "body",
 ] as const;
 
-// In place: rows are fresh from the driver, and copying big result lists costs time.
-function withIds<T extends { id: number }>(row: T): T {
-  row.id = Number(row.id);
-  return row;
-}
 function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
   row.id = Number(row.id);
   row.test_id = Number(row.test_id);
@@ -94,28 +58,7 @@ function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
 }
 
 /** One page of a family's runs, newest first (runs_family_created_idx). */
-export async function listRuns(db: Db, family: Family, limit: number, offset: number) {
-  const rows = await db.kysely
-    .selectFrom("runs")
-    .select(RUN_COLUMNS)
-    .where("family", "=", family)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
-    .offset(offset)
-    .execute();
-  return rows.map(withIds);
-}
-export type RunRow = Awaited<ReturnType<typeof listRuns>>[number];
-
-export async function countRuns(db: Db, family: Family): Promise<number> {
-  const row = await db.kysely
-    .selectFrom("runs")
-    .select((eb) => eb.fn.countAll<string>().as("count"))
-    .where("family", "=", family)
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
+export { listRuns, countRuns, type RunRow } from "./run-list.repo.js";
 
 export async function findRun(db: Db, family: Family, key: string) {
   const row = await db.kysely

@@ -1,6 +1,7 @@
 import {
-  deriveStatus,
   NO_UNSTABLE,
+  RUN_COUNT_CAP,
+  unstableByRun,
   UNSTABLE_TAG,
   type ApiLogPage,
   type ApiLogQuery,
@@ -52,11 +53,17 @@ export async function unstableTestIds(db: Db): Promise<Set<number>> {
 
 async function pageOfRuns(db: Db, family: repo.Family, query: RunListQuery) {
   const offset = (query.page - 1) * query.page_size;
-  const [rows, total] = await Promise.all([
-    repo.listRuns(db, family, query.page_size, offset),
-    repo.countRuns(db, family),
+  const [rows, counted] = await Promise.all([
+    repo.listRuns(db, family, query, query.page_size, offset),
+    repo.countRuns(db, family, query, RUN_COUNT_CAP),
   ]);
-  return { rows, total, page: query.page, page_size: query.page_size };
+  return {
+    rows,
+    total: Math.min(counted, RUN_COUNT_CAP),
+    total_exact: counted <= RUN_COUNT_CAP,
+    page: query.page,
+    page_size: query.page_size,
+  };
 }
 
 /**
@@ -66,18 +73,29 @@ async function pageOfRuns(db: Db, family: repo.Family, query: RunListQuery) {
  */
 export async function listFrontendRuns(ctx: RunsContext, query: RunListQuery) {
   const { rows, ...paging } = await pageOfRuns(ctx.db, "frontend", query);
-  const runIds = rows.map((row) => row.id);
-  const [failures, unstableIds] = await Promise.all([
-    repo.listTaggedFailures(ctx.db, runIds, UNSTABLE_TAG),
-    unstableTestIds(ctx.db),
-  ]);
-  const unstableByRun = new Map<number, number>();
-  for (const failure of failures) {
-    if (deriveStatus(failure, unstableIds) !== "unstable") continue;
-    unstableByRun.set(failure.run_id, (unstableByRun.get(failure.run_id) ?? 0) + 1);
-  }
-  const items = rows.map((row) => toFrontendRun(row, unstableByRun.get(row.id) ?? 0));
+  const unstable = await unstableCounts(
+    ctx.db,
+    rows.map((row) => row.id),
+  );
+  const items = rows.map((row) => toFrontendRun(row, unstable.get(row.id) ?? 0));
   return { items, ...paging } satisfies FrontendRunPage;
+}
+
+/**
+ * How many results of each frontend run are unstable (core's unstableByRun over the runs' final
+ * failures of '@unstable' tests), computed at read time since the tag changes after ingestion.
+ * The Dashboard and the schedules' webhooks count through it as the run lists do.
+ */
+export async function unstableCounts(
+  db: Db,
+  runIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (runIds.length === 0) return new Map();
+  const [failures, unstableIds] = await Promise.all([
+    repo.listTaggedFailures(db, runIds, UNSTABLE_TAG),
+    unstableTestIds(db),
+  ]);
+  return unstableByRun(failures, unstableIds);
 }
 
 /** One page of backend (API) runs, newest first. */

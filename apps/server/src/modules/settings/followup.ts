@@ -1,8 +1,10 @@
+import { withUnstable } from "@assay/core";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/pool.js";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import type { BuildLauncher } from "./build-launcher.js";
 import * as followups from "./followup.repo.js";
+import { unstableCounts } from "../runs/runs.service.js";
 import { findRunCounts, newFailures, type RunCounts } from "./run-summary.repo.js";
 import { deliverWebhook, runUrl, webhookBody, type RunSummary } from "./webhook.js";
 import { WebhookRefused, type WebhookPolicy } from "./webhook-url.js";
@@ -101,13 +103,22 @@ async function launchRerun(
   return false;
 }
 
+/** A run's counts for its summary: unstable counted out of failed, as the run's page counts it. */
+export async function countedRun(db: Db, key: string) {
+  const found = await findRunCounts(db, key);
+  if (!found) return undefined;
+  const unstable =
+    found.family === "frontend" ? ((await unstableCounts(db, [found.id])).get(found.id) ?? 0) : 0;
+  return withUnstable(found, unstable);
+}
+
 async function summaryOf(
   deps: FollowUpDeps,
   job: WebhookJob,
   setting: { id: number; name: string },
   key: string | null,
 ) {
-  const run = key === null ? undefined : await findRunCounts(deps.db, key);
+  const run = key === null ? undefined : await countedRun(deps.db, key);
   const summary: RunSummary = {
     schedule: { id: Number(setting.id), name: setting.name },
     build: { id: job.buildId, status: job.status, isRerun: job.isRerun },
@@ -120,7 +131,7 @@ async function summaryOf(
 }
 
 /** The run as the summary gives it: its database id left out, its link added. */
-function publicRun(run: RunCounts, publicUrl: string) {
+function publicRun(run: RunCounts & { unstable: number }, publicUrl: string) {
   return {
     key: run.key,
     name: run.name,
@@ -128,6 +139,7 @@ function publicRun(run: RunCounts, publicUrl: string) {
     total: run.total,
     passed: run.passed,
     failed: run.failed,
+    unstable: run.unstable,
     skipped: run.skipped,
     flaky: run.flaky,
     url: runUrl(publicUrl, run),

@@ -60,6 +60,7 @@ const SUMMARY: RunSummary = {
     total: 3,
     passed: 2,
     failed: 1,
+    unstable: 0,
     skipped: 0,
     flaky: 1,
     url: "http://assay.test/test_runs/frontend-1",

@@ -17,7 +17,8 @@ export interface RunSummary {
   /** The build whose end ended the run: the schedule's, or the automatic rerun of its failures. */
   build: { id: string; status: string; isRerun: boolean };
   /** null when the build ended before it reported anything. */
-  run: (Omit<RunCounts, "id"> & { url: string }) | null;
+  /** failed leaves out the unstable results, counted in unstable (as the run's page shows). */
+  run: (Omit<RunCounts, "id"> & { unstable: number; url: string }) | null;
   newFailures: { count: number; items: NewFailure[] };
 }
 
@@ -37,7 +38,9 @@ function slackBody(summary: RunSummary): { text: string } {
   if (run) {
     lines[0] += ` — <${run.url}|${slackText(run.name)}>`;
     lines.push(
-      `${run.total} tests: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped` +
+      `${run.total} tests: ${run.passed} passed, ${run.failed} failed, ` +
+        (run.unstable > 0 ? `${run.unstable} unstable, ` : "") +
+        `${run.skipped} skipped` +
         (summary.build.isRerun ? " (after the automatic rerun of failures)" : ""),
     );
   } else {

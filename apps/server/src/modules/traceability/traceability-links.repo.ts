@@ -30,6 +30,7 @@ export async function requirementKey(db: Db, id: number): Promise<string | undef
     .selectFrom("requirements")
     .select(sql<string>`upper(rms)`.as("rms"))
     .where("id", "=", id)
+    .where("archived_at", "is", null)
     .executeTakeFirst();
   return row?.rms;
 }
@@ -101,7 +102,7 @@ export async function listLinkedTests(db: Db): Promise<LinkedTestRow[]> {
     SELECT req.id AS requirement_id, l.test_id, t.title, t.file, ls.status, ls.error_message,
            coalesce(ls.suite_path, '{}') AS suite_path, l.linked_by, l.linked_at
     FROM requirement_test_links l
-    JOIN requirements req ON upper(req.rms) = l.rms
+    JOIN requirements req ON upper(req.rms) = l.rms AND req.archived_at IS NULL
     JOIN tests t ON t.id = l.test_id
     LEFT JOIN LATERAL (
       SELECT r.status, r.error_message, r.suite_path FROM results r

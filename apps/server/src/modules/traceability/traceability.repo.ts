@@ -1,7 +1,5 @@
 import { sql } from "kysely";
-import type { RmsImportRelease, RmsImportRow } from "@assay/core";
 import type { Db } from "../../db/pool.js";
-import { replaceImportedReleases } from "./imported-releases.repo.js";
 
 /**
  * Requirements and their linked bugs, imports and edits (migration 0040), and the tests that
@@ -31,66 +29,6 @@ export interface CoverageRow {
 
 const toRequirement = (row: RequirementRow): RequirementRow => ({ ...row, id: Number(row.id) });
 
-/**
- * Stores the requirements of one file: new ones are added, known ones (same key, any case) get
- * the file's summary, epic, type and bugs while keeping their note and flag, and those not in
- * the file are removed. One transaction: a reader sees the old set or the new one.
- */
-export async function replaceRequirements(
-  db: Db,
-  file: { fileName: string; importedBy: string; sourceKind?: "file" | "jira" | "spira" },
-  rows: readonly RmsImportRow[],
-  releases: readonly RmsImportRelease[] | null = null,
-) {
-  return db.kysely.transaction().execute(async (trx) => {
-    const keys = rows.map((row) => row.rms.toUpperCase());
-    const removed = await trx
-      .deleteFrom("requirements")
-      .where(sql<string>`upper(rms)`, "not in", keys)
-      .executeTakeFirst();
-    let bugs = 0;
-    for (const [position, row] of rows.entries()) {
-      const stored = await trx
-        .insertInto("requirements")
-        .values({ rms: row.rms, summary: row.summary, epic: row.epic, type: row.type, position })
-        .onConflict((oc) =>
-          oc.expression(sql`upper(rms)`).doUpdateSet({
-            rms: row.rms,
-            summary: row.summary,
-            epic: row.epic,
-            type: row.type,
-            position,
-          }),
-        )
-        .returning("id")
-        .executeTakeFirstOrThrow();
-      await trx.deleteFrom("requirement_bugs").where("requirement_id", "=", stored.id).execute();
-      const unique = [...new Map(row.bugs.map((bug) => [bug.key, bug])).values()];
-      if (unique.length > 0) {
-        await trx
-          .insertInto("requirement_bugs")
-          .values(unique.map((bug) => ({ requirement_id: stored.id, ...bug })))
-          .execute();
-      }
-      bugs += unique.length;
-    }
-    const imported = await trx
-      .insertInto("requirement_imports")
-      .values({
-        source_kind: file.sourceKind ?? "file",
-        file_name: file.fileName,
-        imported_by: file.importedBy,
-        requirements: rows.length,
-        bugs,
-      })
-      .returning(["id", "imported_at"])
-      .executeTakeFirstOrThrow();
-    // No releases section: the releases of an earlier file stay (a CSV file cannot carry them).
-    if (releases !== null) await replaceImportedReleases(trx, imported.id, releases);
-    return { bugs, removed: Number(removed.numDeletedRows), importedAt: imported.imported_at };
-  });
-}
-
 export async function latestImport(db: Db) {
   return db.kysely
     .selectFrom("requirement_imports")
@@ -104,6 +42,8 @@ export async function listRequirements(db: Db): Promise<RequirementRow[]> {
   const rows = await db.kysely
     .selectFrom("requirements")
     .select(["id", "rms", "summary", "epic", "type", "note", "no_test_needed"])
+    // Archived requirements (no longer in their source) keep their rows, out of the matrix.
+    .where("archived_at", "is", null)
     .orderBy("position")
     .orderBy("id")
     .execute();
@@ -159,6 +99,7 @@ export async function listCoverage(db: Db, tagPattern: string): Promise<Coverage
              req.id AS requirement_id, links.test_id, links.status, links.error_message,
              links.suite_path
       FROM requirements req JOIN links ON links.rms = upper(req.rms)
+      WHERE req.archived_at IS NULL
       ORDER BY req.id, links.test_id, links.status NULLS LAST
     )
     SELECT c.requirement_id, c.test_id, t.title, t.file, coalesce(c.suite_path, '{}') AS suite_path,
@@ -256,6 +197,7 @@ export async function updateRequirement(
       .selectFrom("requirements")
       .select(["id", "rms", "note", "no_test_needed"])
       .where("id", "=", id)
+      .where("archived_at", "is", null)
       .forUpdate()
       .executeTakeFirst();
     if (!before) return undefined;

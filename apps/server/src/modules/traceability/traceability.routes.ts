@@ -174,9 +174,9 @@ export const traceabilityRoutes =
         bodyLimit: RMS_IMPORT_MAX_CHARS * 2,
         schema: {
           tags,
-          summary: "Replace the requirements with those of a CSV or JSON file",
+          summary: "Replace the requirements with those of a CSV or JSON file (or preview it)",
           description:
-            "Known requirements keep their note and flag; those not in the file are removed. A file with any bad row changes nothing (400).",
+            "Known requirements keep their note and flag; those not in the file are archived, not deleted: their note, flag, links and edit history come back when a later import or sync names them again. dry_run: true changes nothing and answers the same preview (added, changed, archived, restored). A file with any bad row changes nothing (400).",
           body: RmsImportBodySchema,
           response: { 200: RmsImportResultSchema, ...refusals, 413: ErrorBodySchema },
         },

@@ -17,6 +17,8 @@ import { addScreenLinks } from "./traceability-links.service.js";
 import { listLinkedTests } from "./traceability-links.repo.js";
 import { matrixEtag, type MatrixAnswer, type MatrixCache } from "./traceability.cache.js";
 import * as repo from "./traceability.repo.js";
+import { storeRequirements } from "./requirements-import.repo.js";
+import { planImport, uniqueBugs } from "./requirements-plan.js";
 
 /**
  * The Traceability Matrix (spec sections 2-4): requirements from an imported file, the tests
@@ -41,42 +43,57 @@ export function principalLabel(principal: Principal | undefined): string {
   return principal.kind === "user" ? principal.email : `token:${principal.name}`;
 }
 
+/**
+ * A requirements file: with dry_run, what importing it would do (nothing changed); without, it
+ * is applied and the answer says what it did. Requirements no longer in the file are archived.
+ */
 export async function importRequirements(
   db: Db,
   body: RmsImportBody,
   importedBy: string,
 ): Promise<RmsImportResult> {
   const file = readRequirementsFile(body.fileName, body.content);
-  const stored = await repo.replaceRequirements(
+  const stored = await storeRequirements(
     db,
     { fileName: body.fileName, importedBy },
     file.requirements,
     file.releases,
+    { dryRun: body.dry_run, plan: (current) => planImport(current, file.requirements) },
   );
   return {
     fileName: body.fileName,
-    importedAt: stored.importedAt.toISOString(),
+    dryRun: body.dry_run,
+    importedAt: stored.importedAt?.toISOString() ?? null,
     requirements: file.requirements.length,
-    bugs: stored.bugs,
-    removed: stored.removed,
+    bugs: file.requirements.reduce((sum, row) => sum + uniqueBugs(row.bugs).length, 0),
+    removed: stored.plan.archived.count,
     ...(file.releases !== null && { releases: file.releases.length }),
+    preview: stored.plan,
   };
 }
 
 /**
  * Replaces the requirements with those a tracker sync read (integrations' sync job): the same
- * store as a file import, so notes, flags and their history are kept the same way.
+ * store as a file import, so notes, flags, links and their history are kept the same way, and
+ * a requirement the tracker no longer answers is archived, back with them when it returns.
  */
 export async function storeSyncedRequirements(
   db: Db,
   source: { kind: "jira" | "spira"; query: string },
   rows: RmsImportRow[],
 ) {
-  return repo.replaceRequirements(
+  const stored = await storeRequirements(
     db,
     { fileName: source.query, importedBy: `${source.kind} sync`, sourceKind: source.kind },
     rows,
+    null,
+    { dryRun: false, plan: (current) => planImport(current, rows) },
   );
+  return {
+    bugs: rows.reduce((sum, row) => sum + uniqueBugs(row.bugs).length, 0),
+    removed: stored.plan.archived.count,
+    importedAt: stored.importedAt ?? new Date(),
+  };
 }
 
 export async function traceabilityMatrix(

@@ -8,6 +8,7 @@ import Chip from "@mui/material/Chip";
 import type { SvgIconProps } from "@mui/material/SvgIcon";
 import type { ComponentType, ReactElement } from "react";
 import type { StatusPalette } from "../../theme/status-colors";
+import { humanize } from "../../components/status-words";
 
 interface Look {
   Icon: ComponentType<SvgIconProps>;
@@ -29,12 +30,6 @@ const STATUS_LOOK: Record<string, Look> = {
 };
 
 const UNKNOWN: Look = { Icon: HelpOutline, tone: "skipped" };
-
-/** "IN_PROGRESS" reads "In progress"; the raw value stays in the tooltip for searches. */
-export function humanize(value: string): string {
-  const words = value.toLowerCase().replaceAll("_", " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-}
 
 function StatusChipOf({ value, look }: { value: string; look: Look }): ReactElement {
   const { Icon, tone } = look;

@@ -14,11 +14,13 @@ const SERIES = [
   { key: "total", label: "Total" },
   { key: "passed", label: "Passed" },
   { key: "failed", label: "Failed" },
+  { key: "unstable", label: "Unstable" },
   { key: "skipped", label: "Skipped" },
 ] as const;
 
 /**
- * The daily robot's runs per day: total, passed, failed and skipped, month-day dates, a tooltip
+ * The daily robot's runs per day: total, passed, failed, unstable (counted out of failed, as on
+ * every screen) and skipped, month-day dates, a tooltip
  * per day; a click on a day lists that day's runs, each opening its results.
  */
 export function DailyLineChart({
@@ -36,6 +38,7 @@ export function DailyLineChart({
     total: theme.palette.primary.main,
     passed: theme.palette.success.main,
     failed: theme.palette.error.main,
+    unstable: theme.palette.secondary.main,
     skipped: theme.palette.warning.main,
   };
   const day = chart.days.find((d) => d.date === selected);
@@ -82,8 +85,9 @@ export function DailyLineChart({
                     {run.name}
                   </Link>
                   <Typography variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                    {run.total} total · {run.passed} passed · {run.failed} failed · {run.skipped}{" "}
-                    skipped
+                    {run.total} total · {run.passed} passed · {run.failed} failed ·{" "}
+                    {run.unstable > 0 ? `${run.unstable} unstable · ` : ""}
+                    {run.skipped} skipped
                   </Typography>
                 </ListItem>
               ))}

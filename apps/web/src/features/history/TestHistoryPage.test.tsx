@@ -109,14 +109,28 @@ describe("Test History", { timeout: 20_000 }, () => {
     ).toBeVisible();
 
     await userEvent.type(idField(), "a");
-    expect(idField()).toHaveValue("");
-    expect(screen.getByText("Digits only: a test id is a number, e.g. 1234")).toBeVisible();
+    expect(idField()).toHaveValue("a");
+    expect(screen.getByText(/“a” is not a test id: digits only, e\.g\. 1234/)).toBeVisible();
     expect(retrieve()).toBeDisabled();
 
+    await userEvent.clear(idField());
     await userEvent.type(idField(), "12");
     expect(idField()).toHaveValue("12");
     expect(retrieve()).toBeEnabled();
-    expect(screen.queryByText(/Digits only/)).toBeNull();
+    expect(screen.queryByText(/is not a test id/)).toBeNull();
+  });
+
+  it("refuses 1.5 and -1 in words instead of reading them as 15 and 1", async () => {
+    const api = mockApi({});
+    renderAt("/history");
+    for (const typed of ["1.5", "-1"]) {
+      await userEvent.clear(idField());
+      await userEvent.type(idField(), `${typed}{Enter}`);
+      expect(idField()).toHaveValue(typed);
+      expect(screen.getByText(new RegExp(`“${typed}” is not a test id`))).toBeVisible();
+      expect(retrieve()).toBeDisabled();
+    }
+    expect(api).not.toHaveBeenCalled();
   });
 
   it("takes a pasted TC id as its number", async () => {

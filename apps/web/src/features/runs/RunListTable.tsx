@@ -42,6 +42,9 @@ interface RunListTableProps<T> {
   onRowIntent?: (run: T) => void;
   page: number;
   size: RunPageSize;
+  /** Filters narrow the list: an empty answer says so, with a way back to every run. */
+  filtered?: boolean;
+  onClearFilters?: () => void;
   onPage: (page: number) => void;
   onSize: (size: RunPageSize) => void;
 }
@@ -95,6 +98,17 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
     );
   } else if (props.isPending) {
     body = <SkeletonRows columns={span} rows={Math.min(size, 15)} />;
+  } else if (data?.total === 0 && props.filtered) {
+    body = (
+      <MessageRow columns={span}>
+        <Typography color="text.secondary" sx={{ mb: 1 }}>
+          No runs match these filters.
+        </Typography>
+        <Button variant="outlined" onClick={props.onClearFilters}>
+          Clear filters
+        </Button>
+      </MessageRow>
+    );
   } else if (data?.total === 0) {
     body = (
       <MessageRow columns={span}>
@@ -175,6 +189,10 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
           page={pageIndex(page, size, data?.total ?? 0)}
           rowsPerPage={size}
           rowsPerPageOptions={[...RUN_PAGE_SIZES]}
+          // Past RUN_COUNT_CAP the server stops counting: "of 10,000+".
+          labelDisplayedRows={({ from, to }) =>
+            `${from}–${to} of ${(data?.total ?? 0).toLocaleString("en-US")}${data?.total_exact === false ? "+" : ""}`
+          }
           onPageChange={(_event, next) => props.onPage(next + 1)}
           onRowsPerPageChange={(event) => props.onSize(Number(event.target.value) as RunPageSize)}
         />

@@ -1,3 +1,4 @@
+import type { RunFilters } from "@assay/core";
 import { useQueryClient } from "@tanstack/react-query";
 import { memo } from "react";
 import { useCatalog } from "../../api/use-catalog";
@@ -17,18 +18,22 @@ export interface RunListProps {
   tab: ReportTab;
   page: number;
   size: RunPageSize;
+  /** The list's filters, as the URL holds them. */
+  filters: RunFilters;
+  onClearFilters: () => void;
   /** Moves the list to another page or page size (the URL keeps both). */
   onPaging: (page: number, size: RunPageSize) => void;
 }
 
 type Kind = OpenDialog["kind"];
 
-function hrefOf({ tab, page, size }: RunListProps, kind: Kind) {
+function hrefOf({ tab, page, size, filters }: RunListProps, kind: Kind) {
   return (run: { test_run_key: string }) =>
     reportHref({
       tab,
       page,
       size,
+      list: filters,
       filters: DEFAULT_FILTERS,
       dialog:
         kind === "load"
@@ -40,8 +45,8 @@ function hrefOf({ tab, page, size }: RunListProps, kind: Kind) {
 const rowKey = (run: { test_run_key: string }) => run.test_run_key;
 
 function useTableProps<F extends ReportTab>(family: F, props: RunListProps) {
-  const { page, size, onPaging } = props;
-  const list = useRunList(family, page, size);
+  const { page, size, onPaging, filters } = props;
+  const list = useRunList(family, page, size, filters);
   return {
     data: list.data,
     isPending: list.isPending,
@@ -50,6 +55,8 @@ function useTableProps<F extends ReportTab>(family: F, props: RunListProps) {
     rowKey,
     page,
     size,
+    filtered: Object.keys(filters).length > 0,
+    onClearFilters: props.onClearFilters,
     onPage: (next: number) => onPaging(next, size),
     onSize: (next: RunPageSize) => onPaging(1, next),
   };

@@ -57,7 +57,7 @@ describe("Test Reports run lists", () => {
     const runsTable = await screen.findByRole(
       "table",
       { name: "Frontend runs" },
-      { timeout: 5000 },
+      { timeout: 20_000 },
     );
     expect(runsTable).toHaveAttribute("aria-busy", "true");
     // Skeleton rows are hidden from assistive technology; the busy table says it loads.

@@ -1,3 +1,4 @@
+import type { RunFilters } from "@assay/core";
 import Refresh from "@mui/icons-material/Refresh";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
@@ -17,6 +18,7 @@ import {
   type RunPageSize,
 } from "./report-url";
 import { RunDialogs } from "./RunDialogs";
+import { RunFilterBar } from "./RunFilterBar";
 import { BackendRunList, FrontendRunList, LoadRunList, type RunListProps } from "./RunLists";
 import { useRefreshRunList } from "./use-runs";
 import { useStableCallback } from "./use-stable-callback";
@@ -119,10 +121,19 @@ export function TestReportsPage() {
   const List = LISTS[state.tab];
   const listReady = useListAfterOpeningRead();
 
+  // Filters belong to a family's list (platform and region are UI runs' only): a tab starts clear.
   const onTab = useStableCallback((tab: ReportTab) =>
-    go({ ...state, tab, page: 1, dialog: null, filters: DEFAULT_FILTERS }),
+    go({ ...state, tab, page: 1, dialog: null, filters: DEFAULT_FILTERS, list: {} }),
   );
-  const onRefresh = useStableCallback(() => void refresh(state.tab, state.page, state.size));
+  const onRefresh = useStableCallback(
+    () => void refresh(state.tab, state.page, state.size, state.list),
+  );
+  const onFilters = useStableCallback((list: RunFilters) => go({ ...state, page: 1, list }));
+  const onClearFilters = useStableCallback(() => go({ ...state, page: 1, list: {} }));
+  // The same object while the filters are the same: the memoized lists and their queries are
+  // left alone when only the dialog's part of the URL changes.
+  const filterKey = JSON.stringify(state.list ?? {});
+  const filters = useMemo(() => JSON.parse(filterKey) as RunFilters, [filterKey]);
 
   return (
     <Paper variant="outlined">
@@ -134,7 +145,15 @@ export function TestReportsPage() {
             onTab={onTab}
             onRefresh={onRefresh}
           />
-          <List tab={state.tab} page={state.page} size={state.size} onPaging={onPaging} />
+          <RunFilterBar tab={state.tab} filters={filters} onChange={onFilters} />
+          <List
+            tab={state.tab}
+            page={state.page}
+            size={state.size}
+            filters={filters}
+            onClearFilters={onClearFilters}
+            onPaging={onPaging}
+          />
         </>
       )}
       <RunDialogs state={state} go={go} />

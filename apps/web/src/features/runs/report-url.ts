@@ -1,7 +1,10 @@
 import {
   DEFAULT_RUN_PAGE_SIZE,
   parseFailureFilter,
+  RUN_FILTER_NAMES,
   RUN_PAGE_SIZES,
+  RunListQuerySchema,
+  type RunFilters,
   type DisplayStatus,
   type FailureFilter,
 } from "@assay/core";
@@ -53,6 +56,37 @@ export interface ReportState {
   size: RunPageSize;
   dialog: OpenDialog | null;
   filters: ResultFilters;
+  /** The run list's filters (platform, site, search, ...); absent: none. */
+  list?: RunFilters;
+}
+
+/**
+ * The run list's filters of a URL, each kept only when the API accepts it as written (a link
+ * edited by hand to a bad value shows the list unfiltered by it, never a failing list).
+ */
+export function readListFilters(search: URLSearchParams): RunFilters {
+  const filters: Record<string, string> = {};
+  for (const name of RUN_FILTER_NAMES) {
+    const value = search.get(name);
+    if (value === null || value.trim() === "") continue;
+    if (RunListQuerySchema.safeParse({ [name]: value }).success) filters[name] = value.trim();
+  }
+  const whole = RunListQuerySchema.safeParse(filters);
+  // from after to: the range is dropped rather than the whole list refused.
+  if (!whole.success) {
+    delete filters.from;
+    delete filters.to;
+  }
+  return filters as RunFilters;
+}
+
+/** The filters as query parameters, in the API's names (the URL and the API's query agree). */
+export function listFilterParams(filters: RunFilters | undefined): [string, string][] {
+  if (!filters) return [];
+  return RUN_FILTER_NAMES.flatMap((name) => {
+    const value = filters[name];
+    return value ? [[name, value] as [string, string]] : [];
+  });
 }
 
 const DEFAULT_TAB_OF: Record<OpenDialog["kind"], ReportTab> = {
@@ -111,6 +145,7 @@ export function readReportState(
       tags: [...new Set(search.getAll("tag").filter((tag) => tag !== ""))],
       failure: parseFailureFilter(search.get("failures")),
     },
+    list: readListFilters(search),
   };
 }
 
@@ -135,6 +170,7 @@ export function reportHref(state: ReportState): string {
   if (state.tab !== impliedTab) search.set("tab", state.tab);
   if (state.page !== 1) search.set("page", String(state.page));
   if (state.size !== DEFAULT_RUN_PAGE_SIZE) search.set("size", String(state.size));
+  for (const [name, value] of listFilterParams(state.list)) search.set(name, value);
   if (dialog?.kind === "backend") search.set("be", "1");
   if (dialog?.kind === "load") search.set("load", "1");
   if (dialog?.kind === "frontend") {

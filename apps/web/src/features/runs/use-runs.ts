@@ -5,13 +5,14 @@ import {
   type BackendRun,
   type FrontendRun,
   type LoadRun,
+  type RunFilters,
 } from "@assay/core";
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { getJson, type ResponseParser } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
 import { TAG_LIST_READ } from "../../api/tag-list-read";
-import type { ReportTab } from "./report-url";
+import { listFilterParams, type ReportTab } from "./report-url";
 
 export interface RunOf {
   frontend: FrontendRun;
@@ -22,6 +23,8 @@ export interface RunOf {
 export interface RunPage<T> {
   items: T[];
   total: number;
+  /** false: the server stopped counting at total (RUN_COUNT_CAP). */
+  total_exact?: boolean;
   page: number;
   page_size: number;
 }
@@ -36,19 +39,33 @@ function fetchRunList<F extends ReportTab>(
   family: F,
   page: number,
   pageSize: number,
+  filters: RunFilters,
   force: boolean,
   signal?: AbortSignal,
 ): Promise<RunPage<RunOf[F]>> {
   const { path, schema } = LISTS[family];
-  const query = `page=${page}&page_size=${pageSize}${force ? "&force=true" : ""}`;
-  return getJson(`${path}?${query}`, schema, signal);
+  const query = new URLSearchParams([
+    ["page", String(page)],
+    ["page_size", String(pageSize)],
+    ...listFilterParams(filters),
+    ...(force ? [["force", "true"] as [string, string]] : []),
+  ]);
+  return getJson(`${path}?${query.toString()}`, schema, signal);
 }
 
+const filterKey = (filters: RunFilters) =>
+  new URLSearchParams(listFilterParams(filters)).toString();
+
 /** One page of a tab's runs, newest first; the page on screen stays while the next loads. */
-export function useRunList<F extends ReportTab>(family: F, page: number, pageSize: number) {
+export function useRunList<F extends ReportTab>(
+  family: F,
+  page: number,
+  pageSize: number,
+  filters: RunFilters = {},
+) {
   return useQuery({
-    queryKey: queryKeys.runList(family, page, pageSize),
-    queryFn: ({ signal }) => fetchRunList(family, page, pageSize, false, signal),
+    queryKey: queryKeys.runList(family, page, pageSize, filterKey(filters)),
+    queryFn: ({ signal }) => fetchRunList(family, page, pageSize, filters, false, signal),
     placeholderData: keepPreviousData,
   });
 }
@@ -60,11 +77,11 @@ export function useRunList<F extends ReportTab>(family: F, page: number, pageSiz
 export function useRefreshRunList() {
   const queryClient = useQueryClient();
   return useCallback(
-    (family: ReportTab, page: number, pageSize: number) =>
+    (family: ReportTab, page: number, pageSize: number, filters: RunFilters = {}) =>
       queryClient
         .fetchQuery({
-          queryKey: queryKeys.runList(family, page, pageSize),
-          queryFn: ({ signal }) => fetchRunList(family, page, pageSize, true, signal),
+          queryKey: queryKeys.runList(family, page, pageSize, filterKey(filters)),
+          queryFn: ({ signal }) => fetchRunList(family, page, pageSize, filters, true, signal),
           staleTime: 0,
         })
         // The list's own query shows the failure; nothing more to do here.

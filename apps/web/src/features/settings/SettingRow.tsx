@@ -10,6 +10,7 @@ import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { SIGN_IN_HINT } from "../../api/use-signed-in";
 import { BUILD_TABS } from "../../components/builds-url";
+import { humanize } from "../../components/status-words";
 
 const OUTCOME_COLOR = {
   launched: "success",
@@ -54,7 +55,7 @@ function LastBuild({ setting }: { setting: Setting }) {
       {slot.buildId && /^\d+$/.test(slot.buildId) && (
         <Link component={RouterLink} to={buildHref(setting, slot.buildId)} variant="caption">
           Build {slot.buildId}
-          {slot.buildStatus ? `: ${slot.buildStatus}` : ""}
+          {slot.buildStatus ? `: ${humanize(slot.buildStatus)}` : ""}
         </Link>
       )}
       {slot.testRunKey && (

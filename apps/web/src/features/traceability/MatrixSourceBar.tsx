@@ -9,9 +9,10 @@ import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Typography from "@mui/material/Typography";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { getJson, sendJson } from "../../api/client";
 import { queryKeys } from "../../api/query-keys";
+import { ImportPreviewDialog } from "./ImportPreviewDialog";
 
 /**
  * Where the matrix's requirements came from (an imported file, a Jira or Spira sync, with its time),
@@ -49,15 +50,29 @@ export function MatrixSourceBar({
       sendJson("POST", "/v1/integrations/sync", undefined, IntegrationsStatusSchema),
     onSuccess: (status) => queryClient.setQueryData(queryKeys.integrations, status),
   });
+  // An upload is previewed first (the server's dry run) and applied only once confirmed.
+  const importFile = (file: { fileName: string; content: string }, dryRun: boolean) =>
+    sendJson(
+      "POST",
+      "/v1/traceability/rms/import",
+      { ...file, dry_run: dryRun },
+      RmsImportResultSchema,
+    );
+  const [pending, setPending] = useState<{ fileName: string; content: string } | null>(null);
+  const preview = useMutation({
+    mutationFn: async (file: File) => {
+      const read = { fileName: file.name, content: await file.text() };
+      setPending(read);
+      return importFile(read, true);
+    },
+  });
   const upload = useMutation({
-    mutationFn: async (file: File) =>
-      sendJson(
-        "POST",
-        "/v1/traceability/rms/import",
-        { fileName: file.name, content: await file.text() },
-        RmsImportResultSchema,
-      ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.traceabilityMatrix }),
+    mutationFn: (file: { fileName: string; content: string }) => importFile(file, false),
+    onSuccess: () => {
+      preview.reset();
+      setPending(null);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.traceabilityMatrix });
+    },
   });
   const state = integrations.data?.sync.state;
   const previous = useRef(state);
@@ -100,7 +115,10 @@ export function MatrixSourceBar({
               aria-label="Requirements file"
               onChange={(event) => {
                 const file = event.target.files?.[0];
-                if (file) upload.mutate(file);
+                if (file) {
+                  upload.reset();
+                  preview.mutate(file);
+                }
                 event.target.value = "";
               }}
             />
@@ -126,11 +144,28 @@ export function MatrixSourceBar({
         </Alert>
       )}
       {sync.error && <Alert severity="error">{sync.error.message}</Alert>}
-      {upload.error && <Alert severity="error">{upload.error.message}</Alert>}
+      {preview.error && <Alert severity="error">{preview.error.message}</Alert>}
+      {pending && preview.data && (
+        <ImportPreviewDialog
+          fileName={pending.fileName}
+          preview={preview.data.preview}
+          applying={upload.isPending}
+          error={upload.error?.message ?? null}
+          onCancel={() => {
+            preview.reset();
+            upload.reset();
+            setPending(null);
+          }}
+          onApply={() => upload.mutate(pending)}
+        />
+      )}
       {upload.data && (
         <Alert severity="success" onClose={() => upload.reset()}>
           Imported {upload.data.requirements} requirements and {upload.data.bugs} bugs from{" "}
-          {upload.data.fileName}; {upload.data.removed} no longer in the file were removed.
+          {upload.data.fileName}
+          {upload.data.removed > 0 &&
+            `; ${upload.data.removed} no longer in the file were archived, their notes kept`}
+          .
         </Alert>
       )}
     </Box>

@@ -86,6 +86,31 @@ const INTEGRATIONS = {
   },
 };
 
+const item = (rms: string, summary: string, extra: Record<string, unknown> = {}) => ({
+  rms,
+  summary,
+  note: "",
+  noTestNeeded: 0,
+  links: 0,
+  changes: [],
+  ...extra,
+});
+const PREVIEW = {
+  added: { count: 1, items: [item("RMS-2", "Two")] },
+  changed: { count: 1, items: [item("RMS-1", "One", { changes: ["summary"] })] },
+  archived: {
+    count: 1,
+    items: [
+      item("RMS-9102", "Export a report", {
+        note: "Checked by hand each release",
+        noTestNeeded: 1,
+      }),
+    ],
+  },
+  restored: { count: 0, items: [] },
+  unchanged: 0,
+};
+
 describe("Traceability Matrix: source, sync, upload and export", { timeout: 60_000 }, () => {
   it("says why the last sync failed, syncs on demand, uploads a file and links the CSV", async () => {
     const posted: { path: string; body: unknown }[] = [];
@@ -102,13 +127,16 @@ describe("Traceability Matrix: source, sync, upload and export", { timeout: 60_0
         );
       },
       "/v1/traceability/rms/import": (url, init) => {
-        posted.push({ path: url.pathname, body: JSON.parse(String(init?.body)) });
+        const body = JSON.parse(String(init?.body)) as { dry_run: boolean };
+        posted.push({ path: url.pathname, body });
         return jsonResponse({
           fileName: "rms.csv",
-          importedAt: "2026-11-26T10:00:00Z",
+          dryRun: body.dry_run,
+          importedAt: body.dry_run ? null : "2026-11-26T10:00:00Z",
           requirements: 2,
           bugs: 0,
-          removed: 3,
+          removed: 1,
+          preview: PREVIEW,
         });
       },
     });
@@ -128,13 +156,43 @@ describe("Traceability Matrix: source, sync, upload and export", { timeout: 60_0
     expect(await screen.findByText(/Last Jira sync succeeded/)).toBeVisible();
     const file = new File(["rms,summary\nRMS-1,One\nRMS-2,Two\n"], "rms.csv", { type: "text/csv" });
     await userEvent.upload(screen.getByLabelText("Requirements file"), file);
+    // A preview first: the server's dry run, with the note of the requirement that would leave.
+    const dialog = within(await screen.findByRole("dialog", { name: "Import rms.csv?" }));
+    const content = "rms,summary\nRMS-1,One\nRMS-2,Two\n";
+    expect(posted.slice(1)).toEqual([
+      {
+        path: "/v1/traceability/rms/import",
+        body: { fileName: "rms.csv", content, dry_run: true },
+      },
+    ]);
     expect(
-      await screen.findByText(/Imported 2 requirements and 0 bugs from rms.csv; 3 no longer/),
+      dialog.getByText(/1 added · 1 changed · 0 unchanged · 0 restored · 1 archived/),
     ).toBeVisible();
-    expect(posted[1]).toEqual({
-      path: "/v1/traceability/rms/import",
-      body: { fileName: "rms.csv", content: "rms,summary\nRMS-1,One\nRMS-2,Two\n" },
-    });
+    const archived = within(dialog.getByRole("region", { name: "Archived" }));
+    expect(archived.getByText("RMS-9102 — Export a report")).toBeVisible();
+    expect(
+      archived.getByText(/Note: “Checked by hand each release” · No Automation/),
+    ).toBeVisible();
+    expect(dialog.getByText("Changes: summary")).toBeVisible();
+    // Cancel changes nothing; a second upload and Import applies it.
+    await userEvent.click(dialog.getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    expect(posted).toHaveLength(2);
+    await userEvent.upload(screen.getByLabelText("Requirements file"), file);
+    await userEvent.click(
+      within(await screen.findByRole("dialog", { name: "Import rms.csv?" })).getByRole("button", {
+        name: "Import",
+      }),
+    );
+    expect(
+      await screen.findByText(
+        /Imported 2 requirements and 0 bugs from rms.csv; 1 no longer in the file were archived, their notes kept/,
+      ),
+    ).toBeVisible();
+    expect(posted.slice(2).map((p) => (p.body as { dry_run: boolean }).dry_run)).toEqual([
+      true,
+      false,
+    ]);
   });
 });
 

@@ -1,4 +1,8 @@
 /** Spec section 8: what a failed detail fetch says. */
 export const DETAIL_ERROR = "Error occurred fetching test details...";
-/** Spec section 8: what the script panel says when the report has no script. */
-export const SCRIPT_MISSING = "Not found! Probably failed at 'Before' action";
+/**
+ * What the script panel says when the report has no script. Spec section 8's "Not found!
+ * Probably failed at 'Before' action" blames a Before step; a backend result records none, so
+ * it would guess (issue 32): the panel says what is known.
+ */
+export const SCRIPT_MISSING = "No script recorded";

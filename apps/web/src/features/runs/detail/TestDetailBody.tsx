@@ -10,7 +10,9 @@ import { ScreenshotGroups, ScreenshotImage } from "./ScreenshotGroups";
 import { StepList } from "../../../components/StepList";
 
 export const NO_ERROR_SCREENSHOT = "No error screenshot found.";
-export const NO_SCRIPT = "Not found! Probably failed at 'Before' action";
+/** Spec section 8's words, said only when a Before step failed: then it is the likely cause. */
+export const NO_SCRIPT_BEFORE_FAILED = "Not found! Probably failed at 'Before' action";
+export const NO_SCRIPT = "No script recorded";
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -43,6 +45,15 @@ function Pre({ children }: { children: string }) {
     >
       {children}
     </Box>
+  );
+}
+
+function MissingScript({ detail }: { detail: FrontendResultDetail }) {
+  const beforeFailed = detail.json_before_steps.some((step) => step.passed === false);
+  return (
+    <Typography color={beforeFailed ? "error" : "text.secondary"}>
+      {beforeFailed ? NO_SCRIPT_BEFORE_FAILED : NO_SCRIPT}
+    </Typography>
   );
 }
 
@@ -134,11 +145,7 @@ export function TestDetailBody({ detail }: { detail: FrontendResultDetail }) {
         </Section>
       )}
       <Section title="Script">
-        {detail.body ? (
-          <Pre>{detail.body}</Pre>
-        ) : (
-          <Typography color="error">{NO_SCRIPT}</Typography>
-        )}
+        {detail.body ? <Pre>{detail.body}</Pre> : <MissingScript detail={detail} />}
       </Section>
     </Box>
   );

@@ -131,10 +131,24 @@ describe("Frontend test detail dialog", () => {
     renderDialog(() => jsonResponse(buildTestDetail({ test_run_key: "ui-run-1" })));
     await screen.findByRole("dialog", { name: /TC321/ }, { timeout: 5000 });
     expect(section("Error screenshot").getByText("No error screenshot found.")).toBeInTheDocument();
+    // No Before step failed: the script is simply not recorded, nothing is blamed on 'Before'.
+    expect(section("Script").getByText("No script recorded")).toBeInTheDocument();
+    expect(screen.queryByText(/Probably failed at 'Before' action/)).toBeNull();
+    expect(section("Scenario steps").getByText("No steps recorded.")).toBeInTheDocument();
+  });
+
+  it("blames the 'Before' action for a missing script only when a Before step failed", async () => {
+    const before = [
+      { action: "Given the site is up", passed: true, codeLocation: null, duration_ms: 5 },
+      { action: "And I sign in", passed: false, codeLocation: null, duration_ms: 9 },
+    ];
+    renderDialog(() =>
+      jsonResponse(buildTestDetail({ test_run_key: "ui-run-1", json_before_steps: before })),
+    );
+    await screen.findByRole("dialog", { name: /TC321/ }, { timeout: 5000 });
     expect(
       section("Script").getByText("Not found! Probably failed at 'Before' action"),
     ).toBeInTheDocument();
-    expect(section("Scenario steps").getByText("No steps recorded.")).toBeInTheDocument();
   });
 
   it("says 'Error occurred fetching test details...' when the detail cannot be read", async () => {
