@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import type pg from "pg";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -59,6 +60,14 @@ import { buildTokenLookup } from "./modules/builds/build-env.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
 import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
+import { notifyRoutes } from "./modules/notify/notify.routes.js";
+import { startNotifier, wakeNotifier } from "./modules/notify/notify.jobs.js";
+import {
+  enqueueRunDeliveries,
+  syncConfigRules,
+  type NotifyDeps,
+} from "./modules/notify/notify.service.js";
+import { deriveKey } from "./secret-key.js";
 import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 
 export interface AppDeps {
@@ -218,7 +227,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
+  const notify: NotifyDeps = {
+    db,
+    key: deriveKey(secret, "notify-secrets"),
+    publicUrl: config.publicUrl,
+    policy: { allowPrivate: config.webhookAllowPrivate },
+    log: deps.logger as Logger,
+  };
   const ingest = {
+    runEnded: {
+      stored: (client: pg.PoolClient, runId: number) => enqueueRunDeliveries(client, runId),
+      // The run is stored whatever happens here: a delivery not woken now goes at the next minute.
+      committed: () =>
+        wakeNotifier(deps.jobs).catch((error: unknown) =>
+          deps.logger.warn({ err: error }, "notifications: could not wake the sender"),
+        ),
+    },
     db,
     parseWorkers,
     uploadSlots: pLimit(2 * parseThreads),
@@ -312,6 +336,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       log: deps.logger,
     });
+  }
+  await app.register(notifyRoutes(notify));
+  if (deps.startWorkers !== false) {
+    await syncConfigRules(notify, config.notifications.rules());
+    await startNotifier(deps.jobs, notify);
   }
   const dh = config.dataHarmonization;
   const dhContext = dh && {
