@@ -22,6 +22,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { useMemo, useState, type ReactNode } from "react";
 import { SIGN_IN_HINT, useSignedIn } from "../../api/use-signed-in";
+import { NotifySection } from "../notify/NotifySection";
 import { SettingEditor } from "./SettingEditor";
 import { SettingRow } from "./SettingRow";
 import { useSettingChanges, useSettings } from "./use-settings";
@@ -148,68 +149,71 @@ export function DailyRunSchedulerPage() {
   }
 
   return (
-    <Paper sx={{ p: 2 }}>
-      <Stack direction="row" sx={{ alignItems: "center", mb: 1, gap: 2 }}>
-        <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
-          Each active schedule launches its build on time under the daily robot's executor name, so
-          its runs show on the Dashboard.
-        </Typography>
-        <Tooltip title={signedIn ? "Add a schedule" : SIGN_IN_HINT}>
-          <span>
-            <Button
-              variant="contained"
-              startIcon={<Add />}
-              disabled={!signedIn || editing !== null}
-              onClick={() => {
-                save.reset();
-                setEditing("new");
-              }}
-            >
-              Add
-            </Button>
-          </span>
-        </Tooltip>
-      </Stack>
-      {runNow.error && (
-        <Alert severity="error" sx={{ mb: 1 }}>
-          Run now failed: {runNow.error.message}
-        </Alert>
-      )}
-      <TableContainer>
-        <Table size="small" aria-label="Daily Run Scheduler">
-          <TableHead>
-            <TableRow>
-              <TableCell sortDirection={descending ? "desc" : "asc"}>
-                <TableSortLabel
-                  active
-                  direction={descending ? "desc" : "asc"}
-                  onClick={() => setDescending(!descending)}
-                >
-                  Name *
-                </TableSortLabel>
-              </TableCell>
-              <TableCell>Description</TableCell>
-              <TableCell>Is Active</TableCell>
-              <TableCell>Schedule</TableCell>
-              <TableCell>Last build</TableCell>
-              <TableCell>Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>{body}</TableBody>
-        </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
-        count={rows.length}
-        page={page}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={[...SETTING_PAGE_SIZES]}
-        onPageChange={(_event, next) => setPage(next)}
-        onRowsPerPageChange={(event) => {
-          setPageSize(Number(event.target.value));
-          setPage(0);
-        }}
-      />
-    </Paper>
+    <Stack sx={{ gap: 2 }}>
+      <Paper sx={{ p: 2 }}>
+        <Stack direction="row" sx={{ alignItems: "center", mb: 1, gap: 2 }}>
+          <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+            Each active schedule launches its build on time under the daily robot's executor name,
+            so its runs show on the Dashboard.
+          </Typography>
+          <Tooltip title={signedIn ? "Add a schedule" : SIGN_IN_HINT}>
+            <span>
+              <Button
+                variant="contained"
+                startIcon={<Add />}
+                disabled={!signedIn || editing !== null}
+                onClick={() => {
+                  save.reset();
+                  setEditing("new");
+                }}
+              >
+                Add
+              </Button>
+            </span>
+          </Tooltip>
+        </Stack>
+        {runNow.error && (
+          <Alert severity="error" sx={{ mb: 1 }}>
+            Run now failed: {runNow.error.message}
+          </Alert>
+        )}
+        <TableContainer>
+          <Table size="small" aria-label="Daily Run Scheduler">
+            <TableHead>
+              <TableRow>
+                <TableCell sortDirection={descending ? "desc" : "asc"}>
+                  <TableSortLabel
+                    active
+                    direction={descending ? "desc" : "asc"}
+                    onClick={() => setDescending(!descending)}
+                  >
+                    Name *
+                  </TableSortLabel>
+                </TableCell>
+                <TableCell>Description</TableCell>
+                <TableCell>Is Active</TableCell>
+                <TableCell>Schedule</TableCell>
+                <TableCell>Last build</TableCell>
+                <TableCell>Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>{body}</TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={rows.length}
+          page={page}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={[...SETTING_PAGE_SIZES]}
+          onPageChange={(_event, next) => setPage(next)}
+          onRowsPerPageChange={(event) => {
+            setPageSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      </Paper>
+      <NotifySection />
+    </Stack>
   );
 }
