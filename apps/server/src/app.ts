@@ -61,6 +61,7 @@ import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js"
 import path from "node:path";
 import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
 import { notifyRoutes } from "./modules/notify/notify.routes.js";
+import { badgeRoutes } from "./modules/badge/badge.routes.js";
 import { startNotifier, wakeNotifier } from "./modules/notify/notify.jobs.js";
 import {
   enqueueRunDeliveries,
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccessControl(app, {
     resolvePrincipal: deps.resolvePrincipal ?? auth.resolvePrincipal,
     readAccess: config.readAccess,
+    badgeToken: config.badgeToken,
   });
 
   // While stopping, answers close their connection, so a keep-alive client cannot hold the
@@ -259,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
+  await app.register(badgeRoutes(db));
   await app.register(
     runViewRoutes({
       db,

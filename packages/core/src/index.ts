@@ -33,3 +33,4 @@ export * from "./settings-api.js";
 export * from "./integrations-api.js";
 export * from "./releases-api.js";
 export * from "./notify-api.js";
+export * from "./badge-api.js";
