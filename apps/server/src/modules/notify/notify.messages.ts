@@ -191,7 +191,7 @@ export function emailParts(message: RunMessage): { subject: string; text: string
     .join("");
   const body = `<!doctype html><html><body style="margin:0;padding:24px;background:#f5f5f5">
 <div style="max-width:640px;margin:0 auto;background:#fff;border:1px solid #ddd;border-radius:6px;padding:24px;font:14px Arial,sans-serif;color:#222">
-<h1 style="margin:0 0 4px;font-size:20px;color:${colour}">${html(OUTCOME_MARK[message.outcome])} ${html(headline(message))}</h1>
+<h1 style="margin:0 0 4px;font-size:20px;color:${colour}">${html(headline(message))}</h1>
 <p style="margin:0 0 16px;color:#666">${html(context(message))}</p>
 <table role="presentation" style="border-collapse:collapse;margin:0 0 16px"><tr>
 <td ${cell}>Passed <strong>${message.counts.passed}</strong></td>

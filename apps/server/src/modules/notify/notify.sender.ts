@@ -20,6 +20,9 @@ import { openSecret, type NotifyDeps } from "./notify.service.js";
 /** How long a claimed delivery is this worker's before another may take it. */
 const LEASE_SECONDS = 120;
 const BATCH = 20;
+/** Failed tests read to group when triage's groups are absent, and tests shown per group. */
+const FAILURES_READ = 500;
+const TESTS_PER_GROUP = 5;
 
 /** Why a run is not sent under the rule, or the message's outcome when it is. */
 async function decide(
@@ -48,11 +51,23 @@ async function failuresOf(
       limit: NOTIFY_TOP_FAILURES,
     });
   }
-  const tests = await repo.topFailedTests(deps.db.pool, runId, NOTIFY_TOP_FAILURES);
-  return tests.map((test) => ({
-    title: test.name,
-    tests: test.error ? [test.error.split("\n")[0]!] : [],
-  }));
+  // Without triage: the run's failures grouped by their error's first line, biggest first.
+  const tests = await repo.topFailedTests(deps.db.pool, runId, FAILURES_READ);
+  const groups = new Map<string, string[]>();
+  for (const test of tests) {
+    const title = test.error?.split("\n")[0]?.trim() || "Failed without a message";
+    groups.set(title, [...(groups.get(title) ?? []), test.name]);
+  }
+  return [...groups]
+    .sort((a, b) => b[1].length - a[1].length)
+    .slice(0, NOTIFY_TOP_FAILURES)
+    .map(([title, names]) => ({
+      title,
+      tests:
+        names.length > TESTS_PER_GROUP
+          ? [...names.slice(0, TESTS_PER_GROUP), `…and ${names.length - TESTS_PER_GROUP} more`]
+          : names,
+    }));
 }
 
 export async function buildMessage(

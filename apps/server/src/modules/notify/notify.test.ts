@@ -244,7 +244,11 @@ describe("notification rules", () => {
       "actions",
     ]);
     expect(payload.blocks[1]!.fields!.map((f) => f.text)).toContain("*Failed*\n2");
-    expect(payload.blocks[3]!.text!.text).toMatch(/^\*Top failures\*\n• /);
+    // Without triage, failures are grouped by their error's first line, each with its tests.
+    const failures = payload.blocks[3]!.text!.text;
+    expect(failures).toMatch(/^\*Top failures\*\n• /);
+    expect(failures).toContain("• card is undefined\n•  Cart checkout charges the card");
+    expect(failures).toContain("•  Cart applies a discount");
     expect(payload.blocks[4]!.elements![0]!.url).toBe(`${PUBLIC_URL}/test_runs/nightly-1`);
     expect(payload.text).toContain(`${PUBLIC_URL}/test_runs/nightly-1`);
 
