@@ -62,6 +62,7 @@ import path from "node:path";
 import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
 import { notifyRoutes } from "./modules/notify/notify.routes.js";
 import { badgeRoutes } from "./modules/badge/badge.routes.js";
+import { reportRoutes } from "./modules/report/report.routes.js";
 import { startNotifier, wakeNotifier } from "./modules/notify/notify.jobs.js";
 import {
   enqueueRunDeliveries,
@@ -262,6 +263,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
+  await app.register(reportRoutes(db));
   await app.register(
     runViewRoutes({
       db,

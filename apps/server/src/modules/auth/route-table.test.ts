@@ -55,6 +55,7 @@ const EXPECTED: Record<string, Access> = {
   "GET /v1/test-runs/:key": "read",
   "GET /v1/test-runs/:key/history": "read",
   "GET /v1/test-runs/:key/view": "read",
+  "GET /v1/test-runs/:key/report.html": "read",
   "GET /v1/test-detail/:key/:id": "read",
   "GET /v1/api-test-runs": "read",
   "GET /v1/api-test-runs/": "read",
