@@ -20,6 +20,10 @@ const commands: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/upload.js");
     return { run: m.upload, usage: m.uploadUsage };
   },
+  report: async () => {
+    const m = await import("./commands/report.js");
+    return { run: m.report, usage: m.reportUsage };
+  },
   tokens: async () => {
     const m = await import("./commands/tokens.js");
     return { run: m.tokens, usage: m.tokensUsage };
@@ -48,6 +52,7 @@ Commands:
   start     start the server (embedded PostgreSQL unless DATABASE_URL is set)
   migrate   apply pending database migrations and exit
   upload    send test reports to a server
+  report    save a run as one HTML file that opens offline
   tokens    create, list or revoke service tokens
   rms       import requirements for the Traceability Matrix from a CSV or JSON file
   users     add, list, disable users of Assay's own sign-in, or reset their passwords

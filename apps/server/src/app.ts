@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
+import type pg from "pg";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -65,6 +66,16 @@ import { buildTokenLookup } from "./modules/builds/build-env.js";
 import { BuildRunner, type RunnerDeps } from "./modules/builds/builds.runner.js";
 import path from "node:path";
 import { harmonizationRoutes } from "./modules/harmonization/harmonization.routes.js";
+import { notifyRoutes } from "./modules/notify/notify.routes.js";
+import { badgeRoutes } from "./modules/badge/badge.routes.js";
+import { reportRoutes } from "./modules/report/report.routes.js";
+import { startNotifier, wakeNotifier } from "./modules/notify/notify.jobs.js";
+import {
+  enqueueRunDeliveries,
+  syncConfigRules,
+  type NotifyDeps,
+} from "./modules/notify/notify.service.js";
+import { deriveKey } from "./secret-key.js";
 import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 
 export interface AppDeps {
@@ -153,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerAccessControl(app, {
     resolvePrincipal: deps.resolvePrincipal ?? auth.resolvePrincipal,
     readAccess: config.readAccess,
+    badgeToken: config.badgeToken,
   });
 
   // While stopping, answers close their connection, so a keep-alive client cannot hold the
@@ -229,7 +241,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
+  const notify: NotifyDeps = {
+    db,
+    key: deriveKey(secret, "notify-secrets"),
+    publicUrl: config.publicUrl,
+    policy: { allowPrivate: config.webhookAllowPrivate },
+    log: deps.logger as Logger,
+  };
   const ingest = {
+    runEnded: {
+      stored: (client: pg.PoolClient, runId: number) => enqueueRunDeliveries(client, runId),
+      // The run is stored whatever happens here: a delivery not woken now goes at the next minute.
+      committed: () =>
+        wakeNotifier(deps.jobs).catch((error: unknown) =>
+          deps.logger.warn({ err: error }, "notifications: could not wake the sender"),
+        ),
+    },
     db,
     parseWorkers,
     uploadSlots: pLimit(2 * parseThreads),
@@ -246,6 +273,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
   await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
   await app.register(historyRoutes(db));
+  await app.register(badgeRoutes(db));
+  await app.register(reportRoutes(db));
   await app.register(
     runViewRoutes({
       db,
@@ -343,6 +372,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       },
       log: deps.logger,
     });
+  }
+  await app.register(notifyRoutes(notify));
+  if (deps.startWorkers !== false) {
+    await syncConfigRules(notify, config.notifications.rules());
+    await startNotifier(deps.jobs, notify);
   }
   const dh = config.dataHarmonization;
   const dhContext = dh && {

@@ -63,6 +63,7 @@ export function decodeSecretKey(text: string): Buffer | undefined {
 /** Settings whose values never appear in an error line: the error goes to the log. */
 export const SECRET_SETTINGS = new Set([
   "ASSAY_SECRET_KEY",
+  "ASSAY_BADGE_TOKEN",
   "ASSAY_ADMIN_PASSWORD",
   "ASSAY_INGEST_TOKEN",
   "OIDC_CLIENT_SECRET",
@@ -184,6 +185,10 @@ export const EnvSchema = z.object({
     .min(1, "expected a whole number of seconds from 1 to 200")
     .max(200, "expected a whole number of seconds from 1 to 200")
     .default(5),
+  ASSAY_BADGE_TOKEN: z
+    .string()
+    .min(16, "a badge token must be at least 16 characters (e.g. `openssl rand -hex 16`)")
+    .optional(),
   ASSAY_WEBHOOK_ALLOW_PRIVATE: z
     .enum(["true", "false"], { error: "expected true or false" })
     .default("false")

@@ -19,6 +19,11 @@ import {
   mergeFileIntoEnv,
 } from "./modules/integrations/integrations-file.js";
 import { readReleasesConfig, type ReleasesConfig } from "./modules/releases/releases.config.js";
+import {
+  NotifyFileSchema,
+  readNotifyConfig,
+  type NotifyConfig,
+} from "./modules/notify/notify.config.js";
 import { z } from "zod";
 import {
   BUCKET_REQUIRED,
@@ -50,6 +55,8 @@ export const FileConfigSchema = z.strictObject({
   dataHarmonization: DataHarmonizationConfigSchema.optional(),
   /** Jira and Spira (no secrets: those come from the environment); the environment wins. */
   integrations: IntegrationsFileSchema.optional(),
+  /** Notification rules kept in the file (read-only on the Setting screen). */
+  notifications: NotifyFileSchema,
 });
 
 /**
@@ -164,6 +171,10 @@ export interface Config {
   dataHarmonization: DataHarmonizationSettings | undefined;
   /** Jira and Spira (ASSAY_JIRA_*, ASSAY_SPIRA_*); each undefined when not configured. */
   integrations: IntegrationsConfig;
+  /** The file's `notifications:` rules, their secrets read from the variables they name. */
+  notifications: NotifyConfig;
+  /** ASSAY_BADGE_TOKEN: lets badges be read without signing in when reading needs sign-in. */
+  badgeToken: string | undefined;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -345,6 +356,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   // The report's incident JQL may be set in the file's integrations.jira.incidentJql too.
   const releases = readReleasesConfig(mergeFileIntoEnv(env, file.integrations).merged);
   if ("problems" in releases) throw new ConfigError(releases.problems);
+  const notifications = readNotifyConfig(file.notifications, env);
+  if ("problems" in notifications) throw new ConfigError(notifications.problems);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -390,5 +403,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),
     dataHarmonization: dhSettings(file.dataHarmonization, env),
     integrations: integrations.config,
+    notifications,
+    badgeToken: e.ASSAY_BADGE_TOKEN,
   };
 }

@@ -9,15 +9,21 @@ export interface Received {
 
 /**
  * A real HTTP server on 127.0.0.1 standing for a Slack or chat bridge: it records each POST and
- * answers with `answer(n)` for the n-th request (status code, or "hang" to never answer).
+ * answers with `answer(n)` for the n-th request (status code, with headers, or "hang" to never
+ * answer).
  */
-export async function startReceiver(answer: (n: number) => number | "hang" = () => 200) {
+export type Answer = number | "hang" | { status: number; headers: Record<string, string> };
+
+export async function startReceiver(answer: (n: number) => Answer = () => 200) {
   const received: Received[] = [];
+  /** When each request arrived (ms since the epoch). */
+  const at: number[] = [];
   const hanging: ServerResponse[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => {
+      at.push(Date.now());
       const text = Buffer.concat(chunks).toString("utf8");
       received.push({
         path: request.url ?? "",
@@ -26,7 +32,12 @@ export async function startReceiver(answer: (n: number) => number | "hang" = () 
       });
       const status = answer(received.length);
       if (status === "hang") hanging.push(response);
-      else response.writeHead(status, { "content-type": "text/plain" }).end("ok");
+      else if (typeof status === "number")
+        response.writeHead(status, { "content-type": "text/plain" }).end("ok");
+      else
+        response
+          .writeHead(status.status, { "content-type": "text/plain", ...status.headers })
+          .end("ok");
     });
   });
   // Every TCP connection, answered or not (an https request to this http server is no request).
@@ -38,6 +49,7 @@ export async function startReceiver(answer: (n: number) => number | "hang" = () 
     url: `http://127.0.0.1:${port}`,
     port,
     received,
+    at,
     get connections() {
       return connections;
     },

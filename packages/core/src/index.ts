@@ -32,3 +32,5 @@ export * from "./dashboard-api.js";
 export * from "./settings-api.js";
 export * from "./integrations-api.js";
 export * from "./releases-api.js";
+export * from "./notify-api.js";
+export * from "./badge-api.js";

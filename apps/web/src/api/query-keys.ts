@@ -8,6 +8,7 @@ export const queryKeys = {
   testHistory: (testId: number) => ["test-history", testId] as const,
   topFails: ["top-fails"] as const,
   settings: ["settings"] as const,
+  notifyRules: ["notify-rules"] as const,
   dailyChart: (search: string) => ["daily-chart", search] as const,
   rerunRuns: (search: string) => ["rerun-runs", search] as const,
   traceabilityMatrix: ["traceability-matrix"] as const,

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { AppError } from "../../errors.js";
 import { isPagePath } from "../../http/web-app.js";
@@ -13,11 +14,13 @@ import type { TokenScope } from "../tokens/tokens.service.js";
  * - page: the web app's HTML: anyone in public read mode; in signed-in mode a visitor without a
  *   session is redirected to sign-in (a browser should land on the login page, not on a 401);
  * - read: lists and results: anyone in public read mode, a signed-in caller in signed-in mode;
+ * - badge: as read, and in signed-in mode also anyone who sends ?token=ASSAY_BADGE_TOKEN (a
+ *   README's badge cannot sign in);
  * - ingest: a service token with the ingest scope, or a signed-in user;
  * - user: a signed-in user (builds, reruns, tags, settings, profile);
  * - admin: a user or service token with the admin scope.
  */
-export type Access = "open" | "identify" | "page" | "read" | "ingest" | "user" | "admin";
+export type Access = "open" | "identify" | "page" | "read" | "badge" | "ingest" | "user" | "admin";
 
 /** One route of the server and the rule it declared (or was given), for the route-table test. */
 export interface RouteRule {
@@ -72,7 +75,7 @@ export function checkAccess(
   readAccess: ReadAccess,
 ): void {
   if (access === "open" || access === "identify") return;
-  if (access === "read" || access === "page") {
+  if (access === "read" || access === "page" || access === "badge") {
     if (readAccess === "public" || principal) return;
     throw unauthorized("This Assay requires sign-in to read results. " + SIGN_IN);
   }
@@ -156,9 +159,17 @@ export function signInRedirect(url: string): string {
  * Installs the access rules: refuses to register a mutation without an access rule, records
  * every route's rule in `app.accessTable`, and checks every request before its body is read.
  */
+/** Whether the request carries the badge token (compared in constant time, as digests). */
+function hasBadgeToken(request: FastifyRequest, token: string | undefined): boolean {
+  const given = (request.query as { token?: unknown } | undefined)?.token;
+  if (!token || typeof given !== "string") return false;
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(token));
+}
+
 export function registerAccessControl(
   app: FastifyInstance,
-  options: { resolvePrincipal: PrincipalResolver; readAccess: ReadAccess },
+  options: { resolvePrincipal: PrincipalResolver; readAccess: ReadAccess; badgeToken?: string },
 ): void {
   const table: RouteRule[] = [];
   app.decorate("accessTable", table);
@@ -185,6 +196,7 @@ export function registerAccessControl(
     const access = requestAccess(request);
     if (access === "open") return;
     if (access === "page" && options.readAccess === "public") return;
+    if (access === "badge" && hasBadgeToken(request, options.badgeToken)) return;
     request.principal = await options.resolvePrincipal(request);
     if (access === "page" && !request.principal) {
       return reply.header("cache-control", "no-store").redirect(signInRedirect(request.url), 302);

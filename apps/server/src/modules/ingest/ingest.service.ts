@@ -30,6 +30,17 @@ export interface IngestDeps {
    * at once left the readers two connections of ten (docs/performance.md, "Load").
    */
   uploadSlots: LimitFunction;
+  /**
+   * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
+   * transaction (notify queues its deliveries there, so a committed run is a queued one),
+   * `committed` after COMMIT. Absent: nobody is told.
+   */
+  runEnded?: RunEndedHook;
+}
+
+export interface RunEndedHook {
+  stored(client: pg.PoolClient, runId: number): Promise<void>;
+  committed(): Promise<void>;
 }
 
 /** A new run's key: its family and creation time, plus randomness so two at once differ. */
@@ -147,6 +158,7 @@ export async function ingestUpload(
       throw reportErrorToAppError(error);
     });
   if (stored.learnedTests) deps.knownTests.remember(stored.learnedTests);
+  await deps.runEnded?.committed();
   return stored.outcome;
 }
 
@@ -232,6 +244,7 @@ async function storeUpload(
     });
   }
   const counts = await repo.runCounts(client, run.id);
+  await deps.runEnded?.stored(client, run.id);
   const created = writer.summary.inserted > 0 || !fields.run_key;
   const outcome: IngestOutcome = {
     statusCode: created ? 201 : 200,

@@ -152,14 +152,17 @@ export function parseJsonBody(text: string): unknown {
 
 /** Marks the run finished; its counts stay as the last batch left them. */
 export async function finishLiveRun(deps: IngestDeps, key: string) {
-  return withTransaction(deps.db, async (client) => {
+  const finished = await withTransaction(deps.db, async (client) => {
     const run = await lockRun(client, key);
     await repo.setRunState(client, run.id, "finished");
     if (run.family !== "load") await finalizeRun(client, run.id);
+    await deps.runEnded?.stored(client, run.id);
     return {
       test_run_key: key,
       state: "finished" as const,
       counts: await repo.runCounts(client, run.id),
     };
   });
+  await deps.runEnded?.committed();
+  return finished;
 }

@@ -84,10 +84,16 @@ function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunction {
   };
 }
 
+/** A webhook's answer: its status, and its Retry-After header when it sent one. */
+export interface WebhookAnswer {
+  status: number;
+  retryAfter?: string;
+}
+
 /** POSTs `payload` to the pinned addresses; resolves with the status once the answer is read. */
 function post(url: URL, payload: string, addresses: LookupAddress[], timeoutMs: number) {
   const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<WebhookAnswer>((resolve, reject) => {
     const timeout = new Error(`no answer within ${timeoutMs / 1000} s`);
     const fail = (error: Error) => {
       if (error === timeout) return reject(timeout);
@@ -110,7 +116,8 @@ function post(url: URL, payload: string, addresses: LookupAddress[], timeoutMs: 
       },
       (response) => {
         response.on("error", fail);
-        response.on("end", () => resolve(response.statusCode ?? 0));
+        const retryAfter = response.headers["retry-after"];
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, retryAfter }));
         // The answer's body is not used (redirects are not followed: a 3xx is a failure).
         response.resume();
       },
@@ -133,7 +140,20 @@ export async function deliverWebhook(
   policy: WebhookPolicy,
   timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): Promise<void> {
-  const addresses = await checkedAddresses(url, policy);
-  const status = await post(new URL(url), JSON.stringify(body), addresses, timeoutMs);
+  const { status } = await postWebhook(url, body, policy, timeoutMs);
   if (status < 200 || status > 299) throw new Error(`the webhook answered HTTP ${status}`);
+}
+
+/**
+ * POSTs the body as JSON after the same checks (SSRF policy, pinned addresses) and answers the
+ * status and Retry-After, for callers that decide themselves what to retry (notifications).
+ */
+export async function postWebhook(
+  url: string,
+  body: unknown,
+  policy: WebhookPolicy,
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
+): Promise<WebhookAnswer> {
+  const addresses = await checkedAddresses(url, policy);
+  return post(new URL(url), JSON.stringify(body), addresses, timeoutMs);
 }

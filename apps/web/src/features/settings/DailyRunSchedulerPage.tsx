@@ -23,6 +23,7 @@ import Typography from "@mui/material/Typography";
 import { useMemo, useState, type ReactNode } from "react";
 import { SIGN_IN_HINT, useSignedIn } from "../../api/use-signed-in";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
+import { NotifySection } from "../notify/NotifySection";
 import { SettingEditor } from "./SettingEditor";
 import { SettingRow } from "./SettingRow";
 import { templateSummary } from "./template-summary";
@@ -151,81 +152,84 @@ export function DailyRunSchedulerPage() {
   }
 
   return (
-    <Paper sx={{ p: 2 }}>
-      <Stack direction="row" sx={{ alignItems: "center", mb: 1, gap: 2 }}>
-        <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
-          Each active schedule launches its build on time under the daily robot's executor name, so
-          its runs show on the Dashboard.
-        </Typography>
-        <Tooltip title={signedIn ? "Add a schedule" : SIGN_IN_HINT}>
-          <span>
-            <Button
-              variant="contained"
-              startIcon={<Add />}
-              disabled={!signedIn || editing !== null}
-              onClick={() => {
-                save.reset();
-                setEditing("new");
-              }}
-            >
-              Add
-            </Button>
-          </span>
-        </Tooltip>
-      </Stack>
-      <ConfirmDialog
-        open={starting !== null}
-        title={`Run “${starting?.name ?? ""}” now?`}
-        confirmLabel="Run now"
-        onCancel={() => setStarting(null)}
-        onConfirm={() => {
-          if (starting) runNow.mutate(starting.id);
-          setStarting(null);
-        }}
-      >
-        It starts its {templateSummary(starting?.template ?? null)} now, as the daily robot; its
-        scheduled times stay as they are.
-      </ConfirmDialog>
-      {runNow.error && (
-        <Alert severity="error" sx={{ mb: 1 }}>
-          Run now failed: {runNow.error.message}
-        </Alert>
-      )}
-      <TableContainer>
-        <Table size="small" aria-label="Daily Run Scheduler">
-          <TableHead>
-            <TableRow>
-              <TableCell sortDirection={descending ? "desc" : "asc"}>
-                <TableSortLabel
-                  active
-                  direction={descending ? "desc" : "asc"}
-                  onClick={() => setDescending(!descending)}
-                >
-                  Name *
-                </TableSortLabel>
-              </TableCell>
-              <TableCell>Description</TableCell>
-              <TableCell>Is Active</TableCell>
-              <TableCell>Schedule</TableCell>
-              <TableCell>Last build</TableCell>
-              <TableCell>Actions</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>{body}</TableBody>
-        </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
-        count={rows.length}
-        page={page}
-        rowsPerPage={pageSize}
-        rowsPerPageOptions={[...SETTING_PAGE_SIZES]}
-        onPageChange={(_event, next) => setPage(next)}
-        onRowsPerPageChange={(event) => {
-          setPageSize(Number(event.target.value));
-          setPage(0);
-        }}
-      />
-    </Paper>
+    <Stack sx={{ gap: 2 }}>
+      <Paper sx={{ p: 2 }}>
+        <Stack direction="row" sx={{ alignItems: "center", mb: 1, gap: 2 }}>
+          <Typography variant="body2" color="text.secondary" sx={{ flexGrow: 1 }}>
+            Each active schedule launches its build on time under the daily robot's executor name,
+            so its runs show on the Dashboard.
+          </Typography>
+          <Tooltip title={signedIn ? "Add a schedule" : SIGN_IN_HINT}>
+            <span>
+              <Button
+                variant="contained"
+                startIcon={<Add />}
+                disabled={!signedIn || editing !== null}
+                onClick={() => {
+                  save.reset();
+                  setEditing("new");
+                }}
+              >
+                Add
+              </Button>
+            </span>
+          </Tooltip>
+        </Stack>
+        <ConfirmDialog
+          open={starting !== null}
+          title={`Run “${starting?.name ?? ""}” now?`}
+          confirmLabel="Run now"
+          onCancel={() => setStarting(null)}
+          onConfirm={() => {
+            if (starting) runNow.mutate(starting.id);
+            setStarting(null);
+          }}
+        >
+          It starts its {templateSummary(starting?.template ?? null)} now, as the daily robot; its
+          scheduled times stay as they are.
+        </ConfirmDialog>
+        {runNow.error && (
+          <Alert severity="error" sx={{ mb: 1 }}>
+            Run now failed: {runNow.error.message}
+          </Alert>
+        )}
+        <TableContainer>
+          <Table size="small" aria-label="Daily Run Scheduler">
+            <TableHead>
+              <TableRow>
+                <TableCell sortDirection={descending ? "desc" : "asc"}>
+                  <TableSortLabel
+                    active
+                    direction={descending ? "desc" : "asc"}
+                    onClick={() => setDescending(!descending)}
+                  >
+                    Name *
+                  </TableSortLabel>
+                </TableCell>
+                <TableCell>Description</TableCell>
+                <TableCell>Is Active</TableCell>
+                <TableCell>Schedule</TableCell>
+                <TableCell>Last build</TableCell>
+                <TableCell>Actions</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>{body}</TableBody>
+          </Table>
+        </TableContainer>
+        <TablePagination
+          component="div"
+          count={rows.length}
+          page={page}
+          rowsPerPage={pageSize}
+          rowsPerPageOptions={[...SETTING_PAGE_SIZES]}
+          onPageChange={(_event, next) => setPage(next)}
+          onRowsPerPageChange={(event) => {
+            setPageSize(Number(event.target.value));
+            setPage(0);
+          }}
+        />
+      </Paper>
+      <NotifySection />
+    </Stack>
   );
 }

@@ -6,6 +6,7 @@ import {
 } from "@assay/core";
 import Box from "@mui/material/Box";
 import FormControlLabel from "@mui/material/FormControlLabel";
+import Link from "@mui/material/Link";
 import Paper from "@mui/material/Paper";
 import Switch from "@mui/material/Switch";
 import Typography from "@mui/material/Typography";
@@ -151,7 +152,16 @@ export const ResultsSummary = memo(function ResultsSummary({
         gap: 1,
       }}
     >
-      <InfoBox label="Total" value={counts.total.toLocaleString("en-US")} />
+      <InfoBox label="Total" value={counts.total.toLocaleString("en-US")}>
+        {/* The run as one HTML file that opens offline (GET .../report.html, a download). */}
+        <Link
+          variant="caption"
+          href={`/v1/test-runs/${encodeURIComponent(runKey)}/report.html`}
+          download
+        >
+          Download report
+        </Link>
+      </InfoBox>
       <InfoBox
         label="Total Duration"
         value={wallClockMs === null ? "Still open" : formatDuration(wallClockMs)}

@@ -1,0 +1,77 @@
+import { formatDuration, isPendingFailure } from "@assay/core";
+import type { ReportResult, ReportRun } from "./report.repo.js";
+
+/**
+ * A run as one HTML file that opens offline in any browser: no script, no external file. Counts,
+ * the failures first, then every test as a closed <details> with its steps and error; the
+ * browser lays out a closed <details>' summary only, so 14,000 tests open quickly.
+ */
+
+const html = (value: string) =>
+  value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+
+type Shown = "passed" | "failed" | "skipped";
+const WORD: Record<Shown, string> = {
+  passed: "✓ passed",
+  failed: "✗ failed",
+  skipped: "⧗ skipped",
+};
+
+function shownStatus(result: ReportResult): Shown {
+  if (result.status === "failed" && isPendingFailure(result.error_message)) return "skipped";
+  return result.status;
+}
+
+function stepMark(passed: boolean | null): string {
+  return passed === true ? "✓" : passed === false ? "✗" : "–";
+}
+
+function testBlock(result: ReportResult): string {
+  const status = shownStatus(result);
+  const steps = result.json_steps.length
+    ? `<ol>${result.json_steps
+        .map(
+          (step) =>
+            `<li class="s${step.passed === false ? " f" : ""}">${stepMark(step.passed)} ${html(step.action)}</li>`,
+        )
+        .join("")}</ol>`
+    : "";
+  const error = result.error_message
+    ? `<pre>${html(result.error_message)}${result.error_stack ? `\n\n${html(result.error_stack)}` : ""}</pre>`
+    : "";
+  return `<details class="${status}"><summary><b>${WORD[status]}</b> ${html(result.name)} <i>${formatDuration(result.duration_ms)}</i></summary>${steps}${error}</details>`;
+}
+
+const STYLE = `body{font:14px/1.4 system-ui,Arial,sans-serif;margin:24px;color:#222}
+h1{font-size:22px;margin:0 0 4px}.meta{color:#666;margin:0 0 16px}
+.counts span{display:inline-block;margin-right:20px}.counts b{font-size:18px}
+details{border-bottom:1px solid #eee;padding:3px 0}summary{cursor:pointer}
+summary i{color:#888;font-style:normal;float:right}
+.failed>summary b{color:#c62828}.passed>summary b{color:#2e7d32}.skipped>summary b{color:#757575}
+pre{background:#fafafa;border:1px solid #eee;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere}
+ol{margin:4px 0}.s.f{color:#c62828}h2{font-size:17px;margin:24px 0 8px}`;
+
+/** The whole report; `at` is when it was made (shown, UTC). */
+export function reportHtml(run: ReportRun, results: ReportResult[], at: Date): string {
+  const failed = results.filter((r) => shownStatus(r) === "failed");
+  const meta = [
+    run.family,
+    run.branch && `branch ${run.branch}`,
+    run.site && `site ${run.site}`,
+    run.started_at && `started ${run.started_at.toISOString().replace("T", " ").slice(0, 19)} UTC`,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+  const parts = [
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">`,
+    `<title>${html(run.name)} — Assay run report</title><style>${STYLE}</style></head><body>`,
+    `<h1>${html(run.name)}</h1><p class="meta">${html(meta)} · run ${html(run.key)}</p>`,
+    `<p class="counts"><span>Total <b>${run.total}</b></span><span>✓ Passed <b>${run.passed}</b></span><span>✗ Failed <b>${run.failed}</b></span><span>⧗ Skipped <b>${run.skipped}</b></span><span>Duration <b>${formatDuration(run.duration_ms)}</b></span></p>`,
+    `<h2>Failures (${failed.length})</h2>`,
+    failed.length ? failed.map(testBlock).join("\n") : "<p>No failed tests.</p>",
+    `<h2>Every test (${results.length})</h2>`,
+    results.map(testBlock).join("\n"),
+    `<p class="meta">Made by Assay on ${at.toISOString().replace("T", " ").slice(0, 19)} UTC.</p></body></html>`,
+  ];
+  return parts.join("\n");
+}

@@ -1,0 +1,47 @@
+import type { Db } from "../../db/pool.js";
+
+/** What a run's one-file report holds: the run, and every final result (runs, results: read). */
+
+export interface ReportRun {
+  id: string;
+  key: string;
+  name: string;
+  family: string;
+  branch: string | null;
+  site: string | null;
+  total: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  duration_ms: number;
+  started_at: Date | null;
+}
+
+export interface ReportResult {
+  name: string;
+  status: "passed" | "failed" | "skipped";
+  duration_ms: number;
+  error_message: string | null;
+  error_stack: string | null;
+  json_steps: { action: string; passed: boolean | null; duration_ms: number | null }[];
+}
+
+export async function findReportRun(db: Db, key: string): Promise<ReportRun | undefined> {
+  const { rows } = await db.pool.query<ReportRun>(
+    `SELECT id, test_run_key AS key, test_run_name AS name, family, branch, nora_site AS site,
+            total, passed, failed, pending AS skipped, duration_ms, started_at
+     FROM runs WHERE test_run_key = $1`,
+    [key],
+  );
+  return rows[0];
+}
+
+/** Final attempts in report order (results_run_id index through run_id). */
+export async function listReportResults(db: Db, runId: string): Promise<ReportResult[]> {
+  const { rows } = await db.pool.query<ReportResult>(
+    `SELECT name, status, duration_ms, error_message, left(error_stack, 4000) AS error_stack, json_steps
+     FROM results WHERE run_id = $1 AND is_final ORDER BY id`,
+    [runId],
+  );
+  return rows;
+}

@@ -1,0 +1,44 @@
+import { z } from "zod";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import type { Db } from "../../db/pool.js";
+import { notFound } from "../../errors.js";
+import { reportHtml } from "./report.html.js";
+import { findReportRun, listReportResults } from "./report.repo.js";
+
+const ParamsSchema = z.object({ key: z.string().min(1).max(200).describe("The run's key") });
+
+/** GET /v1/test-runs/{key}/report.html: the run as one HTML file (issue 38). */
+export const reportRoutes =
+  (db: Db): FastifyPluginAsyncZod =>
+  async (app) => {
+    app.get(
+      "/v1/test-runs/:key/report.html",
+      {
+        schema: {
+          tags: ["report"],
+          summary: "The run as one HTML file that opens offline (a download)",
+          description:
+            "Counts, the failures, then every test with its steps and error. The HTML is the answer (no JSON schema); errors are JSON.",
+          produces: ["text/html"],
+          params: ParamsSchema,
+        },
+      },
+      async (request, reply) => {
+        const run = await findReportRun(db, request.params.key);
+        if (!run) throw notFound(`No run with key ${request.params.key}.`);
+        const body = reportHtml(run, await listReportResults(db, run.id), new Date());
+        const file = `assay-${run.key.replace(/[^A-Za-z0-9._-]/g, "_")}.html`;
+        return (
+          reply
+            .header("content-type", "text/html; charset=utf-8")
+            .header("content-disposition", `attachment; filename="${file}"`)
+            // The file is data, not a page of this site: it runs nothing here.
+            .header(
+              "content-security-policy",
+              "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+            )
+            .send(body)
+        );
+      },
+    );
+  };
