@@ -8,6 +8,8 @@ describe("ResultsSummary", () => {
     renderUi(
       <ResultsSummary
         runKey="nightly 7"
+        runName="nightly 7"
+        place={null}
         counts={{ total: 3, passed: 2, failed: 1, skipped: 0, unstable: 0 } as never}
         wallClockMs={1000}
         testTimeMs={900}
