@@ -32,3 +32,4 @@ export * from "./dashboard-api.js";
 export * from "./settings-api.js";
 export * from "./integrations-api.js";
 export * from "./releases-api.js";
+export * from "./triage-fingerprint.js";
