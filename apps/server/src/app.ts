@@ -48,6 +48,10 @@ import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
+import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
+import type { PoolClient } from "pg";
+import { triageRoutes } from "./modules/triage/triage.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
@@ -218,6 +222,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
+  const triageSettings = { similarity: config.triageSimilarity };
   const ingest = {
     db,
     parseWorkers,
@@ -227,6 +232,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
+    // Triage fingerprints a run's failures in the transaction that stores them.
+    onRunStored: (client: PoolClient, runId: number) =>
+      recordRunFailures(client, runId, triageSettings),
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
@@ -245,6 +253,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(tagsRoutes(db));
+  await app.register(triageRoutes(db));
+  if (deps.startWorkers !== false)
+    await startTriageBackfill(deps.jobs, { db, settings: triageSettings, log: deps.logger });
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   const trackers = deps.trackers ?? createTrackers(config.integrations);

@@ -139,6 +139,11 @@ export interface Config {
    */
   scheduleCatchUpMs: number;
   /**
+   * The analysis from past decisions takes a person's decision on a failure whose normalised
+   * message is at least this similar (pg_trgm similarity, ASSAY_TRIAGE_SIMILARITY).
+   */
+  triageSimilarity: number;
+  /**
    * Schedules' webhooks may reach loopback and private addresses, over http too
    * (ASSAY_WEBHOOK_ALLOW_PRIVATE=true: a chat bridge on the LAN); by default https to public ones.
    */
@@ -353,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionIdleMs: e.ASSAY_SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: e.ASSAY_SESSION_MAX_HOURS * 3_600_000,
     scheduleCatchUpMs: e.ASSAY_SCHEDULE_CATCH_UP_MINUTES * 60_000,
+    triageSimilarity: e.ASSAY_TRIAGE_SIMILARITY,
     webhookAllowPrivate: e.ASSAY_WEBHOOK_ALLOW_PRIVATE,
     releases: releases.config,
     catalog: file.catalog,

@@ -33,3 +33,4 @@ export * from "./settings-api.js";
 export * from "./integrations-api.js";
 export * from "./releases-api.js";
 export * from "./triage-fingerprint.js";
+export * from "./triage-api.js";

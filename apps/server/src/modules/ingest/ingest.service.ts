@@ -30,6 +30,11 @@ export interface IngestDeps {
    * at once left the readers two connections of ten (docs/performance.md, "Load").
    */
   uploadSlots: LimitFunction;
+  /**
+   * Called in the transaction that stored a run's results, after its counts: another module's
+   * reading of the new results (triage's fingerprints), committed with them or not at all.
+   */
+  onRunStored?: (client: pg.PoolClient, runId: number) => Promise<void>;
 }
 
 /** A new run's key: its family and creation time, plus randomness so two at once differ. */
@@ -228,6 +233,7 @@ async function storeUpload(
       rank: writer.ranking(),
       tally: writer.tally,
     });
+    await deps.onRunStored?.(client, run.id);
   }
   const counts = await repo.runCounts(client, run.id);
   const created = writer.summary.inserted > 0 || !fields.run_key;
