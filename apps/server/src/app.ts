@@ -51,6 +51,7 @@ import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
 import type { PoolClient } from "pg";
+import { resultDefect } from "./modules/triage/triage.service.js";
 import { triageRoutes } from "./modules/triage/triage.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
@@ -241,7 +242,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Objects stored by uploads that never committed (a killed server): at start, then periodically.
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
-  await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
+  await app.register(
+    runsRoutes({
+      db,
+      ticketPattern: config.catalog.ticketPattern,
+      defectOf: (resultId) => resultDefect(db, resultId),
+    }),
+  );
   await app.register(historyRoutes(db));
   await app.register(
     runViewRoutes({

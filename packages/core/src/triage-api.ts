@@ -90,7 +90,16 @@ export const RunFailureGroupSchema = z.object({
   count: z.number().describe("This run's failed results in the group"),
   toInvestigate: z.number().describe("Of them, still to investigate"),
   tests: z.array(z.number()).describe("Stable test ids (TC{id})"),
-  results: z.array(z.number()).describe("Result ids, for setting a type per result"),
+  results: z
+    .array(
+      z.object({
+        id: z.number().describe("The result's id (PUT /v1/results/{id}/defect)"),
+        testId: z.number(),
+        type: DefectTypeSchema,
+        auto: z.boolean(),
+      }),
+    )
+    .describe("The group's results in this run with each one's current type"),
   isNew: z.boolean().describe("First seen in this run"),
   isRegression: z
     .boolean()

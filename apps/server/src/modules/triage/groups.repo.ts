@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { REGRESSION_WINDOW } from "@assay/core";
+import { REGRESSION_WINDOW, type DefectType } from "@assay/core";
 
 /** Triage's reads: a run's groups, groups over a period, one group, the gate's counts. */
 
@@ -30,7 +30,7 @@ export interface RunGroupRow {
   count: number;
   to_investigate: number;
   tests: number[];
-  results: number[];
+  results: { id: number; testId: number; type: DefectType; auto: boolean }[];
   newest_defect: number | null;
   first_run_id: number | null;
   first_run_key: string | null;
@@ -55,7 +55,10 @@ export async function runGroups(db: pg.Pool, run: TriagedRun): Promise<RunGroupR
        SELECT rf.group_id, count(*)::int AS count,
               count(*) FILTER (WHERE d.type IS NULL OR d.type = 'to_investigate')::int AS to_investigate,
               array_agg(DISTINCT rf.test_id::float8) AS tests,
-              array_agg(rf.result_id::float8 ORDER BY rf.result_id) AS results,
+              json_agg(json_build_object('id', rf.result_id, 'testId', rf.test_id,
+                                         'type', coalesce(d.type, 'to_investigate'),
+                                         'auto', coalesce(d.auto, false))
+                       ORDER BY rf.result_id) AS results,
               max(rf.defect_id)::float8 AS newest_defect
        FROM result_fingerprints rf LEFT JOIN defect_decisions d ON d.id = rf.defect_id
        WHERE rf.run_id = $1

@@ -266,3 +266,9 @@ export async function defectsOf(
   const rows = await decisions.currentDecisionsOf(db.pool, resultIds);
   return new Map([...rows].map(([id, row]) => [id, toDefect(row)]));
 }
+
+/** A result's defect: its current decision, to investigate when it failed without one, else null. */
+export async function resultDefect(db: Db, resultId: number): Promise<Defect | null> {
+  if (!(await detail.findFingerprintedResult(db.pool, resultId))) return null;
+  return (await defectsOf(db, [resultId])).get(resultId) ?? DEFAULT_DEFECT;
+}

@@ -74,7 +74,7 @@ interface Group {
   count: number;
   message: string;
   tests: number[];
-  results: number[];
+  results: { id: number; type: string }[];
   isNew: boolean;
   isRegression: boolean;
   firstSeen: { runKey: string | null };
@@ -137,7 +137,7 @@ describe("defect decisions", () => {
 
   it("refuses a bad type with 400 in words, a signed-out caller with 401, and changes nothing", async () => {
     const [orders] = await groupsOf(runA);
-    const id = orders?.results[0];
+    const id = orders?.results[0]?.id;
     const before = await database.db.pool.query("SELECT count(*) FROM defect_decisions");
     const bad = await apps.user.inject({
       method: "PUT",
@@ -216,7 +216,7 @@ describe("analysis from past decisions", () => {
 
   it("never overwrites a person's decision when the run is stored again", async () => {
     const [orders] = await groupsOf(runB);
-    const id = orders?.results[0];
+    const id = orders?.results[0]?.id;
     const set = await apps.user.inject({
       method: "PUT",
       url: `/v1/results/${id}/defect`,
@@ -350,5 +350,30 @@ describe("backfill", () => {
     expect(groups).toHaveLength(1);
     expect(groups[0]?.message).toBe("cart total <n> != <n>");
     expect(await backfillRuns(database.db, { similarity: 0.6 })).toBe(0);
+  });
+});
+
+describe("the result's answers carry its defect", () => {
+  it("test detail: the decision of a failure, null for a pass", async () => {
+    const { rows } = await database.db.pool.query<{
+      test_run_test_id: string;
+      status: string;
+      name: string;
+    }>(
+      `SELECT r.test_run_test_id, r.status, r.name FROM results r JOIN runs ON runs.id = r.run_id
+       WHERE runs.test_run_key = $1 ORDER BY r.status`,
+      [runA],
+    );
+    const failed = rows.find((row) => row.status === "failed" && row.name === "listsOrders");
+    const passed = rows.find((row) => row.status === "passed");
+    const detail = await get(
+      `/v1/api-test-detail/${runA}/${encodeURIComponent(failed?.test_run_test_id ?? "")}`,
+    );
+    expect(detail.status).toBe(200);
+    expect(detail.body).toMatchObject({ defect: { type: "product_bug", bugs: ["NXL-77"] } });
+    const pass = await get(
+      `/v1/api-test-detail/${runA}/${encodeURIComponent(passed?.test_run_test_id ?? "")}`,
+    );
+    expect(pass.body).toMatchObject({ defect: null });
   });
 });
