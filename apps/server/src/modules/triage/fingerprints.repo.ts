@@ -140,3 +140,13 @@ export async function triagedRunIds(
   );
   return new Set(rows.map((row) => row.run_id));
 }
+
+/**
+ * Forgets everything triage derived (groups, fingerprints, decisions, runs read). Only the demo
+ * calls it, on a store it has just filled, after dating its runs in the past.
+ */
+export async function forgetAll(client: pg.ClientBase): Promise<void> {
+  await client.query(
+    "TRUNCATE defect_decisions, result_fingerprints, failure_groups, triage_runs RESTART IDENTITY",
+  );
+}

@@ -92,6 +92,8 @@ export async function backfillRuns(
   db: Db,
   settings: TriageSettings,
   log?: FastifyBaseLogger,
+  /** Only runs up to this id (the demo classifies its older failures before the newest runs). */
+  untilRunId = Number.MAX_SAFE_INTEGER,
 ): Promise<number> {
   let after = 0;
   let done = 0;
@@ -99,7 +101,7 @@ export async function backfillRuns(
     const page = await withTransaction(db, async (client) => {
       const ids = await runIdsAfter(client, after, BACKFILL_PAGE);
       const triaged = await repo.triagedRunIds(client, ids);
-      return { ids, todo: ids.filter((id) => !triaged.has(id)) };
+      return { ids, todo: ids.filter((id) => !triaged.has(id) && id <= untilRunId) };
     });
     for (const runId of page.todo) {
       await withTransaction(db, (client) => recordRunFailures(client, runId, settings));
@@ -110,4 +112,14 @@ export async function backfillRuns(
   }
   if (done > 0) log?.info({ runs: done }, "triage: stored runs fingerprinted");
   return done;
+}
+
+/** Triage derived again from the stored runs (the demo, after dating its runs in the past). */
+export async function retriage(
+  db: Db,
+  settings: TriageSettings,
+  untilRunId?: number,
+): Promise<number> {
+  await withTransaction(db, (client) => repo.forgetAll(client));
+  return backfillRuns(db, settings, undefined, untilRunId);
 }
