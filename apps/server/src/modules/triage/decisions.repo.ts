@@ -114,45 +114,56 @@ export async function applyPastDecisions(
        FROM result_fingerprints rf WHERE rf.run_id = $1 AND rf.defect_id IS NULL
      ),
      people AS (
-       SELECT d.id, d.type, d.comment, d.bugs, d.decided_by, d.decided_at, d.result_id,
-              rf.run_id, rf.test_id, rf.group_id
+       SELECT d.id, d.decided_at, rf.test_id, rf.group_id
        FROM defect_decisions d
        JOIN result_fingerprints rf ON rf.result_id = d.result_id AND rf.defect_id = d.id
        WHERE NOT d.auto AND d.decided_at > now() - make_interval(days => $3) AND rf.run_id <> $1
      ),
-     pairs AS (
-       SELECT t.group_id AS todo_group, p.group_id AS past_group,
-              CASE WHEN t.group_id = p.group_id THEN 1
-                   ELSE similarity(tg.message, pg.message) END AS similarity
+     -- a group's newest decision on each test, and its newest on any test
+     by_test AS (
+       SELECT DISTINCT ON (group_id, test_id) group_id, test_id, id FROM people
+       ORDER BY group_id, test_id, decided_at DESC, id DESC
+     ),
+     by_group AS (
+       SELECT DISTINCT ON (group_id) group_id, id FROM people
+       ORDER BY group_id, decided_at DESC, id DESC
+     ),
+     -- the most similar other group a person decided on, for each of the run's groups
+     near AS (
+       SELECT DISTINCT ON (t.group_id) t.group_id AS todo_group, p.group_id AS past_group,
+              similarity(tg.message, pg.message) AS similarity
        FROM (SELECT DISTINCT group_id FROM todo) t
-       CROSS JOIN (SELECT DISTINCT group_id FROM people) p
+       CROSS JOIN by_group p
        JOIN failure_groups tg ON tg.id = t.group_id
        JOIN failure_groups pg ON pg.id = p.group_id
-       WHERE t.group_id = p.group_id
-          OR (tg.error_type = pg.error_type AND similarity(tg.message, pg.message) >= $2)
+       WHERE p.group_id <> t.group_id AND tg.error_type = pg.error_type
+         AND similarity(tg.message, pg.message) >= $2
+       ORDER BY t.group_id, similarity(tg.message, pg.message) DESC, p.group_id
      ),
      chosen AS (
-       SELECT DISTINCT ON (t.result_id)
-              t.result_id, p.id AS source_id, p.type, p.comment, p.bugs, p.decided_by,
-              p.decided_at, p.result_id AS source_result, p.run_id AS source_run,
-              pairs.similarity, p.test_id = t.test_id AS same_test
+       SELECT t.result_id,
+              coalesce(e1.id, e2.id, e3.id, e4.id) AS source_id,
+              CASE WHEN coalesce(e1.id, e2.id) IS NOT NULL THEN 1 ELSE n.similarity END AS similarity,
+              (e1.id IS NOT NULL OR (e2.id IS NULL AND e3.id IS NOT NULL)) AS same_test
        FROM todo t
-       JOIN pairs ON pairs.todo_group = t.group_id
-       JOIN people p ON p.group_id = pairs.past_group
-       ORDER BY t.result_id, pairs.similarity = 1 DESC, p.test_id = t.test_id DESC,
-                pairs.similarity DESC, p.decided_at DESC, p.id DESC
+       LEFT JOIN by_test e1 ON e1.group_id = t.group_id AND e1.test_id = t.test_id
+       LEFT JOIN by_group e2 ON e2.group_id = t.group_id
+       LEFT JOIN near n ON n.todo_group = t.group_id
+       LEFT JOIN by_test e3 ON e3.group_id = n.past_group AND e3.test_id = t.test_id
+       LEFT JOIN by_group e4 ON e4.group_id = n.past_group
      ),
      made AS (
        INSERT INTO defect_decisions (result_id, run_id, type, comment, bugs, auto, evidence)
-       SELECT c.result_id, $1, c.type, c.comment, c.bugs, true,
+       SELECT c.result_id, $1, d.type, d.comment, d.bugs, true,
               jsonb_build_object(
-                'resultId', c.source_result,
-                'runKey', (SELECT run_key FROM triage_runs WHERE run_id = c.source_run),
-                'decidedBy', c.decided_by,
-                'decidedAt', to_char(c.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
+                'resultId', d.result_id,
+                'runKey', (SELECT run_key FROM triage_runs WHERE run_id = d.run_id),
+                'decidedBy', d.decided_by,
+                'decidedAt', to_char(d.decided_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
                 'similarity', round(c.similarity::numeric, 3),
                 'sameTest', c.same_test)
-       FROM chosen c ORDER BY c.result_id
+       FROM chosen c JOIN defect_decisions d ON d.id = c.source_id
+       ORDER BY c.result_id
        RETURNING id, result_id
      )
      UPDATE result_fingerprints rf SET defect_id = made.id FROM made

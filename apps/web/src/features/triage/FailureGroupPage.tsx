@@ -132,7 +132,7 @@ export function FailureGroupPage({ id }: { id: number }) {
             </Box>
           ))}
         </Box>
-        <Box aria-label="Occurrences per day, last 30 days">
+        <Box aria-label="Occurrences per day, last 30 days" sx={{ maxWidth: 360 }}>
           <SparkLineChart data={g.trend.map((p) => p.count)} height={48} plotType="bar" />
         </Box>
         <SetTypeForm id={id} />
@@ -179,7 +179,7 @@ export function FailureGroupPage({ id }: { id: number }) {
               >
                 {r.runKey}
               </Link>{" "}
-              — {r.count} failures, {daysAgo(r.at)}
+              — {r.count} failure{r.count === 1 ? "" : "s"}, {daysAgo(r.at)}
             </Typography>
           ))}
         </Paper>
