@@ -8,10 +8,10 @@ import Paper from "@mui/material/Paper";
 import Skeleton from "@mui/material/Skeleton";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { SparkLineChart } from "@mui/x-charts/SparkLineChart";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { DefectChip } from "./DefectChip";
+import { LazyTrend } from "./LazyTrend";
 import { daysAgo } from "./time-ago";
 import { useFailureGroup, useSetDefect } from "./use-triage";
 
@@ -133,7 +133,7 @@ export function FailureGroupPage({ id }: { id: number }) {
           ))}
         </Box>
         <Box aria-label="Occurrences per day, last 30 days" sx={{ maxWidth: 360 }}>
-          <SparkLineChart data={g.trend.map((p) => p.count)} height={48} plotType="bar" />
+          <LazyTrend data={g.trend.map((p) => p.count)} height={48} />
         </Box>
         <SetTypeForm id={id} />
       </Paper>

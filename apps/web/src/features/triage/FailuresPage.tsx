@@ -13,9 +13,9 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { SparkLineChart } from "@mui/x-charts/SparkLineChart";
 import { Link as RouterLink, useParams, useSearchParams } from "react-router";
 import { FailureGroupPage } from "./FailureGroupPage";
+import { LazyTrend } from "./LazyTrend";
 import { daysAgo } from "./time-ago";
 import { useFailureGroups } from "./use-triage";
 
@@ -67,12 +67,7 @@ function GroupRow({ group }: { group: FailureGroupSummary }) {
         {number.format(group.toInvestigate)}
       </TableCell>
       <TableCell sx={{ width: 140 }} aria-label="Occurrences per day, last 30 days">
-        <SparkLineChart
-          data={group.trend.map((point) => point.count)}
-          height={28}
-          width={120}
-          plotType="bar"
-        />
+        <LazyTrend data={group.trend.map((point) => point.count)} height={28} width={120} />
       </TableCell>
       <TableCell title={group.firstSeen.at} sx={{ whiteSpace: "nowrap" }}>
         {daysAgo(group.firstSeen.at)}
