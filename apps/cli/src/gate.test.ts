@@ -67,7 +67,7 @@ describe("assay gate", () => {
     const missing = assay(["gate", "--run-key", "no-such-run", "--max-new", "0"]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("No run with key no-such-run");
-    const bad = assay(["gate", "--run-key", "gate-run-1", "--max-new", "-1"]);
+    const bad = assay(["gate", "--run-key", "gate-run-1", "--max-new", "none"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("--max-new must be a whole number");
   });
