@@ -40,6 +40,10 @@ const commands: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/backup.js");
     return { run: m.restore, usage: m.restoreUsage };
   },
+  gate: async () => {
+    const m = await import("./commands/gate.js");
+    return { run: m.gate, usage: m.gateUsage };
+  },
   users: async () => {
     const m = await import("./commands/users.js");
     return { run: m.users, usage: m.usersUsage };
@@ -55,6 +59,7 @@ Commands:
   report    save a run as one HTML file that opens offline
   tokens    create, list or revoke service tokens
   rms       import requirements for the Traceability Matrix from a CSV or JSON file
+  gate      the quality gate of a run: exit 1 on new or unexplained failures over the limits
   users     add, list, disable users of Assay's own sign-in, or reset their passwords
   backup    write one archive of the database and the object store, while the server serves
   restore   restore such an archive into an empty data folder or database

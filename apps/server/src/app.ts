@@ -55,6 +55,11 @@ import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
+import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
+import type { PoolClient } from "pg";
+import { resultDefect } from "./modules/triage/triage.service.js";
+import { triageRoutes } from "./modules/triage/triage.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
@@ -248,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     policy: { allowPrivate: config.webhookAllowPrivate },
     log: deps.logger as Logger,
   };
+  const triageSettings = { similarity: config.triageSimilarity };
   const ingest = {
     runEnded: {
       stored: (client: pg.PoolClient, runId: number) => enqueueRunDeliveries(client, runId),
@@ -265,13 +271,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
+    // Triage fingerprints a run's failures in the transaction that stores them.
+    onRunStored: (client: PoolClient, runId: number) =>
+      recordRunFailures(client, runId, triageSettings),
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
   // Objects stored by uploads that never committed (a killed server): at start, then periodically.
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
-  await app.register(runsRoutes({ db, ticketPattern: config.catalog.ticketPattern }));
+  await app.register(
+    runsRoutes({
+      db,
+      ticketPattern: config.catalog.ticketPattern,
+      defectOf: (resultId) => resultDefect(db, resultId),
+    }),
+  );
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
   await app.register(reportRoutes(db));
@@ -285,6 +300,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }),
   );
   await app.register(tagsRoutes(db));
+  await app.register(triageRoutes(db));
+  if (deps.startWorkers !== false)
+    await startTriageBackfill(deps.jobs, { db, settings: triageSettings, log: deps.logger });
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   const trackers = deps.trackers ?? createTrackers(config.integrations);

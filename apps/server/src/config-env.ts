@@ -161,6 +161,11 @@ export const EnvSchema = z.object({
       error: "expected public (signed-out visitors read results) or signed-in",
     })
     .default("public"),
+  ASSAY_TRIAGE_SIMILARITY: z.coerce
+    .number({ error: "expected a number from 0.1 to 1" })
+    .min(0.1, "expected a number from 0.1 to 1")
+    .max(1, "expected a number from 0.1 to 1")
+    .default(0.6),
   ASSAY_SCHEDULE_CATCH_UP_MINUTES: z.coerce
     .number({ error: "expected a whole number of minutes from 0 to 10080" })
     .int("expected a whole number of minutes from 0 to 10080")

@@ -157,6 +157,11 @@ export interface Config {
    */
   servers: { leaseMs: number; heartbeatMs: number };
   /**
+   * The analysis from past decisions takes a person's decision on a failure whose normalised
+   * message is at least this similar (pg_trgm similarity, ASSAY_TRIAGE_SIMILARITY).
+   */
+  triageSimilarity: number;
+  /**
    * Schedules' webhooks may reach loopback and private addresses, over http too
    * (ASSAY_WEBHOOK_ALLOW_PRIVATE=true: a chat bridge on the LAN); by default https to public ones.
    */
@@ -396,6 +401,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
       heartbeatMs:
         Math.min(e.ASSAY_SERVER_HEARTBEAT_SECONDS, e.ASSAY_SERVER_LEASE_SECONDS / 3) * 1000,
     },
+    triageSimilarity: e.ASSAY_TRIAGE_SIMILARITY,
     webhookAllowPrivate: e.ASSAY_WEBHOOK_ALLOW_PRIVATE,
     releases: releases.config,
     catalog: file.catalog,

@@ -13,6 +13,7 @@ const SIDEBAR: [label: string, href: string][] = [
   ["Test Reports", "/test_runs"],
   ["Traceability Matrix", "/traceability-matrix"],
   ["Top Fails", "/top_fails"],
+  ["Failures", "/failures"],
   ["Test History", "/history"],
   ["Dynamic Tags", "/dtags"],
   ["Data Harmonization", "/data"],

@@ -1,6 +1,7 @@
 import type { AppMode } from "@assay/core";
 import AccountTreeOutlined from "@mui/icons-material/AccountTreeOutlined";
 import AssessmentOutlined from "@mui/icons-material/AssessmentOutlined";
+import BugReportOutlined from "@mui/icons-material/BugReportOutlined";
 import BuildOutlined from "@mui/icons-material/BuildOutlined";
 import CompareArrows from "@mui/icons-material/CompareArrows";
 import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
@@ -116,6 +117,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     title: "Top Failed Tests in the last 2 months",
     icon: ErrorOutline,
     Page: lazyPage(SCREEN_CODE["top-fails"].load, "TopFailsPage"),
+  },
+  {
+    id: "failures",
+    path: SCREEN_CODE["failures"].path,
+    label: "Failures",
+    title: "Failures by cause",
+    icon: BugReportOutlined,
+    Page: lazyPage(SCREEN_CODE["failures"].load, "FailuresPage"),
   },
   {
     id: "history",

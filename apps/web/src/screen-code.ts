@@ -42,6 +42,10 @@ export const SCREEN_CODE = {
     path: "/top_fails",
     load: loader(() => import("./features/top-fails/TopFailsPage")),
   },
+  failures: {
+    path: "/failures/:id?",
+    load: loader(() => import("./features/triage/FailuresPage")),
+  },
   history: {
     path: "/history/:id?",
     load: loader(() => import("./features/history/TestHistoryPage")),

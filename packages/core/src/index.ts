@@ -34,3 +34,5 @@ export * from "./integrations-api.js";
 export * from "./releases-api.js";
 export * from "./notify-api.js";
 export * from "./badge-api.js";
+export * from "./triage-fingerprint.js";
+export * from "./triage-api.js";

@@ -1,5 +1,11 @@
 import { z } from "zod";
 import { RawStatusSchema } from "./results.js";
+import { DefectSchema } from "./triage-api.js";
+
+/** Triage's decision on a failed result (issue 34); null when it did not fail. */
+const defect = DefectSchema.nullish().describe(
+  "Triage's defect decision on a failure; null when the result did not fail",
+);
 
 /**
  * Result schemas of the read API (spec section 3, "Frontend test result" and "Backend result"),
@@ -98,6 +104,7 @@ export const FrontendResultDetailSchema = FrontendResultSchema.extend({
   json_before_steps: z.array(StepSchema).describe("Before steps (hooks, background)"),
   screenshots: z.array(ScreenshotSchema).describe("Image attachments in the order taken"),
   error_screenshot: nullableText("Object key of the last screenshot of a failed result"),
+  defect,
   attempts: z
     .array(FrontendResultSchema)
     .describe("Every attempt of this test in the run, first try first (one when it ran once)"),
@@ -132,6 +139,7 @@ export type BackendResult = z.infer<typeof BackendResultSchema>;
 
 export const BackendResultDetailSchema = BackendResultSchema.extend({
   apiRequests: z.array(ApiRequestSchema).describe("Requests the test made, in order"),
+  defect,
   attempts: z
     .array(BackendResultSchema)
     .describe("Every attempt of this test in the run, first try first (one when it ran once)"),

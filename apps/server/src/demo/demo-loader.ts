@@ -17,6 +17,7 @@ import { uploadOf, type DemoUpload } from "./demo-reports.js";
 import { recordDemoOqBuilds } from "./demo-oq-builds.js";
 import { demoRequirements } from "./demo-requirements.js";
 import { demoTagging } from "./demo-tags.js";
+import { demoTriage } from "./demo-triage.js";
 import * as repo from "./demo.repo.js";
 
 /*
@@ -36,6 +37,8 @@ export interface LoadDemoOptions {
   signal?: AbortSignal;
   /** Executor names of the daily robot and its rerun (catalog.dailyRuns), so the Dashboard charts the demo. */
   executors?: { daily: string; rerun: string };
+  /** ASSAY_TRIAGE_SIMILARITY, for the analysis of the demo's newest runs (default 0.6). */
+  triageSimilarity?: number;
 }
 
 export type DemoLoadOutcome =
@@ -183,6 +186,8 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
       await addTagToTest(db, { name: tag.name, testId: test.id, testName: test.scenario });
     }
   }
+  // Triage's groups from the dated runs, and a QA lead's decisions on the frequent causes.
+  await demoTriage(db, { similarity: options.triageSimilarity ?? 0.6 });
   // The Nora Releases report's OQ runs: builds that ran some of the runs just loaded.
   await recordDemoOqBuilds(db, plan.runs);
   await markDemoLoaded(db);

@@ -63,6 +63,7 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
         plan,
         signal: controller.signal,
         executors: { daily: executor, rerun: rerunExecutor },
+        triageSimilarity: deps.config.triageSimilarity,
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
     } finally {

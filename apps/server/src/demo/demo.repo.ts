@@ -60,3 +60,12 @@ export async function storedCounts(db: Db): Promise<StoredCounts> {
   );
   return rows[0]!;
 }
+
+/** The newest run made before `before` (by id: the demo posts its runs oldest first). */
+export async function lastRunIdBefore(db: Db, before: Date): Promise<number> {
+  const { rows } = await db.pool.query<{ id: number | null }>(
+    "SELECT max(id)::float8 AS id FROM runs WHERE created_at < $1",
+    [before],
+  );
+  return rows[0]?.id ?? 0;
+}

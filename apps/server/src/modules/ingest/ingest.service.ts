@@ -31,6 +31,11 @@ export interface IngestDeps {
    */
   uploadSlots: LimitFunction;
   /**
+   * Called in the transaction that stored a run's results, after its counts: another module's
+   * reading of the new results (triage's fingerprints), committed with them or not at all.
+   */
+  onRunStored?: (client: pg.PoolClient, runId: number) => Promise<void>;
+  /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
    * `committed` after COMMIT. Absent: nobody is told.
@@ -242,6 +247,7 @@ async function storeUpload(
       rank: writer.ranking(),
       tally: writer.tally,
     });
+    await deps.onRunStored?.(client, run.id);
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id);

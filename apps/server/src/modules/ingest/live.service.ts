@@ -78,6 +78,7 @@ export async function appendResults(
       rank: writer.ranking(),
       tally: writer.tally,
     });
+    await deps.onRunStored?.(client, run.id);
     const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,
@@ -155,7 +156,10 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
   const finished = await withTransaction(deps.db, async (client) => {
     const run = await lockRun(client, key);
     await repo.setRunState(client, run.id, "finished");
-    if (run.family !== "load") await finalizeRun(client, run.id);
+    if (run.family !== "load") {
+      await finalizeRun(client, run.id);
+      await deps.onRunStored?.(client, run.id);
+    }
     await deps.runEnded?.stored(client, run.id);
     return {
       test_run_key: key,

@@ -48,6 +48,7 @@ export async function getFrontendResult(
     json_before_steps: row.json_before_steps.map(toStep),
     screenshots,
     error_screenshot: row.status === "failed" ? last : null,
+    defect: (await ctx.defectOf?.(Number(row.id))) ?? null,
     attempts: attemptRows.map((attempt) =>
       toFrontendResult(attempt, key, rules, attempt.screenshot),
     ),
@@ -69,6 +70,7 @@ export async function getBackendResult(
   return {
     ...toBackendResult(row, key, ctx.ticketPattern),
     apiRequests: requests.map(toApiRequest),
+    defect: (await ctx.defectOf?.(Number(row.id))) ?? null,
     attempts: attemptRows.map((attempt) => toBackendResult(attempt, key, ctx.ticketPattern)),
   };
 }

@@ -10,6 +10,7 @@ import {
   type FrontendRunDetail,
   type FrontendRunPage,
   type LoadRunDetail,
+  type Defect,
   type LoadRunPage,
   type RunListQuery,
 } from "@assay/core";
@@ -31,6 +32,11 @@ import * as repo from "./runs.repo.js";
 export interface RunsContext {
   db: Db;
   ticketPattern: string;
+  /**
+   * A failed result's defect decision (triage's, given by buildApp: runs does not import
+   * triage, which reads runs); absent: none.
+   */
+  defectOf?: (resultId: number) => Promise<Defect | null>;
 }
 
 const FAMILY_LABEL: Record<repo.Family, string> = {

@@ -2,6 +2,7 @@ import { formatDuration, type BackendViewResult } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Skeleton from "@mui/material/Skeleton";
 import ExpandMore from "@mui/icons-material/ExpandMore";
+import { ResultCause } from "../../triage/ResultCause";
 import HourglassEmpty from "@mui/icons-material/HourglassEmpty";
 import Box from "@mui/material/Box";
 import ButtonBase from "@mui/material/ButtonBase";
@@ -135,6 +136,11 @@ export function BackendResultRow({
           {shortDuration(result.duration_ms)}
         </Typography>
       </ButtonBase>
+      {(result.derived_status === "failed" || result.derived_status === "unstable") && (
+        <Box sx={{ px: 2, pb: 1, pl: 7 }}>
+          <ResultCause runKey={runKey} resultId={result.id} />
+        </Box>
+      )}
       {expanded && (
         <Box id={detailsId}>
           <OpenedResult

@@ -13,6 +13,7 @@ import { BackendResultList } from "./BackendResultList";
 import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
 import { BackendSummary } from "./BackendSummary";
+import { TriageBoxes } from "../../triage/TriageBoxes";
 import { ShownCount } from "../view/ShownCount";
 import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
@@ -174,6 +175,7 @@ function RunResults({
         onViewApiRequests={onViewApiRequests}
         failedGroups={first.summary.failed_groups}
       />
+      <TriageBoxes runKey={first.run.test_run_key} />
       {first.total === 0 ? (
         <Typography color="text.secondary" sx={{ p: 2 }}>
           {first.run.state === "open"

@@ -18,6 +18,7 @@ import type { CardSettings } from "./ResultCard";
 import { ResultList } from "./ResultList";
 import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
+import { TriageBoxes } from "../../triage/TriageBoxes";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
@@ -129,6 +130,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
           hidden={filters.hidden}
           onHidden={onHidden}
         />
+        <TriageBoxes runKey={first.run.test_run_key} />
         <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
           <ResultFilterBar
             tagOptions={first.summary.tag_options}

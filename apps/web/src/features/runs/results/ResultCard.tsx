@@ -9,6 +9,7 @@ import { Glyph } from "./glyphs";
 import { ErrorBlock } from "../../../components/ErrorBlock";
 import { HistoryIcons } from "./HistoryIcons";
 import { ResultTags } from "./ResultTags";
+import { ResultCause } from "../../triage/ResultCause";
 
 /** What every card of a run shares; one object, so that memoized cards compare it once. */
 export interface CardSettings {
@@ -135,6 +136,7 @@ export const ResultCard = memo(function ResultCard(props: ResultCardProps) {
             trackerUrl={settings.trackerUrl}
           />
         )}
+        {failed && <ResultCause runKey={settings.runKey} resultId={result.id} />}
         {result.derived_status === "skipped" && (
           <div className="rc-pending">
             <Glyph name="skipped" />

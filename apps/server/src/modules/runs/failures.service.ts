@@ -1,0 +1,28 @@
+import type pg from "pg";
+import type { Db } from "../../db/pool.js";
+import * as repo from "./failures.repo.js";
+
+export type { RunFacts, RunFailureRow } from "./failures.repo.js";
+
+/**
+ * A run and its failed results (final attempts, not pending), for triage's fingerprints. `client`
+ * may be the transaction that is storing the run: triage reads what it has not committed yet.
+ */
+export async function runFailuresFor(
+  client: pg.ClientBase,
+  runId: number,
+): Promise<{ run: repo.RunFacts; failures: repo.RunFailureRow[] } | null> {
+  const run = await repo.runFacts(client, runId);
+  if (!run) return null;
+  return { run, failures: await repo.runFailures(client, runId) };
+}
+
+/** Run ids after `afterId`, oldest first (load runs have no failures to read). */
+export function runIdsAfter(client: pg.ClientBase, afterId: number, limit: number) {
+  return repo.runIdsAfter(client, afterId, limit);
+}
+
+/** A run's id, state and family by its key; null when there is no such run. */
+export function runState(db: Db, key: string) {
+  return repo.runStateByKey(db.pool, key);
+}

@@ -1,0 +1,125 @@
+import { createHash } from "node:crypto";
+import { ANALYSIS_DAYS, fingerprintFailure, type FailureFingerprint } from "@assay/core";
+import type { FastifyBaseLogger } from "fastify";
+import type pg from "pg";
+import { withTransaction, type Db } from "../../db/pool.js";
+import { runFailuresFor, runIdsAfter } from "../runs/failures.service.js";
+import { applyPastDecisions } from "./decisions.repo.js";
+import * as repo from "./fingerprints.repo.js";
+
+export interface TriageSettings {
+  /** ASSAY_TRIAGE_SIMILARITY: pg_trgm similarity a near match needs. */
+  similarity: number;
+}
+
+/** The stored fingerprint: 16 hex digits of SHA-256 over core's key. */
+export function fingerprintHash(fingerprint: FailureFingerprint): string {
+  return createHash("sha256").update(fingerprint.key).digest("hex").slice(0, 16);
+}
+
+/**
+ * Fingerprints a run's failed results and files them into failure groups, then runs the analysis
+ * from past decisions on those without a decision. Called by ingest in the transaction that
+ * stores the run (so an acknowledged upload is triaged), and by the backfill. Identical error
+ * texts are fingerprinted once: a run's failures repeat a few causes.
+ */
+export async function recordRunFailures(
+  client: pg.ClientBase,
+  runId: number,
+  settings: TriageSettings,
+): Promise<void> {
+  const found = await runFailuresFor(client, runId);
+  if (!found || found.run.family === "load") return;
+  const { run, failures } = found;
+  await repo.upsertTriageRun(client, run);
+  const memo = new Map<string, { hash: string; fp: FailureFingerprint }>();
+  const groups = new Map<string, repo.GroupInput>();
+  const hashes: string[] = [];
+  for (const failure of failures) {
+    const text = `${failure.error_name ?? ""}\u0000${failure.error_message ?? ""}\u0000${failure.error_stack ?? ""}`;
+    let known = memo.get(text);
+    if (!known) {
+      const fp = fingerprintFailure({
+        name: failure.error_name,
+        message: failure.error_message,
+        stack: failure.error_stack,
+      });
+      known = { hash: fingerprintHash(fp), fp };
+      memo.set(text, known);
+    }
+    hashes.push(known.hash);
+    const earlier = groups.get(known.hash);
+    if (!earlier || failure.seen_at < earlier.seenAt) {
+      groups.set(known.hash, {
+        fingerprint: known.hash,
+        errorType: known.fp.errorType,
+        message: known.fp.message,
+        frame: known.fp.frame,
+        sampleMessage: failure.error_message,
+        sampleStack: failure.error_stack,
+        resultId: failure.id,
+        seenAt: failure.seen_at,
+      });
+    }
+  }
+  const ids = await repo.upsertGroups(client, run.id, [...groups.values()]);
+  await repo.replaceRunFingerprints(
+    client,
+    run.id,
+    failures.map((failure, i) => ({
+      resultId: failure.id,
+      testId: failure.test_id,
+      groupId: ids.get(hashes[i] ?? "") ?? 0,
+      family: run.family,
+      platform: failure.platform,
+      branch: failure.branch,
+      site: failure.nora_site,
+      seenAt: failure.seen_at,
+    })),
+  );
+  if (failures.length > 0) {
+    await applyPastDecisions(client, run.id, settings.similarity, ANALYSIS_DAYS);
+  }
+}
+
+const BACKFILL_PAGE = 200;
+
+/**
+ * Fingerprints every stored run triage has not read yet (runs stored before triage existed),
+ * oldest first so first-seen is right, each run in its own transaction. Returns how many.
+ */
+export async function backfillRuns(
+  db: Db,
+  settings: TriageSettings,
+  log?: FastifyBaseLogger,
+  /** Only runs up to this id (the demo classifies its older failures before the newest runs). */
+  untilRunId = Number.MAX_SAFE_INTEGER,
+): Promise<number> {
+  let after = 0;
+  let done = 0;
+  for (;;) {
+    const page = await withTransaction(db, async (client) => {
+      const ids = await runIdsAfter(client, after, BACKFILL_PAGE);
+      const triaged = await repo.triagedRunIds(client, ids);
+      return { ids, todo: ids.filter((id) => !triaged.has(id) && id <= untilRunId) };
+    });
+    for (const runId of page.todo) {
+      await withTransaction(db, (client) => recordRunFailures(client, runId, settings));
+      done++;
+    }
+    if (page.ids.length < BACKFILL_PAGE) break;
+    after = page.ids[page.ids.length - 1] ?? after;
+  }
+  if (done > 0) log?.info({ runs: done }, "triage: stored runs fingerprinted");
+  return done;
+}
+
+/** Triage derived again from the stored runs (the demo, after dating its runs in the past). */
+export async function retriage(
+  db: Db,
+  settings: TriageSettings,
+  untilRunId?: number,
+): Promise<number> {
+  await withTransaction(db, (client) => repo.forgetAll(client));
+  return backfillRuns(db, settings, undefined, untilRunId);
+}
