@@ -7,7 +7,7 @@ import type { Jobs } from "../../jobs/jobs.js";
 import { POLL_QUEUE, START_QUEUE } from "./builds.queues.js";
 import type { ObjectStore } from "../../storage/index.js";
 import { testManagementSecret, testManagementUser } from "../profile/profile.service.js";
-import type { BuildsConfig, ExecutorSettings } from "./builds.config.js";
+import type { BuildsConfig } from "./builds.config.js";
 import { newBuildToken, payloadEnv, refuseControlCharacters } from "./build-env.js";
 import * as repo from "./builds.repo.js";
 import type { BuildRow } from "./builds.repo.js";
