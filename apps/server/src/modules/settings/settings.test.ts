@@ -3,7 +3,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { QA_USER } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { insertUser } from "../users/users.repo.js";
 
 /** The /v1/setting routes on the real app: the spec's validation, sign-in, who changed what. */
 
@@ -160,12 +159,7 @@ describe("GET, PUT and DELETE /v1/setting", () => {
   });
 
   it("shows people by name to signed-out readers, with emails only when signed in", async () => {
-    await insertUser(database.db.kysely, {
-      email: "qa@example.com",
-      name: "QA Engineer",
-      passwordHash: "x",
-      admin: false,
-    });
+    // qa@example.com ("QA Engineer") is the user beforeAll made for Run now.
     const template = {
       family: "frontend",
       region: "US",
