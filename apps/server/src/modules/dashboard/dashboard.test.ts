@@ -191,7 +191,7 @@ describe("GET /v1/dashboard/daily-runs", () => {
     }
   });
 
-  it("is answered from the executor index, never from results", async () => {
+  it("is answered from an index of runs, never from results", async () => {
     const query = dailyRunsQuery(database.db, {
       family: "frontend",
       executor: DAILY,
@@ -199,7 +199,9 @@ describe("GET /v1/dashboard/daily-runs", () => {
       targets: ["dev.legacy.example.com"],
     }).compile();
     const plan = await planWithoutScans(database.db, query);
-    expect(plan).toContain("runs_executor_created_idx");
+    // Which of runs' indexes (the executor's, or the run lists' filters of migration 0096) is
+    // the planner's choice on a few rows; what matters is that no result is read.
+    expect(plan).toMatch(/Index (Only )?Scan( Backward)? using runs_\w+ on runs/);
     expect(plan).not.toContain("results");
   });
 });
