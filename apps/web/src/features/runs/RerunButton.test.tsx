@@ -72,6 +72,8 @@ describe("Rerun", () => {
       within(await screen.findByRole("dialog")).getByRole("button", { name: "Rerun" }),
     );
     expect(await screen.findByText(/Rerun started: build #31/)).toBeInTheDocument();
+    // The question fades out; until it is gone the page behind it is aria-hidden.
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
     expect(screen.getByRole("link", { name: "View on Builds" })).toHaveAttribute(
       "href",
       "/builds?tab=0",

@@ -15,6 +15,7 @@ describe("readReportState", () => {
       size: 15,
       dialog: null,
       filters: { hidden: DEFAULT_HIDDEN, tags: [], failure: null },
+      list: {},
     });
   });
 
