@@ -3,13 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowConsoleErrors, browserPerFile, screenshot } from "./support/browser.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
-// The sidebar of spec section 2, in order, with the header title each entry opens.
+// The sidebar of spec section 2 (and triage's Failures), in order, with the header title each
+// entry opens.
 const SCREENS = [
   ["Dashboard", "/dashboard", "Dashboard"],
   ["Builds", "/builds", "Builds"],
   ["Test Reports", "/test_runs", "Test Reports"],
   ["Traceability Matrix", "/traceability-matrix", "NextGen UI Automation Coverage"],
   ["Top Fails", "/top_fails", "Top Failed Tests in the last 2 months"],
+  ["Failures", "/failures", "Failures by cause"],
   ["Test History", "/history", "Test History"],
   ["Dynamic Tags", "/dtags", "Dynamic Tags"],
   ["Data Harmonization", "/data", "Data Harmonization"],
