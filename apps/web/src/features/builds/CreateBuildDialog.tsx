@@ -24,19 +24,8 @@ export function CreateBuildDialog({
   onCreated: (build: Build) => void;
 }) {
   const catalog = useCatalog();
-  if (!catalog.data) {
-    return (
-      <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-label="Create build">
-        <DialogContent>
-          {catalog.isError ? (
-            <CatalogError what="the build options" error={catalog.error} />
-          ) : (
-            <LinearProgress aria-label="Loading the build options" />
-          )}
-        </DialogContent>
-      </Dialog>
-    );
-  }
+  if (!catalog.data)
+    return <CatalogPending label="Create build" catalog={catalog} onClose={onClose} />;
   const props = { catalog: catalog.data, onClose, onCreated };
   if (tab === "backend") return <BackendBuildDialog {...props} handedTags={handedTags} />;
   if (tab === "load") return <LoadBuildDialog {...props} />;
@@ -61,17 +50,7 @@ export function ScheduleBuildDialog({
 }) {
   const catalog = useCatalog();
   if (!catalog.data) {
-    return (
-      <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-label="Schedule's build">
-        <DialogContent>
-          {catalog.isError ? (
-            <CatalogError what="the build options" error={catalog.error} />
-          ) : (
-            <LinearProgress aria-label="Loading the build options" />
-          )}
-        </DialogContent>
-      </Dialog>
-    );
+    return <CatalogPending label="Schedule's build" catalog={catalog} onClose={onClose} />;
   }
   const props = {
     catalog: catalog.data,
@@ -83,4 +62,27 @@ export function ScheduleBuildDialog({
   if (family === "backend") return <BackendBuildDialog {...props} handedTags={[]} />;
   if (family === "load") return <LoadBuildDialog {...props} />;
   return <FrontendBuildDialog {...props} handedTags={[]} listRegion={template?.region ?? "US"} />;
+}
+
+/** Both dialogs' wait for the catalogue (the build options), or its error. */
+function CatalogPending({
+  label,
+  catalog,
+  onClose,
+}: {
+  label: string;
+  catalog: ReturnType<typeof useCatalog>;
+  onClose: () => void;
+}) {
+  return (
+    <Dialog open onClose={onClose} maxWidth="sm" fullWidth aria-label={label}>
+      <DialogContent>
+        {catalog.isError ? (
+          <CatalogError what="the build options" error={catalog.error} />
+        ) : (
+          <LinearProgress aria-label="Loading the build options" />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
 }
