@@ -1,7 +1,8 @@
 import type { RunFilters } from "@assay/core";
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
-import type { Family } from "./runs.repo.js";
+
+export type Family = "frontend" | "backend" | "load";
 
 /** The run lists' page and count, with their filters (issue 32); the runs' columns they read. */
 

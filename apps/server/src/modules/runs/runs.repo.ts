@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
-import { RUN_COLUMNS, withIds } from "./run-list.repo.js";
+import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -8,8 +8,6 @@ import { RUN_COLUMNS, withIds } from "./run-list.repo.js";
  *
  * node-postgres returns bigint columns as strings, so ids are turned into numbers here, once.
  */
-
-export type Family = "frontend" | "backend" | "load";
 
 /** Columns of a result shared by the frontend and backend lists (no steps, no attachments). */
 const RESULT_COLUMNS = [
@@ -58,7 +56,7 @@ function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
 }
 
 /** One page of a family's runs, newest first (runs_family_created_idx). */
-export { listRuns, countRuns, type RunRow } from "./run-list.repo.js";
+export { listRuns, countRuns, type RunRow, type Family } from "./run-list.repo.js";
 
 export async function findRun(db: Db, family: Family, key: string) {
   const row = await db.kysely
