@@ -134,8 +134,8 @@ describe("Daily Run Scheduler", () => {
     await question.getByText(/Frontend build \(run_all on /).waitFor();
     await question.getByRole("button", { name: "Run now" }).click();
     await row.getByText("launched").waitFor();
-    // The slot's build, with its status, links to its log on /builds.
-    await row.getByRole("link", { name: /^Build \d+: (IN_PROGRESS|SUCCEEDED|FAILED)/ }).waitFor();
+    // The slot's build, with its status in words, links to its log on /builds.
+    await row.getByRole("link", { name: /^Build \d+: (In progress|Succeeded|Failed)/ }).waitFor();
     await screenshot(page, "scheduler-table");
     await page.goto(`${server.url}/builds?tab=0`);
     await page.getByText("daily robot executor").first().waitFor();

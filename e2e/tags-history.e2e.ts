@@ -121,8 +121,11 @@ describe("Top Fails and Test History", () => {
     const field = page.getByRole("textbox", { name: "Test ID" });
     await field.fill("");
     expect(await page.getByRole("button", { name: "Retrieve" }).isDisabled()).toBe(true);
+    // What is typed stays as typed; an id that is not digits is refused in words, not rewritten.
     await field.pressSequentially("91x02");
-    expect(await field.inputValue()).toBe("9102");
+    expect(await field.inputValue()).toBe("91x02");
+    expect(await page.getByRole("button", { name: "Retrieve" }).isDisabled()).toBe(true);
+    await field.fill("9102");
     await field.press("Enter");
 
     await page.waitForURL(`${server.url}/history/9102`);
