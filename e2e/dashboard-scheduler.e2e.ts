@@ -100,10 +100,10 @@ describe("Daily Run Scheduler", () => {
     await page.getByRole("link", { name: "Sign in" }).click();
     await submitLoginPage(page, ADMIN);
     await page.waitForURL(/\/settings$/);
-    await page.getByRole("button", { name: "Add" }).waitFor();
+    await page.getByRole("button", { name: "Add", exact: true }).waitFor();
 
     // Created: shown in words with its next runs.
-    await page.getByRole("button", { name: "Add" }).click();
+    await page.getByRole("button", { name: "Add", exact: true }).click();
     const form = page.getByRole("form", { name: "Edit setting" });
     await form.getByRole("button", { name: "Save" }).click();
     await form.getByText("Name is required and must not be empty.").waitFor();
