@@ -1,32 +1,15 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import type { Catalog } from "@assay/core";
+import type { BuildsConfig } from "./modules/builds/builds.config.js";
 import {
-  CatalogSchema,
-  DataHarmonizationConfigSchema,
-  type Catalog,
-  type DataHarmonizationConfig,
-} from "@assay/core";
-import { parseDocument } from "yaml";
-import { BuildsConfigSchema, type BuildsConfig } from "./modules/builds/builds.config.js";
-import {
-  INTEGRATION_SECRETS,
   readIntegrationsConfig,
   type IntegrationsConfig,
 } from "./modules/integrations/integrations.config.js";
-import {
-  IntegrationsFileSchema,
-  mergeFileIntoEnv,
-} from "./modules/integrations/integrations-file.js";
+import { mergeFileIntoEnv } from "./modules/integrations/integrations-file.js";
 import { readReleasesConfig, type ReleasesConfig } from "./modules/releases/releases.config.js";
+import { readNotifyConfig, type NotifyConfig } from "./modules/notify/notify.config.js";
 import {
-  NotifyFileSchema,
-  readNotifyConfig,
-  type NotifyConfig,
-} from "./modules/notify/notify.config.js";
-import { z } from "zod";
-import {
-  BUCKET_REQUIRED,
   crossFieldProblems,
   decodeSecretKey,
   EnvSchema,
@@ -34,64 +17,27 @@ import {
   SECRET_SETTINGS,
   shown,
 } from "./config-env.js";
+import { ConfigError } from "./config-errors.js";
+import { EXAMPLE_CONFIG_PATH, readFileConfig } from "./config-file.js";
+import {
+  dhSettings,
+  withIntegrationSecrets,
+  type DataHarmonizationSettings,
+} from "./config-secrets.js";
+import { objectStoreConfig, type ObjectStoreConfig } from "./config-storage.js";
 
 /**
- * The only reader of process.env and assay.config.yaml. Everything is parsed once, here; a bad
+ * The only reader of process.env and assay.config.yaml, with its config-<group>.ts files (the
+ * environment's schema, the file, secrets, storage). Everything is parsed once, at start; a bad
  * value stops the start with one line per bad setting (docs/configuration.md lists them all).
  */
 
-/** The example shipped with Assay: the catalogue used until an install writes its own file. */
-export const EXAMPLE_CONFIG_PATH = fileURLToPath(
-  new URL("../../../assay.config.example.yaml", import.meta.url),
-);
-
 export { decodeSecretKey, EnvSchema };
-
-/** assay.config.yaml: unknown top-level keys are errors, so a typo never goes unnoticed. */
-export const FileConfigSchema = z.strictObject({
-  catalog: CatalogSchema,
-  builds: BuildsConfigSchema,
-  /** Data harmonization's sources, environments and global schemas; absent: none configured. */
-  dataHarmonization: DataHarmonizationConfigSchema.optional(),
-  /** Jira and Spira (no secrets: those come from the environment); the environment wins. */
-  integrations: IntegrationsFileSchema.optional(),
-  /** Notification rules kept in the file (read-only on the Setting screen). */
-  notifications: NotifyFileSchema,
-});
-
-/**
- * The values of the environment variables data harmonization's sources name (DSNs, keys). Kept
- * out of every serialization, so logging a Config or a source never prints one.
- */
-export class DhSecrets {
-  readonly #values: ReadonlyMap<string, string>;
-  constructor(values: ReadonlyMap<string, string>) {
-    this.#values = values;
-  }
-  get(name: string): string | undefined {
-    return this.#values.get(name);
-  }
-  toJSON(): string {
-    return "[redacted]";
-  }
-}
-
-export interface DataHarmonizationSettings {
-  config: DataHarmonizationConfig;
-  secrets: DhSecrets;
-}
-
-/** Where objects (screenshots, attachments) are kept: a local folder or an S3 bucket. */
-export type ObjectStoreConfig =
-  | { kind: "local"; dir: string }
-  | {
-      kind: "s3";
-      bucket: string;
-      region: string;
-      endpoint: string | undefined;
-      forcePathStyle: boolean;
-      prefix: string | undefined;
-    };
+// Each group of settings is read in a file of its own (config-<group>.ts); callers import here.
+export { ConfigError, StartRefused } from "./config-errors.js";
+export { EXAMPLE_CONFIG_PATH, FileConfigSchema } from "./config-file.js";
+export { DhSecrets, type DataHarmonizationSettings } from "./config-secrets.js";
+export type { ObjectStoreConfig } from "./config-storage.js";
 
 export interface Config {
   port: number;
@@ -180,153 +126,6 @@ export interface Config {
   notifications: NotifyConfig;
   /** ASSAY_BADGE_TOKEN: lets badges be read without signing in when reading needs sign-in. */
   badgeToken: string | undefined;
-}
-
-/** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(
-      `Assay cannot start: the configuration is invalid.\n${problems.map((p) => `  - ${p}`).join("\n")}`,
-    );
-    this.name = "ConfigError";
-  }
-}
-
-/**
- * Thrown when the server cannot start with what it was given (a secret key that does not open
- * the database's sealed keys, an unreadable key file): the message is one line saying what to
- * do, and the CLI prints it without a stack trace.
- */
-export class StartRefused extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "StartRefused";
-  }
-}
-
-function issuePath(segments: readonly PropertyKey[]): string {
-  return segments
-    .map((s, i) => (typeof s === "number" ? `[${s}]` : `${i === 0 ? "" : "."}${String(s)}`))
-    .join("");
-}
-
-function readFileConfig(file: string): z.infer<typeof FileConfigSchema> {
-  const name = path.basename(file);
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (error) {
-    throw new ConfigError([`ASSAY_CONFIG: cannot read ${file} (${(error as Error).message})`]);
-  }
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    throw new ConfigError(
-      doc.errors.map((e) => {
-        const at = e.linePos?.[0];
-        const where = at ? `line ${at.line}, column ${at.col}` : "";
-        return `${name}${where ? ` ${where}` : ""}: ${e.message.split("\n")[0]?.replace(/ at line \d+, column \d+:?$/, "")}`;
-      }),
-    );
-  }
-  const parsed = FileConfigSchema.safeParse(doc.toJS({ maxAliasCount: 100 }) ?? {});
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map(
-        (i) => `${name}: ${issuePath(i.path) || "(top level)"}: ${i.message}`,
-      ),
-    );
-  }
-  return parsed.data;
-}
-
-/**
- * A secret by its variable's name: the variable itself, or NAME_FILE naming a file that holds it
- * (Docker and Kubernetes secrets, or a secret store's agent writing files such as Vault Agent
- * or the AWS Secrets Manager CSI driver). Problems name the variable or file, never a value.
- */
-function secretValue(
-  env: NodeJS.ProcessEnv,
-  variable: string,
-): { ok: true; value: string } | { ok: false; problem: string } {
-  const direct = env[variable];
-  if (direct) return { ok: true, value: direct };
-  const file = env[`${variable}_FILE`];
-  if (!file)
-    return {
-      ok: false,
-      problem: `the environment variable ${variable} is not set (it holds the connection secret, which never goes in the file; or set ${variable}_FILE to a file holding it)`,
-    };
-  try {
-    // One trailing newline is what editors and `echo` add: not part of the secret.
-    const value = readFileSync(file, "utf8").replace(/\r?\n$/, "");
-    if (value) return { ok: true, value };
-    return { ok: false, problem: `${variable}_FILE names an empty file (${file})` };
-  } catch (error) {
-    const code = (error as { code?: string }).code ?? "unreadable";
-    return {
-      ok: false,
-      problem: `${variable}_FILE names a file Assay cannot read (${file}: ${code})`,
-    };
-  }
-}
-
-/**
- * The environment with the trackers' secrets given as NAME_FILE read into NAME (the variable
- * itself wins when both are set).
- */
-function withIntegrationSecrets(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const resolved: NodeJS.ProcessEnv = { ...env };
-  const problems: string[] = [];
-  for (const variable of INTEGRATION_SECRETS) {
-    if (env[variable] || !env[`${variable}_FILE`]) continue;
-    const value = secretValue(env, variable);
-    if (value.ok) resolved[variable] = value.value;
-    else problems.push(value.problem);
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return resolved;
-}
-
-/** The secrets data harmonization's sources name, read here; a missing one stops the start. */
-function dhSettings(
-  config: DataHarmonizationConfig | undefined,
-  env: NodeJS.ProcessEnv,
-): DataHarmonizationSettings | undefined {
-  if (!config) return undefined;
-  const values = new Map<string, string>();
-  const problems: string[] = [];
-  for (const [name, source] of Object.entries(config.sources)) {
-    const wanted: string[] = [];
-    if ("urlEnv" in source && source.urlEnv) wanted.push(source.urlEnv);
-    if (source.kind === "s3") {
-      if ((source.accessKeyIdEnv === undefined) !== (source.secretAccessKeyEnv === undefined))
-        problems.push(
-          `dataHarmonization.sources.${name}: set both accessKeyIdEnv and secretAccessKeyEnv, or neither`,
-        );
-      for (const v of [source.accessKeyIdEnv, source.secretAccessKeyEnv]) if (v) wanted.push(v);
-    }
-    for (const variable of wanted) {
-      const value = secretValue(env, variable);
-      if (value.ok) values.set(variable, value.value);
-      else problems.push(`dataHarmonization.sources.${name}: ${value.problem}`);
-    }
-  }
-  if (problems.length > 0) throw new ConfigError(problems);
-  return { config, secrets: new DhSecrets(values) };
-}
-
-function objectStoreConfig(e: z.infer<typeof EnvSchema>, dataDir: string): ObjectStoreConfig {
-  if (e.ASSAY_OBJECT_STORE === "local")
-    return { kind: "local", dir: path.join(dataDir, "objects") };
-  if (e.ASSAY_S3_BUCKET === undefined) throw new ConfigError([BUCKET_REQUIRED]);
-  return {
-    kind: "s3",
-    bucket: e.ASSAY_S3_BUCKET,
-    region: e.ASSAY_S3_REGION,
-    endpoint: e.ASSAY_S3_ENDPOINT,
-    forcePathStyle: e.ASSAY_S3_FORCE_PATH_STYLE,
-    prefix: e.ASSAY_S3_PREFIX,
-  };
 }
 
 /**

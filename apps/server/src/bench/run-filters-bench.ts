@@ -1,10 +1,7 @@
-import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import pg from "pg";
 import { RunListQuerySchema } from "@assay/core";
-import { createDb } from "../db/pool.js";
-import { migrate } from "../db/migrate.js";
 import { listFrontendRuns } from "../modules/runs/runs.service.js";
+import { out, scratchName, timed, withScratchDatabase } from "./scratch-database.js";
 
 /*
  * The run lists' filters (issue 32 item 15) at 100,000 frontend runs (and 20,000 backend runs
@@ -14,10 +11,7 @@ import { listFrontendRuns } from "../modules/runs/runs.service.js";
  */
 
 const RUNS = Number(process.env.RUNS ?? 100_000);
-const DB_NAME = process.env.RUN_FILTERS_BENCH_DB ?? "assay_run_filters_bench";
-if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME))
-  throw new Error("RUN_FILTERS_BENCH_DB: expected a lower-case database name such as rf_mine");
-const out = (line: string) => process.stdout.write(`${line}\n`);
+const DB_NAME = scratchName("RUN_FILTERS_BENCH_DB", "assay_run_filters_bench", "rf_mine");
 
 const CASES: [string, Record<string, string>][] = [
   ["no filter", {}],
@@ -45,17 +39,7 @@ const CASES: [string, Record<string, string>][] = [
 ];
 
 async function main() {
-  const admin = process.argv[2] ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const root = new pg.Client({ connectionString: admin });
-  await root.connect();
-  await root.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
-  await root.query(`CREATE DATABASE ${DB_NAME}`);
-  await root.end();
-  const url = new URL(admin);
-  url.pathname = `/${DB_NAME}`;
-  const db = createDb(url.toString(), 4);
-  try {
-    await migrate(db.pool);
+  await withScratchDatabase(DB_NAME, async (db) => {
     const started = performance.now();
     await db.pool.query(`
       INSERT INTO runs (test_run_key, family, test_run_name, nora_site, env, branch, is_next_gen,
@@ -82,25 +66,10 @@ async function main() {
     for (const [label, params] of CASES) {
       const query = RunListQuerySchema.parse(params);
       const run = () => listFrontendRuns(ctx, query);
-      for (let i = 0; i < 2; i++) await run();
-      const times: number[] = [];
-      let total = 0;
-      for (let i = 0; i < 10; i++) {
-        const t0 = performance.now();
-        total = (await run()).total;
-        times.push(performance.now() - t0);
-      }
-      times.sort((a, b) => a - b);
-      out(`| ${label} | ${total} | ${times[5]!.toFixed(1)} ms | ${times[9]!.toFixed(1)} ms |`);
+      const { median, max, last } = await timed(run);
+      out(`| ${label} | ${last.total} | ${median.toFixed(1)} ms | ${max.toFixed(1)} ms |`);
     }
-    out(
-      `load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
-    );
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 await main();

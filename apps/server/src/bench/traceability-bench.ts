@@ -1,15 +1,13 @@
-import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import pg from "pg";
-import { createDb, type Db } from "../db/pool.js";
-import { migrate } from "../db/migrate.js";
+import type { Db } from "../db/pool.js";
 import { registerCompression } from "../http/compression.js";
 import { listCoverage, matrixDataVersion } from "../modules/traceability/traceability.repo.js";
 import { traceabilityRoutes } from "../modules/traceability/traceability.routes.js";
 import { traceabilityMatrix } from "../modules/traceability/traceability.service.js";
 import { DEFAULT_RMS_TAG_PATTERN } from "@assay/core";
+import { out, scratchName, timed, withScratchDatabase } from "./scratch-database.js";
 
 /*
  * The Traceability Matrix at the size issue #22 names: 5,000 requirements × 20,000 tests, each
@@ -24,24 +22,10 @@ import { DEFAULT_RMS_TAG_PATTERN } from "@assay/core";
 const REQUIREMENTS = 5_000;
 const TESTS = 20_000;
 const RESULTS_PER_TEST = Number(process.env.RESULTS_PER_TEST ?? 20);
-// Another name (TRACEABILITY_BENCH_DB) lets two checkouts measure without dropping each other's.
-const DB_NAME = process.env.TRACEABILITY_BENCH_DB ?? "assay_traceability_bench";
-if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME))
-  throw new Error("TRACEABILITY_BENCH_DB: expected a lower-case database name such as tb_mine");
-const out = (line: string) => process.stdout.write(`${line}\n`);
+const DB_NAME = scratchName("TRACEABILITY_BENCH_DB", "assay_traceability_bench", "tb_mine");
 
 async function main() {
-  const admin = process.argv[2] ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const root = new pg.Client({ connectionString: admin });
-  await root.connect();
-  await root.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
-  await root.query(`CREATE DATABASE ${DB_NAME}`);
-  await root.end();
-  const url = new URL(admin);
-  url.pathname = `/${DB_NAME}`;
-  const db = createDb(url.toString(), 4);
-  try {
-    await migrate(db.pool);
+  await withScratchDatabase(DB_NAME, async (db) => {
     const started = performance.now();
     await db.pool.query(`
       INSERT INTO requirements (rms, summary, epic, type, position)
@@ -72,15 +56,8 @@ async function main() {
       `loaded ${REQUIREMENTS} requirements, ${TESTS} tests, ${rows[0]?.n} results in ${Math.round(performance.now() - started)} ms`,
     );
     const time = async (label: string, fn: () => Promise<unknown>) => {
-      for (let i = 0; i < 2; i++) await fn();
-      const times: number[] = [];
-      for (let i = 0; i < 10; i++) {
-        const t0 = performance.now();
-        await fn();
-        times.push(performance.now() - t0);
-      }
-      times.sort((a, b) => a - b);
-      out(`${label}: median ${times[5]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms`);
+      const { median, max } = await timed(fn);
+      out(`${label}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
     };
     const matrix = await traceabilityMatrix(db, DEFAULT_RMS_TAG_PATTERN);
     const covered = matrix.rows.filter((row) => row.testRuns.length > 0).length;
@@ -91,14 +68,7 @@ async function main() {
     await time("listCoverage (SQL)", () => listCoverage(db, DEFAULT_RMS_TAG_PATTERN));
     await time("matrixDataVersion (SQL)", () => matrixDataVersion(db));
     await timeRoute(db, time);
-    out(
-      `load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
-    );
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 /** The route as a server answers it: JSON as kept, br as a browser asks, and after a write. */

@@ -7,6 +7,7 @@ import {
   NotifyRuleSchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { registerWriteRoutes } from "../../http/write-routes.js";
 import { actorOf } from "../settings/settings.service.js";
 import {
   archiveRule,
@@ -19,8 +20,6 @@ import {
 const tags = ["notify"];
 // Rules hold recipients and secrets: reading needs a signed-in user, changing an administrator.
 const user = { access: "user" } as const;
-const admin = { access: "admin" } as const;
-const errors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
 const BODY =
   "channel slack | teams | webhook: secret is the webhook URL (https to a public address; ASSAY_WEBHOOK_ALLOW_PRIVATE allows private ones). channel email: email {host, port, secure, user, from, to[]} and secret the SMTP password. Left out on PUT, the stored secret is kept. Secrets are never answered.";
 
@@ -40,58 +39,24 @@ export const notifyRoutes =
       },
       async () => listRules(deps),
     );
-    app.post(
-      "/v1/notify/rules",
-      {
-        config: admin,
-        schema: {
-          tags,
-          summary: "Add a notification rule",
-          description: BODY,
-          body: NotifyRuleBodySchema,
-          response: { 201: NotifyRuleSchema, ...errors },
-        },
+    registerWriteRoutes(app, {
+      path: "/v1/notify/rules",
+      access: "admin",
+      tags,
+      summaries: {
+        create: "Add a notification rule",
+        replace: "Replace a notification rule",
+        remove: "Archive a notification rule (its deliveries are kept)",
       },
-      async (request, reply) =>
-        reply.status(201).send(await createRule(deps, request.body, actorOf(request.principal))),
-    );
-    app.put(
-      "/v1/notify/rules/:id",
-      {
-        config: admin,
-        schema: {
-          tags,
-          summary: "Replace a notification rule",
-          description: BODY,
-          params: NotifyRuleIdParamsSchema,
-          body: NotifyRuleBodySchema,
-          response: {
-            200: NotifyRuleSchema,
-            ...errors,
-            404: ErrorBodySchema,
-            409: ErrorBodySchema,
-          },
-        },
-      },
-      async (request) =>
-        updateRule(deps, request.params.id, request.body, actorOf(request.principal)),
-    );
-    app.delete(
-      "/v1/notify/rules/:id",
-      {
-        config: admin,
-        schema: {
-          tags,
-          summary: "Archive a notification rule (its deliveries are kept)",
-          params: NotifyRuleIdParamsSchema,
-          response: {
-            200: NotifyArchivedSchema,
-            ...errors,
-            404: ErrorBodySchema,
-            409: ErrorBodySchema,
-          },
-        },
-      },
-      async (request) => archiveRule(deps, request.params.id, actorOf(request.principal)),
-    );
+      description: BODY,
+      body: NotifyRuleBodySchema,
+      params: NotifyRuleIdParamsSchema,
+      item: NotifyRuleSchema,
+      removed: NotifyArchivedSchema,
+      // A rule kept in assay.config.yaml is read-only here.
+      conflicts: true,
+      create: (body, request) => createRule(deps, body, actorOf(request.principal)),
+      replace: (id, body, request) => updateRule(deps, id, body, actorOf(request.principal)),
+      remove: (id, request) => archiveRule(deps, id, actorOf(request.principal)),
+    });
   };

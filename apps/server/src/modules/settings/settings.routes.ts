@@ -8,6 +8,7 @@ import {
   SettingSchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { registerWriteRoutes } from "../../http/write-routes.js";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import { runNow, type SchedulerDeps } from "./scheduler.js";
@@ -31,7 +32,7 @@ const tags = ["settings"];
 const user = { access: "user" } as const;
 const mutationErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
 const BODY_DESCRIPTION =
-  "name is required and non-empty; isActive 0 or 1. A cron (5 fields, in timeZone) needs a template: the build it launches. webhookUrl: https to a public address (ASSAY_WEBHOOK_ALLOW_PRIVATE allows private ones); left out on PUT keeps the stored one.";
+  "name is required and non-empty; isActive 0 or 1. A cron (5 fields, in timeZone) needs a template: the build it launches. An active setting without one is kept (the spec's {name, description} rows), and Run now on it answers 409 no_build. webhookUrl: https to a public address (ASSAY_WEBHOOK_ALLOW_PRIVATE allows private ones); left out on PUT keeps the stored one.";
 
 /** The Daily Run Scheduler (spec section 7, /v1/setting) and 'Run now'. */
 export const settingsRoutes =
@@ -68,52 +69,24 @@ export const settingsRoutes =
         ),
     );
 
-    app.post(
-      "/v1/setting",
-      {
-        config: user,
-        schema: {
-          tags,
-          summary: "Create a setting (a schedule)",
-          description: BODY_DESCRIPTION,
-          body: SettingBodySchema,
-          response: { 201: SettingSchema, ...mutationErrors },
-        },
+    registerWriteRoutes(app, {
+      path: "/v1/setting",
+      access: "user",
+      tags,
+      summaries: {
+        create: "Create a setting (a schedule)",
+        replace: "Replace a setting",
+        remove: "Delete a setting and its slots",
       },
-      async (request, reply) =>
-        reply.status(201).send(await createSetting(db, request.body, saver(request.principal))),
-    );
-
-    app.put(
-      "/v1/setting/:id",
-      {
-        config: user,
-        schema: {
-          tags,
-          summary: "Replace a setting",
-          description: BODY_DESCRIPTION,
-          params: SettingIdParamsSchema,
-          body: SettingBodySchema,
-          response: { 200: SettingSchema, ...mutationErrors, 404: ErrorBodySchema },
-        },
-      },
-      async (request) =>
-        updateSetting(db, request.params.id, request.body, saver(request.principal)),
-    );
-
-    app.delete(
-      "/v1/setting/:id",
-      {
-        config: user,
-        schema: {
-          tags,
-          summary: "Delete a setting and its slots",
-          params: SettingIdParamsSchema,
-          response: { 200: DeletedSettingSchema, ...mutationErrors, 404: ErrorBodySchema },
-        },
-      },
-      async (request) => deleteSetting(db, request.params.id),
-    );
+      description: BODY_DESCRIPTION,
+      body: SettingBodySchema,
+      params: SettingIdParamsSchema,
+      item: SettingSchema,
+      removed: DeletedSettingSchema,
+      create: (body, request) => createSetting(db, body, saver(request.principal)),
+      replace: (id, body, request) => updateSetting(db, id, body, saver(request.principal)),
+      remove: (id) => deleteSetting(db, id),
+    });
 
     app.post(
       "/v1/setting/:id/run",

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from "fastify";
+import type { Logger } from "pino";
+import { runsWorkers, type AppDeps } from "../../app-deps.js";
+import { deriveKey } from "../../secret-key.js";
+import { startNotifier } from "./notify.jobs.js";
+import { notifyRoutes } from "./notify.routes.js";
+import { syncConfigRules, type NotifyDeps } from "./notify.service.js";
+
+/**
+ * Notifications in the app: the rules' routes, the file's rules copied in, the sender. Runs
+ * reach it through ingest's runEnded callbacks (app.ts), which queue and wake deliveries.
+ */
+export async function registerNotify(
+  app: FastifyInstance,
+  deps: AppDeps,
+  secret: Buffer,
+): Promise<void> {
+  const { config } = deps;
+  const notify: NotifyDeps = {
+    db: deps.db,
+    key: deriveKey(secret, "notify-secrets"),
+    publicUrl: config.publicUrl,
+    policy: { allowPrivate: config.webhookAllowPrivate },
+    log: deps.logger as Logger,
+  };
+  await app.register(notifyRoutes(notify));
+  if (!runsWorkers(deps)) return;
+  await syncConfigRules(notify, config.notifications.rules());
+  await startNotifier(deps.jobs, notify);
+}
