@@ -93,26 +93,37 @@ export type WhoIsSignedIn = z.infer<typeof WhoIsSignedInSchema>;
 const oneLine = (what: string) =>
   `${what} cannot contain control characters such as line breaks or tabs: it is handed to build runners as one line.`;
 
+/** The profile's limits, which the Profile dialog counts as they are typed. */
+export const PROFILE_NAME_MAX_LENGTH = 100;
+export const PROFILE_SPIRA_USER_MAX_LENGTH = 200;
+export const PROFILE_SPIRA_PASS_MAX_LENGTH = 1000;
+
 export const ProfileUpdateSchema = z.strictObject({
   email: z.string().optional().describe("Read-only: accepted only when unchanged"),
   name: z
     .string()
     .trim()
     .min(1, "Name is required")
-    .max(100, "A name is at most 100 characters")
+    .max(PROFILE_NAME_MAX_LENGTH, `A name is at most ${PROFILE_NAME_MAX_LENGTH} characters`)
     .refine((text) => !hasControlCharacters(text), oneLine("A name"))
     .optional(),
   spira_user: z
     .string()
     .trim()
-    .max(200)
+    .max(
+      PROFILE_SPIRA_USER_MAX_LENGTH,
+      `The test-management username is at most ${PROFILE_SPIRA_USER_MAX_LENGTH} characters`,
+    )
     .refine((text) => !hasControlCharacters(text), oneLine("The test-management user"))
     .nullable()
     .optional()
     .describe("Empty or null clears it"),
   spira_pass: z
     .string()
-    .max(1000)
+    .max(
+      PROFILE_SPIRA_PASS_MAX_LENGTH,
+      `The test-management password or API key is at most ${PROFILE_SPIRA_PASS_MAX_LENGTH} characters`,
+    )
     .refine((text) => !/\p{Cc}/u.test(text), oneLine("The test-management password"))
     .nullable()
     .optional()

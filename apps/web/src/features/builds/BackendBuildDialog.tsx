@@ -1,9 +1,11 @@
 import {
   BACKEND_RUN_TYPES,
   BackendBuildSchema,
+  BRANCH_MAX_LENGTH,
   DEFAULT_BRANCH,
   DEFAULT_PARALLEL_RUNNERS,
   DEFAULT_RUN_TYPE,
+  HOST_MAX_LENGTH,
   type BackendBuildInput,
   type BackendRunType,
   type BuildTemplate,
@@ -12,6 +14,7 @@ import {
 import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
+import { LimitedTextField } from "../../components/fields/LimitedTextField";
 import { useState } from "react";
 import { SaveAsScheduleDialog } from "./SaveAsScheduleDialog";
 import { issuesOf } from "./build-issues";
@@ -155,8 +158,10 @@ export function BackendBuildDialog({
             value={form.parallelRunners}
             onChange={(parallelRunners) => set({ parallelRunners })}
           />
-          <TextField
+          <LimitedTextField
             label="Env"
+            what="env"
+            maxChars={HOST_MAX_LENGTH}
             required
             value={form.env}
             onChange={(event) => set({ env: event.target.value })}
@@ -164,8 +169,10 @@ export function BackendBuildDialog({
             helperText={invalid.env ?? "A name such as dev1, or the API's https URL"}
             placeholder="dev1 or https://api.example.com"
           />
-          <TextField
+          <LimitedTextField
             label="API branch"
+            what="API branch"
+            maxChars={BRANCH_MAX_LENGTH}
             required
             value={form.branch}
             onChange={(event) => set({ branch: event.target.value })}

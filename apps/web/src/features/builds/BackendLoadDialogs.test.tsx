@@ -95,7 +95,8 @@ describe("Backend Create Build dialog", () => {
 
     await create();
     expect(field("Env")).toHaveAttribute("aria-invalid", "true");
-    expect(field("Env")).toHaveAccessibleDescription(BUILD_MESSAGES.envRequired);
+    // The message, then the field's counter ("0 / 2,048").
+    expect(field("Env")).toHaveAccessibleDescription(`${BUILD_MESSAGES.envRequired}0 / 2,048`);
     expect(within(dialog).queryByRole("alert")).toBeNull();
     await replace("Env", "<script>alert(1)</script>");
     await create();
@@ -104,7 +105,7 @@ describe("Backend Create Build dialog", () => {
     await replace("API branch", "");
     await create();
     expect(field("API branch")).toHaveAttribute("aria-invalid", "true");
-    expect(field("API branch")).toHaveAccessibleDescription("Branch is required.");
+    expect(field("API branch")).toHaveAccessibleDescription("Branch is required.0 / 255");
     await replace("API branch", "release/2.4");
 
     await userEvent.click(screen.getByRole("radio", { name: "By Test Tags" }));

@@ -1,6 +1,8 @@
 import {
   FRONTEND_RUN_TYPES,
   frontendBuildSchema,
+  BRANCH_MAX_LENGTH,
+  HOST_MAX_LENGTH,
   OTHER_OPTION_VALUE,
   type BuildTemplate,
 } from "@assay/core";
@@ -10,6 +12,7 @@ import Stack from "@mui/material/Stack";
 import Switch from "@mui/material/Switch";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
+import { LimitedTextField } from "../../components/fields/LimitedTextField";
 import { useState } from "react";
 import { useMe } from "../../api/use-me";
 import { useTags } from "../tags/use-tags";
@@ -125,8 +128,10 @@ export function FrontendBuildDialog({
             disabled={stage}
             onChange={(parallelRunners) => set({ parallelRunners })}
           />
-          <TextField
+          <LimitedTextField
             label="Branch"
+            what="branch"
+            maxChars={BRANCH_MAX_LENGTH}
             value={form.branch}
             disabled={stage}
             onChange={(event) => set({ branch: event.target.value })}
@@ -186,8 +191,10 @@ export function FrontendBuildDialog({
             ))}
           </TextField>
           {form.site === OTHER_OPTION_VALUE ? (
-            <TextField
+            <LimitedTextField
               label="Custom site"
+              what="site"
+              maxChars={HOST_MAX_LENGTH}
               value={form.customSite}
               onChange={(event) => set({ customSite: event.target.value })}
               error={byField.nora_site !== undefined}
@@ -207,8 +214,10 @@ export function FrontendBuildDialog({
             <MenuItem value={OTHER_OPTION_VALUE}>Other</MenuItem>
           </TextField>
           {form.databaseHost === OTHER_OPTION_VALUE && (
-            <TextField
+            <LimitedTextField
               label="Custom database host"
+              what="database host"
+              maxChars={HOST_MAX_LENGTH}
               value={form.customDatabaseHost}
               onChange={(event) => set({ customDatabaseHost: event.target.value })}
               error={byField.database_host !== undefined}

@@ -1,7 +1,16 @@
-import { LOAD_RUN_TYPES, LoadBuildSchema, OTHER_OPTION_VALUE, type LoadRunType } from "@assay/core";
+import {
+  BRANCH_MAX_LENGTH,
+  BUILD_TEXT_MAX_LENGTH,
+  HOST_MAX_LENGTH,
+  LOAD_RUN_TYPES,
+  LoadBuildSchema,
+  OTHER_OPTION_VALUE,
+  type LoadRunType,
+} from "@assay/core";
 import Box from "@mui/material/Box";
 import MenuItem from "@mui/material/MenuItem";
 import TextField from "@mui/material/TextField";
+import { LimitedTextField } from "../../components/fields/LimitedTextField";
 import { useState } from "react";
 import { issuesOf, NO_ISSUES, type Issues } from "./build-issues";
 import { BuildDialogFrame, SCHEDULE_BUILD_SUBMIT, type BuildDialogProps } from "./BuildDialogFrame";
@@ -75,13 +84,30 @@ export function LoadBuildDialog({
       ))}
     </TextField>
   );
-  const text = (label: string, field: keyof LoadForm, issue: string, disabled = false) => (
+  const text = (label: string, field: keyof LoadForm, issue: string) => (
     <TextField
       label={label}
       value={form[field]}
-      disabled={disabled}
       onChange={(event) => set({ [field]: event.target.value })}
       error={byField[issue] !== undefined}
+    />
+  );
+  // Free text has a limit, counted under the field as it is typed.
+  const limited = (
+    label: string,
+    what: string,
+    field: "customHost" | "branch" | "query",
+    max: number,
+  ) => (
+    <LimitedTextField
+      label={label}
+      what={what}
+      maxChars={max}
+      value={form[field]}
+      multiline={field === "query"}
+      minRows={field === "query" ? 3 : undefined}
+      onChange={(event) => set({ [field]: event.target.value })}
+      error={byField[field === "customHost" ? "host" : field] !== undefined}
     />
   );
 
@@ -103,8 +129,12 @@ export function LoadBuildDialog({
       />
       <Box sx={{ display: "grid", gridTemplateColumns: "repeat(3, 1fr)", gap: 2 }}>
         {select("Env", "env", catalog.loadEnvs, (env) => set({ env }), customDb)}
-        {form.env === OTHER_OPTION_VALUE ? text("Custom host", "customHost", "host") : <span />}
-        {text("Load branch", "branch", "branch")}
+        {form.env === OTHER_OPTION_VALUE ? (
+          limited("Custom host", "custom host", "customHost", HOST_MAX_LENGTH)
+        ) : (
+          <span />
+        )}
+        {limited("Load branch", "load branch", "branch", BRANCH_MAX_LENGTH)}
         {select(
           "Team",
           "team",
@@ -126,16 +156,7 @@ export function LoadBuildDialog({
         {text("Duration", "duration", "runTime")}
         {text("Spawn Rate (user/sec)", "spawnRate", "spawnRate")}
       </Box>
-      {customDb && (
-        <TextField
-          label="DB Query"
-          multiline
-          minRows={3}
-          value={form.query}
-          onChange={(event) => set({ query: event.target.value })}
-          error={byField.query !== undefined}
-        />
-      )}
+      {customDb && limited("DB Query", "DB query", "query", BUILD_TEXT_MAX_LENGTH)}
     </BuildDialogFrame>
   );
 }

@@ -13,7 +13,7 @@ import TextField from "@mui/material/TextField";
 import { useState, type FormEvent } from "react";
 import { Link as RouterLink } from "react-router";
 import { useSaveSetting } from "../../api/use-save-setting";
-import { LimitedTextField, lengthProblem } from "../../components/LimitedTextField";
+import { LimitedTextField, lengthProblem } from "../../components/fields/LimitedTextField";
 
 const TIME = /^([01]\d|2[0-3]):([0-5]\d)$/;
 

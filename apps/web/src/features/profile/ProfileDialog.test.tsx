@@ -133,4 +133,18 @@ describe("the Profile dialog", { timeout: 30_000 }, () => {
     expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
     expect(putBodies(fetchMock)).toHaveLength(0);
   });
+
+  it("counts each text field against its limit and refuses a too-long one in words", async () => {
+    const { fetchMock } = renderDialog(buildMe({ name: "Ada" }));
+    expect(screen.getByLabelText("3 of at most 100 characters")).toBeVisible();
+    expect(screen.getByLabelText("0 of at most 1,000 characters")).toBeVisible();
+    await userEvent.click(field(/^Test-management username/));
+    await userEvent.paste("u".repeat(201));
+    expect(
+      screen.getByText("The test-management username can be at most 200 characters."),
+    ).toBeVisible();
+    expect(field(/^Test-management username/)).toHaveAttribute("aria-invalid", "true");
+    expect(screen.getByRole("button", { name: "Save" })).toBeDisabled();
+    expect(putBodies(fetchMock)).toHaveLength(0);
+  });
 });

@@ -1,4 +1,10 @@
-import { PROFILE_ALERT_MS, type Me } from "@assay/core";
+import {
+  PROFILE_ALERT_MS,
+  PROFILE_NAME_MAX_LENGTH,
+  PROFILE_SPIRA_PASS_MAX_LENGTH,
+  PROFILE_SPIRA_USER_MAX_LENGTH,
+  type Me,
+} from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Button from "@mui/material/Button";
 import Checkbox from "@mui/material/Checkbox";
@@ -10,6 +16,7 @@ import FormControlLabel from "@mui/material/FormControlLabel";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import { useEffect, useState, type FormEvent } from "react";
+import { LimitedTextField, lengthProblem } from "../../components/fields/LimitedTextField";
 import { PictureField } from "./PictureField";
 import { useSaveProfile } from "./use-save-profile";
 
@@ -36,10 +43,15 @@ export function ProfileDialog({ me, onClose }: { me: Me; onClose: () => void }) 
   }, [alert]);
 
   const nameMissing = name.trim() === "";
+  // Each field says so under it; the dialog does not send a value the server would refuse.
+  const tooLong =
+    lengthProblem(name.trim(), "name", PROFILE_NAME_MAX_LENGTH) ??
+    lengthProblem(spiraUser.trim(), "test-management username", PROFILE_SPIRA_USER_MAX_LENGTH) ??
+    lengthProblem(spiraPass, "password or API key", PROFILE_SPIRA_PASS_MAX_LENGTH);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (nameMissing) return;
+    if (nameMissing || tooLong) return;
     const passChange = removePass
       ? { spira_pass: null }
       : spiraPass
@@ -91,26 +103,30 @@ export function ProfileDialog({ me, onClose }: { me: Me; onClose: () => void }) 
               slotProps={{ input: { readOnly: true, sx: { bgcolor: "action.hover" } } }}
               helperText="Read-only: it is how you sign in"
             />
-            <TextField
+            <LimitedTextField
               label="Name"
+              what="name"
+              maxChars={PROFILE_NAME_MAX_LENGTH}
               required
               value={name}
               onChange={(event) => setName(event.target.value)}
               error={nameMissing}
               helperText={nameMissing ? "Name is required" : undefined}
-              slotProps={{ htmlInput: { maxLength: 100 } }}
               autoFocus
             />
-            <TextField
+            <LimitedTextField
               label="Test-management username"
+              what="test-management username"
+              maxChars={PROFILE_SPIRA_USER_MAX_LENGTH}
               value={spiraUser}
               onChange={(event) => setSpiraUser(event.target.value)}
               autoComplete="off"
-              slotProps={{ htmlInput: { maxLength: 200 } }}
             />
             <Stack spacing={0.5}>
-              <TextField
+              <LimitedTextField
                 label="Test-management password or API key"
+                what="password or API key"
+                maxChars={PROFILE_SPIRA_PASS_MAX_LENGTH}
                 type="password"
                 value={spiraPass}
                 onChange={(event) => setSpiraPass(event.target.value)}
@@ -118,7 +134,6 @@ export function ProfileDialog({ me, onClose }: { me: Me; onClose: () => void }) 
                 autoComplete="new-password"
                 placeholder={me.spira_pass_set ? "••••••••" : ""}
                 helperText={passHelp}
-                slotProps={{ htmlInput: { maxLength: 1000 } }}
               />
               {me.spira_pass_set && (
                 <FormControlLabel
@@ -142,7 +157,12 @@ export function ProfileDialog({ me, onClose }: { me: Me; onClose: () => void }) 
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="contained" loading={save.isPending} disabled={nameMissing}>
+          <Button
+            type="submit"
+            variant="contained"
+            loading={save.isPending}
+            disabled={nameMissing || tooLong !== null}
+          >
             Save
           </Button>
         </DialogActions>

@@ -62,7 +62,7 @@ describe("SettingEditor", () => {
     // The dialog's own rules: an empty Env is refused there, in words.
     await userEvent.click(dialog.getByRole("button", { name: "Use this build" }));
     expect(dialog.getByRole("textbox", { name: "Env" })).toHaveAccessibleDescription(
-      "Env is required.",
+      "Env is required.0 / 2,048",
     );
     await userEvent.type(dialog.getByRole("textbox", { name: "Env" }), "dev1");
     await userEvent.click(dialog.getByRole("button", { name: "Use this build" }));
@@ -128,6 +128,22 @@ describe("SettingEditor", () => {
     await userEvent.paste("n".repeat(201));
     expect(screen.getByText("The name can be at most 200 characters.")).toBeVisible();
     expect(screen.getByLabelText("201 of at most 200 characters")).toBeVisible();
+    await userEvent.click(screen.getByRole("button", { name: "Save" }));
+    expect(onSave).not.toHaveBeenCalled();
+  });
+
+  it("counts the webhook URL against its limit and does not save one over it", async () => {
+    const onSave = renderEditor(null);
+    await userEvent.type(screen.getByRole("textbox", { name: "Name" }), "Nightly");
+    await userEvent.click(screen.getByRole("combobox", { name: "Notify" }));
+    await userEvent.click(await screen.findByRole("option", { name: "Slack webhook" }));
+    const url = screen.getByRole("textbox", { name: "Webhook URL" });
+    expect(url).toHaveAccessibleDescription(/0 \/ 2,000$/);
+    await userEvent.click(url);
+    await userEvent.paste(`https://hooks.example.com/${"x".repeat(2000)}`);
+    expect(url).toHaveAccessibleDescription(
+      "The webhook URL can be at most 2,000 characters.2,026 / 2,000",
+    );
     await userEvent.click(screen.getByRole("button", { name: "Save" }));
     expect(onSave).not.toHaveBeenCalled();
   });

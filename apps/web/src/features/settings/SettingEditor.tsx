@@ -14,11 +14,17 @@ import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
-import { LimitedTextField, lengthProblem } from "../../components/LimitedTextField";
+import { LimitedTextField, lengthProblem } from "../../components/fields/LimitedTextField";
 import { ScheduleBuildDialog } from "../builds/CreateBuildDialog";
 import { dailyTimeProblem } from "../builds/SaveAsScheduleDialog";
 import { templateSummary } from "./template-summary";
-import { initialWebhook, WebhookFields, webhookBody, type WebhookState } from "./WebhookFields";
+import {
+  initialWebhook,
+  WebhookFields,
+  webhookBody,
+  webhookUrlLengthProblem,
+  type WebhookState,
+} from "./WebhookFields";
 
 type Mode = "none" | "daily" | "cron";
 const DAILY = /^(\d{1,2}) (\d{1,2}) \* \* \*$/;
@@ -110,7 +116,8 @@ export function SettingEditor(props: {
 
   const tooLong =
     lengthProblem(name, "name", SETTING_NAME_MAX_LENGTH) ??
-    lengthProblem(description, "description", SETTING_DESCRIPTION_MAX_LENGTH);
+    lengthProblem(description, "description", SETTING_DESCRIPTION_MAX_LENGTH) ??
+    (webhook.choice === "none" ? null : webhookUrlLengthProblem(webhook.url));
   const save = () => {
     if (nameMissing) return setLocalError("Name is required and must not be empty.");
     if (tooLong) return setLocalError(tooLong);

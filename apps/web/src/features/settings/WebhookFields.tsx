@@ -1,7 +1,8 @@
-import type { Setting, WebhookFormat } from "@assay/core";
+import { WEBHOOK_URL_MAX_LENGTH, type Setting, type WebhookFormat } from "@assay/core";
 import MenuItem from "@mui/material/MenuItem";
 import Stack from "@mui/material/Stack";
 import TextField from "@mui/material/TextField";
+import { LimitedTextField, lengthProblem } from "../../components/fields/LimitedTextField";
 
 export type WebhookChoice = "none" | WebhookFormat;
 
@@ -27,6 +28,10 @@ export function webhookBody(state: WebhookState, setting: Setting | null) {
   return { webhookUrl: url === "" ? null : url, webhookFormat: state.choice };
 }
 
+/** The refusal of a webhook URL over the server's limit, in the field's words, else null. */
+export const webhookUrlLengthProblem = (url: string) =>
+  lengthProblem(url.trim(), "webhook URL", WEBHOOK_URL_MAX_LENGTH);
+
 /** Notify: none, or a Slack-compatible / generic JSON webhook that gets the run's summary. */
 export function WebhookFields(props: {
   setting: Setting | null;
@@ -51,8 +56,10 @@ export function WebhookFields(props: {
         <MenuItem value="json">JSON webhook</MenuItem>
       </TextField>
       {props.value.choice !== "none" && (
-        <TextField
+        <LimitedTextField
           label="Webhook URL"
+          what="webhook URL"
+          maxChars={WEBHOOK_URL_MAX_LENGTH}
           size="small"
           value={props.value.url}
           placeholder={masked ?? "https://hooks.slack.com/services/…"}

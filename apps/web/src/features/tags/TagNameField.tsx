@@ -2,7 +2,7 @@ import Autocomplete from "@mui/material/Autocomplete";
 import TextField from "@mui/material/TextField";
 import type { SxProps, Theme } from "@mui/material/styles";
 import { TAG_NAME_MAX_LENGTH, TAG_NAME_RULE } from "@assay/core";
-import { LimitHelper } from "../../components/LimitedTextField";
+import { LimitHelper } from "../../components/fields/LimitedTextField";
 
 /** Spec section 9: the tag suggestion list is at most 300 px high. */
 export const TAG_SUGGESTIONS_MAX_HEIGHT = 300;

@@ -17,7 +17,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router";
-import { LimitedTextField, lengthProblem } from "../../components/LimitedTextField";
+import { LimitedTextField, lengthProblem } from "../../components/fields/LimitedTextField";
 import { StatusIcon } from "./TestRunsCell";
 import { useTraceabilityTestHistory, useUpdateRms } from "./use-traceability";
 
