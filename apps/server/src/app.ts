@@ -60,6 +60,8 @@ import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
 import type { PoolClient } from "pg";
 import { resultDefect } from "./modules/triage/triage.service.js";
 import { triageRoutes } from "./modules/triage/triage.routes.js";
+import { diffRoutes } from "./modules/diff/diff.routes.js";
+import { trendsRoutes } from "./modules/trends/trends.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
@@ -301,6 +303,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(tagsRoutes(db));
   await app.register(triageRoutes(db));
+  await app.register(diffRoutes({ db, settings: config.diff }));
+  await app.register(trendsRoutes({ db, settings: config.trends }));
   if (deps.startWorkers !== false)
     await startTriageBackfill(deps.jobs, { db, settings: triageSettings, log: deps.logger });
   await app.register(dashboardRoutes(db, config.catalog));

@@ -34,6 +34,8 @@ import {
   SECRET_SETTINGS,
   shown,
 } from "./config-env.js";
+import { readDiffSettings, type DiffSettings } from "./config-diff.js";
+import { readTrendSettings, type TrendSettings } from "./config-trends.js";
 
 /**
  * The only reader of process.env and assay.config.yaml. Everything is parsed once, here; a bad
@@ -180,6 +182,10 @@ export interface Config {
   notifications: NotifyConfig;
   /** ASSAY_BADGE_TOKEN: lets badges be read without signing in when reading needs sign-in. */
   badgeToken: string | undefined;
+  /** The run diff's "slower" thresholds (config-diff.ts). */
+  diff: DiffSettings;
+  /** The load trends' regression rule (config-trends.ts). */
+  trends: TrendSettings;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -363,6 +369,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ("problems" in releases) throw new ConfigError(releases.problems);
   const notifications = readNotifyConfig(file.notifications, env);
   if ("problems" in notifications) throw new ConfigError(notifications.problems);
+  const diff = readDiffSettings(env);
+  if ("problems" in diff) throw new ConfigError(diff.problems);
+  const trends = readTrendSettings(env);
+  if ("problems" in trends) throw new ConfigError(trends.problems);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -411,5 +421,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     integrations: integrations.config,
     notifications,
     badgeToken: e.ASSAY_BADGE_TOKEN,
+    diff: diff.settings,
+    trends: trends.settings,
   };
 }
