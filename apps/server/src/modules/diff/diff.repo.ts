@@ -62,29 +62,69 @@ export async function previousRunOfJob(db: Db, run: DiffRunRow): Promise<DiffRun
   return rows[0];
 }
 
-/**
- * A final result as the diff compares it: status 'skipped' for a pending failure (spec §4's
- * rule, stated in SQL by pending-sql.ts), so that a pending test is neither failing nor fixed.
- * Rows come as arrays: 14,000 rows parse faster without a key per field.
- */
-export type OutcomeRow = [
-  testId: number,
-  testRunTestId: string,
-  name: string,
-  status: "passed" | "failed" | "skipped",
-  flaky: boolean,
-  durationMs: number,
-];
+/** A test in at least one section of the diff, with the sections it is in. */
+export interface DiffRow {
+  test_id: number;
+  name: string;
+  test_run_test_id: string;
+  added: boolean;
+  removed: boolean;
+  new_failure: boolean;
+  still_failing: boolean;
+  fixed: boolean;
+  newly_flaky: boolean;
+  slower: boolean;
+  ms_a: number | null;
+  ms_b: number | null;
+}
 
-export async function finalOutcomes(db: Db, runId: number): Promise<OutcomeRow[]> {
-  const { rows } = await db.pool.query<OutcomeRow>({
-    text: `SELECT test_id::float8, test_run_test_id, name,
-                  CASE WHEN status = 'failed' AND ${PENDING_MESSAGE_SQL} THEN 'skipped'
-                       ELSE status END,
-                  flaky, duration_ms
-           FROM results WHERE run_id = $1 AND is_final`,
-    values: [runId],
-    rowMode: "array",
-  });
+/**
+ * Each final result of one run as the diff ranks it: failed 2, passed 1, skipped 0, a pending
+ * failure counting as skipped (spec §4, as pending-sql.ts states it), so that a pending test is
+ * neither failing nor fixed. Not grouped by test: folding 14,000 rows costs more than the whole
+ * join (docs/performance.md), and a test a run holds twice is rare.
+ */
+const outcomes = (param: string) => `
+  SELECT test_id, name, test_run_test_id AS trt, flaky, duration_ms AS ms,
+         CASE WHEN status = 'passed' THEN 1
+              WHEN status = 'skipped' OR ${PENDING_MESSAGE_SQL} THEN 0 ELSE 2 END AS rank
+  FROM results WHERE run_id = ${param} AND is_final`;
+
+/**
+ * The diff of run `a` to run `b`, done where the rows are: each run's outcomes joined on the
+ * test, only the tests in some section sent back (a few hundred of 14,000, not 28,000 rows to
+ * parse), by name. The rules of the sections are here and nowhere else (RunDiffSchema says
+ * them in words); slower needs both thresholds. A test a run holds twice is compared result
+ * by result: it is in each section one of its pairs is in.
+ */
+export async function diffOfRuns(
+  db: Db,
+  a: number,
+  b: number,
+  slower: { percent: number; ms: number },
+): Promise<DiffRow[]> {
+  const { rows } = await db.pool.query<DiffRow>(
+    `WITH a AS (${outcomes("$1")}), b AS (${outcomes("$2")}),
+     j AS (
+       SELECT coalesce(b.test_id, a.test_id) AS test_id, coalesce(b.name, a.name) AS name,
+              coalesce(b.trt, a.trt) AS test_run_test_id,
+              a.test_id IS NULL AS added,
+              b.test_id IS NULL AS removed,
+              b.rank = 2 AND a.rank IS DISTINCT FROM 2 AS new_failure,
+              b.rank = 2 AND a.rank = 2 AS still_failing,
+              a.rank = 2 AND b.rank = 1 AS fixed,
+              b.flaky AND a.flaky IS NOT TRUE AS newly_flaky,
+              a.rank = 1 AND b.rank = 1 AND b.ms - a.ms > $3 AND b.ms > a.ms * (1 + $4 / 100.0)
+                AS slower,
+              a.ms AS ms_a, b.ms AS ms_b
+       FROM a FULL JOIN b ON a.test_id = b.test_id
+     )
+     SELECT test_id::float8 AS test_id, name, test_run_test_id, added, removed, new_failure,
+            still_failing, fixed, newly_flaky, slower, ms_a, ms_b
+     FROM j
+     WHERE added OR removed OR new_failure OR still_failing OR fixed OR newly_flaky OR slower
+     ORDER BY name COLLATE "C", test_id`,
+    [a, b, slower.ms, slower.percent],
+  );
   return rows;
 }

@@ -1,18 +1,8 @@
-import type { DiffRun, DiffTest, PreviousRun, RunDiff, SlowerTest } from "@assay/core";
+import type { DiffRun, DiffTest, PreviousRun, RunDiff } from "@assay/core";
 import type { DiffSettings } from "../../config-diff.js";
 import type { Db } from "../../db/pool.js";
 import { AppError, notFound } from "../../errors.js";
 import * as repo from "./diff.repo.js";
-
-/** A test's outcome in one run: its final results folded into one. */
-interface Outcome {
-  testId: number;
-  testRunTestId: string;
-  name: string;
-  status: "passed" | "failed" | "skipped";
-  flaky: boolean;
-  durationMs: number;
-}
 
 const FAMILY_WORDS: Record<DiffRunRow["family"], string> = {
   frontend: "a frontend (UI) run",
@@ -21,85 +11,50 @@ const FAMILY_WORDS: Record<DiffRunRow["family"], string> = {
 };
 type DiffRunRow = repo.DiffRunRow;
 
-/** Failed wins over passed, passed over skipped: a test failing in any of its results fails. */
-const RANK = { failed: 2, passed: 1, skipped: 0 } as const;
+type Sections = Omit<RunDiff, "a" | "b" | "slowerThan">;
+
+const FLAGS = {
+  newFailures: "new_failure",
+  fixed: "fixed",
+  stillFailing: "still_failing",
+  newlyFlaky: "newly_flaky",
+  slower: "slower",
+  added: "added",
+  removed: "removed",
+} as const satisfies Record<keyof Sections, keyof repo.DiffRow>;
 
 /**
- * Each test of a run once. A test the run holds more than once (examples of one outline under one
- * id) fails if any of its results fails, is flaky if any is, and took their summed time.
+ * The rows of the diff query into the answer's sections, in the query's order (by name), each
+ * test once per section (a test a run holds twice comes in one row per pair of its results).
  */
-function outcomesOf(rows: readonly repo.OutcomeRow[]): Map<number, Outcome> {
-  const byTest = new Map<number, Outcome>();
-  for (const [testId, testRunTestId, name, status, flaky, durationMs] of rows) {
-    const known = byTest.get(testId);
-    if (!known) {
-      byTest.set(testId, { testId, testRunTestId, name, status, flaky, durationMs });
-      continue;
-    }
-    if (RANK[status] > RANK[known.status]) {
-      known.status = status;
-      known.testRunTestId = testRunTestId;
-    }
-    known.flaky ||= flaky;
-    known.durationMs += durationMs;
-  }
-  return byTest;
-}
-
-const entry = (o: Outcome): DiffTest => ({
-  testId: o.testId,
-  name: o.name,
-  testRunTestId: o.testRunTestId,
-});
-
-const byName = (x: DiffTest, y: DiffTest) => x.name.localeCompare(y.name) || x.testId - y.testId;
-
-/** True when `b` took more than both `percent` percent and `ms` milliseconds longer than `a`. */
-export function isSlower(a: number, b: number, settings: DiffSettings): boolean {
-  return b - a > settings.slowerMs && b > a * (1 + settings.slowerPercent / 100);
-}
-
-/**
- * The comparison itself, from each run's outcomes: pure, so that its rules are tested without a
- * database and the 14,000-result bench measures the reads and this alone.
- */
-export function compareOutcomes(
-  before: ReadonlyMap<number, Outcome>,
-  after: ReadonlyMap<number, Outcome>,
-  settings: DiffSettings,
-): Omit<RunDiff, "a" | "b" | "slowerThan"> {
-  const diff = {
-    newFailures: [] as DiffTest[],
-    fixed: [] as DiffTest[],
-    stillFailing: [] as DiffTest[],
-    newlyFlaky: [] as DiffTest[],
-    slower: [] as SlowerTest[],
-    added: [] as DiffTest[],
-    removed: [] as DiffTest[],
+function sectionsOf(rows: readonly repo.DiffRow[]): Sections {
+  const sections: Sections = {
+    newFailures: [],
+    fixed: [],
+    stillFailing: [],
+    newlyFlaky: [],
+    slower: [],
+    added: [],
+    removed: [],
   };
-  for (const b of after.values()) {
-    const a = before.get(b.testId);
-    if (!a) diff.added.push(entry(b));
-    if (b.status === "failed") {
-      (a?.status === "failed" ? diff.stillFailing : diff.newFailures).push(entry(b));
-    } else if (b.status === "passed" && a?.status === "failed") diff.fixed.push(entry(b));
-    if (b.flaky && !a?.flaky) diff.newlyFlaky.push(entry(b));
-    if (
-      a &&
-      a.status === "passed" &&
-      b.status === "passed" &&
-      isSlower(a.durationMs, b.durationMs, settings)
-    ) {
-      diff.slower.push({ ...entry(b), durationA: a.durationMs, durationB: b.durationMs });
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const test: DiffTest = {
+      testId: row.test_id,
+      name: row.name,
+      testRunTestId: row.test_run_test_id,
+    };
+    for (const [section, flag] of Object.entries(FLAGS) as [keyof Sections, keyof repo.DiffRow][]) {
+      if (!row[flag] || seen.has(`${section} ${row.test_id}`)) continue;
+      seen.add(`${section} ${row.test_id}`);
+      if (section === "slower") {
+        sections.slower.push({ ...test, durationA: row.ms_a!, durationB: row.ms_b! });
+      } else sections[section].push(test);
     }
   }
-  for (const a of before.values()) if (!after.has(a.testId)) diff.removed.push(entry(a));
-  for (const list of [diff.newFailures, diff.fixed, diff.stillFailing, diff.newlyFlaky])
-    list.sort(byName);
-  diff.added.sort(byName);
-  diff.removed.sort(byName);
-  diff.slower.sort((x, y) => y.durationB - y.durationA - (x.durationB - x.durationA));
-  return diff;
+  // The most time lost first.
+  sections.slower.sort((x, y) => y.durationB - y.durationA - (x.durationB - x.durationA));
+  return sections;
 }
 
 function toDiffRun(row: DiffRunRow): DiffRun {
@@ -147,16 +102,9 @@ export async function diffRuns(
         `(GET /v1/load-test-runs/${bKey}/trends, or 'Trend' in the load run's dialog).`,
     );
   }
-  const [before, after] = await Promise.all([
-    repo.finalOutcomes(db, a.id),
-    repo.finalOutcomes(db, b.id),
-  ]);
-  return {
-    a: toDiffRun(a),
-    b: toDiffRun(b),
-    slowerThan: { percent: settings.slowerPercent, ms: settings.slowerMs },
-    ...compareOutcomes(outcomesOf(before), outcomesOf(after), settings),
-  };
+  const slowerThan = { percent: settings.slowerPercent, ms: settings.slowerMs };
+  const rows = await repo.diffOfRuns(db, a.id, b.id, slowerThan);
+  return { a: toDiffRun(a), b: toDiffRun(b), slowerThan, ...sectionsOf(rows) };
 }
 
 /** The latest earlier run of `key`'s job (family, executor, branch, site, environment, platform). */

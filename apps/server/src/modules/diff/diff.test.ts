@@ -5,7 +5,6 @@ import { buildTestApp } from "../../../test/build-test-app.js";
 import { insertResult, insertRun, insertTest, type RunRef } from "../../../test/factories.js";
 import { insertRunningBuild } from "../../../test/running-build.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { isSlower } from "./diff.service.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -195,15 +194,5 @@ describe("GET /v1/runs/{key}/previous", () => {
     const res = await get("/v1/runs/p-now/previous");
     expect(res.json().previous).toMatchObject({ key: "p-prev", family: "frontend" });
     expect((await get("/v1/runs/p-old/previous")).json()).toEqual({ previous: null });
-  });
-});
-
-describe("isSlower", () => {
-  const settings = { slowerPercent: 20, slowerMs: 500 };
-  it("needs both the share and the time", () => {
-    expect(isSlower(1000, 1600, settings)).toBe(true);
-    expect(isSlower(1000, 1500, settings)).toBe(false);
-    expect(isSlower(10_000, 11_000, settings)).toBe(false);
-    expect(isSlower(100, 400, settings)).toBe(false);
   });
 });
