@@ -37,6 +37,7 @@ export async function findRunByKey(db: Db, key: string): Promise<DiffRunRow | un
  * The latest run stored before `run` in its job: the same family, executor, branch, site,
  * environment and platform (a daily robot's run on one site is followed by the next day's on
  * that site, not by a person's run on their branch). Ties on created_at go by id, as the lists.
+ * The run's own created_at is read in SQL: a JavaScript Date would cut its microseconds off.
  */
 export async function previousRunOfJob(db: Db, run: DiffRunRow): Promise<DiffRunRow | undefined> {
   const { rows } = await db.pool.query<DiffRunRow>(
@@ -44,7 +45,7 @@ export async function previousRunOfJob(db: Db, run: DiffRunRow): Promise<DiffRun
      WHERE family = $1 AND executor IS NOT DISTINCT FROM $2 AND branch IS NOT DISTINCT FROM $3
        AND nora_site IS NOT DISTINCT FROM $4 AND env IS NOT DISTINCT FROM $5
        AND is_china_region = $6 AND is_next_gen = $7
-       AND (created_at, id) < ($8, $9)
+       AND (created_at, id) < (SELECT created_at, id FROM runs WHERE id = $8)
      ORDER BY created_at DESC, id DESC
      LIMIT 1`,
     [
@@ -55,7 +56,6 @@ export async function previousRunOfJob(db: Db, run: DiffRunRow): Promise<DiffRun
       run.env,
       run.is_china_region,
       run.is_next_gen,
-      run.created_at,
       run.id,
     ],
   );

@@ -27,16 +27,17 @@ export async function findLoadRun(db: Db, key: string): Promise<TrendRunRow | un
 
 /**
  * The job's runs up to and including `run`, newest first, at most `limit`: a load job is one
- * Locust file against one environment, whoever started it (runs_family_env_idx).
+ * Locust file against one environment, whoever started it (runs_family_env_idx). The run's own
+ * created_at is read in SQL: a JavaScript Date would cut its microseconds off.
  */
 export async function jobRunsUpTo(db: Db, run: TrendRunRow, limit: number): Promise<TrendRunRow[]> {
   const { rows } = await db.pool.query<TrendRunRow>(
     `SELECT ${RUN_COLUMNS} FROM runs
      WHERE family = 'load' AND env IS NOT DISTINCT FROM $1 AND test_file IS NOT DISTINCT FROM $2
-       AND (created_at, id) <= ($3, $4)
+       AND (created_at, id) <= (SELECT created_at, id FROM runs WHERE id = $3)
      ORDER BY created_at DESC, id DESC
-     LIMIT $5`,
-    [run.env, run.test_file, run.created_at, run.id, limit],
+     LIMIT $4`,
+    [run.env, run.test_file, run.id, limit],
   );
   return rows;
 }

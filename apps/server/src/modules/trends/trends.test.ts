@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { insertLoadStat, insertRun } from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { regressionsOf } from "./trends.service.js";
 
 let database: TestDatabase;
@@ -13,7 +14,11 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = (
     await buildTestApp(database.db, {
-      env: { ASSAY_TREND_WINDOW: "3", ASSAY_TREND_REGRESSION_PERCENT: "25" },
+      env: {
+        ASSAY_TREND_WINDOW: "3",
+        ASSAY_TREND_REGRESSION_PERCENT: "25",
+        ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN,
+      },
     })
   ).app;
 });
@@ -117,6 +122,35 @@ describe("GET /v1/load-test-runs/{key}/trends", () => {
     expect(res.json().error.message).toBe(
       "No load test run with key t-ui: check the key in the Load list.",
     );
+  });
+});
+
+const LOCUST_HEADER =
+  "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%";
+
+describe("a load job's trend from uploaded Locust runs", () => {
+  it("shows every upload of the job, the last one asked for last", async () => {
+    const keys: string[] = [];
+    for (const [p95, failures] of [
+      [100, 0],
+      [110, 0],
+      [90, 0],
+      [180, 40],
+    ] as const) {
+      const row = (type: string, name: string) =>
+        `${type},${name},1000,${failures},${p95 / 2},50,5,500,100,50,0,${p95 / 2},0,0,0,0,${p95},0,0,0,0,0`;
+      const csv = [LOCUST_HEADER, row("POST", "/api/login"), row("", "Aggregated")].join("\n");
+      const res = await upload(app, [{ name: "run_stats.csv", content: csv }], {
+        env: "stage",
+        test_file: "uploads/checkout.py",
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      keys.push(res.json<{ test_run_key: string }>().test_run_key);
+    }
+    const trend = (await get(`/v1/load-test-runs/${keys[3]}/trends`)).json<LoadTrend>();
+    expect(trend.runs.map((r) => r.key)).toEqual(keys);
+    expect(trend.endpoints[0]!.points.map((p) => p?.p95)).toEqual([100, 110, 90, 180]);
+    expect(trend.endpoints[0]!.regressions).toEqual(["p50", "p95", "errorRate"]);
   });
 });
 

@@ -183,9 +183,7 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
         <Table aria-label={props.label} aria-busy={props.isPending || props.isStale}>
           <TableHead>
             <TableRow>
-              {picks && (
-                <TableCell padding="checkbox" aria-label="Pick to compare" />
-              )}
+              {picks && <TableCell padding="checkbox" aria-label="Pick to compare" />}
               {columns.map((column) => (
                 <TableCell
                   key={column.id}

@@ -19,7 +19,7 @@ export function ComparePreviousButton({ runKey }: { runKey: string }) {
         ? "The previous run could not be read; try again later."
         : "No earlier run of this job (same executor, branch, site or environment) to compare with.";
     return (
-      <Tooltip title={reason}>
+      <Tooltip describeChild title={reason}>
         {/* A disabled button takes no pointer events: the span shows the reason on hover. */}
         <span>
           <Button size="small" startIcon={<CompareArrows />} disabled>
@@ -31,6 +31,7 @@ export function ComparePreviousButton({ runKey }: { runKey: string }) {
   }
   return (
     <Tooltip
+      describeChild
       title={`Compare with the previous run of the same job: ${before.name} (${before.key})`}
     >
       <Button

@@ -156,7 +156,10 @@ export function LoadRunDialog({ runKey, open, onClose }: LoadRunDialogProps) {
         >
           {detail.data?.run.test_run_name}
         </Typography>
-        <Tooltip title="p50, p95, requests/s and error rate of each endpoint across this job's runs">
+        <Tooltip
+          describeChild
+          title="p50, p95, requests/s and error rate of each endpoint across this job's runs"
+        >
           <Button
             size="small"
             startIcon={<ShowChart />}
