@@ -42,7 +42,7 @@ export function CompareSelected({ picks }: { picks: ReturnType<typeof useRunPick
         : [second, first]
       : [];
   return (
-    <Box sx={{ display: "flex", alignItems: "center", gap: 1, minHeight: 36 }}>
+    <Box sx={{ display: "flex", alignItems: "center", gap: 1, minHeight: 36, px: 2 }}>
       <Typography variant="body2" color="text.secondary" aria-live="polite">
         {picks.picked.length === 0
           ? "Tick two runs to compare them."
