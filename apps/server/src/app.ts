@@ -45,6 +45,8 @@ import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import type { PoolClient } from "pg";
 import { resultDefect } from "./modules/triage/triage.service.js";
 import { registerTriage } from "./modules/triage/triage.register.js";
+import { diffRoutes } from "./modules/diff/diff.routes.js";
+import { trendsRoutes } from "./modules/trends/trends.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { registerIntegrations } from "./modules/integrations/integrations.register.js";
 import { releasesRoutes } from "./modules/releases/releases.routes.js";
@@ -167,6 +169,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(tagsRoutes(db));
   await registerTriage(app, deps, triageSettings);
+  await app.register(diffRoutes({ db, settings: config.diff }));
+  await app.register(trendsRoutes({ db, settings: config.trends }));
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   const trackers = await registerIntegrations(app, deps, secret);

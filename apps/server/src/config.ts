@@ -25,6 +25,8 @@ import {
   type DataHarmonizationSettings,
 } from "./config-secrets.js";
 import { objectStoreConfig, type ObjectStoreConfig } from "./config-storage.js";
+import { readDiffSettings, type DiffSettings } from "./config-diff.js";
+import { readTrendSettings, type TrendSettings } from "./config-trends.js";
 
 /**
  * The only reader of process.env and assay.config.yaml, with its config-<group>.ts files (the
@@ -126,6 +128,10 @@ export interface Config {
   notifications: NotifyConfig;
   /** ASSAY_BADGE_TOKEN: lets badges be read without signing in when reading needs sign-in. */
   badgeToken: string | undefined;
+  /** The run diff's "slower" thresholds (config-diff.ts). */
+  diff: DiffSettings;
+  /** The load trends' regression rule (config-trends.ts). */
+  trends: TrendSettings;
 }
 
 /**
@@ -162,6 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if ("problems" in releases) throw new ConfigError(releases.problems);
   const notifications = readNotifyConfig(file.notifications, env);
   if ("problems" in notifications) throw new ConfigError(notifications.problems);
+  const diff = readDiffSettings(env);
+  if ("problems" in diff) throw new ConfigError(diff.problems);
+  const trends = readTrendSettings(env);
+  if ("problems" in trends) throw new ConfigError(trends.problems);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -210,5 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     integrations: integrations.config,
     notifications,
     badgeToken: e.ASSAY_BADGE_TOKEN,
+    diff: diff.settings,
+    trends: trends.settings,
   };
 }

@@ -11,6 +11,7 @@ import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
 import NewReleasesOutlined from "@mui/icons-material/NewReleasesOutlined";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
 import SettingsOutlined from "@mui/icons-material/SettingsOutlined";
+import ShowChart from "@mui/icons-material/ShowChart";
 import type SvgIcon from "@mui/material/SvgIcon";
 import { lazy, Suspense, useState, type ComponentType } from "react";
 import { generatePath, Navigate, type RouteObject } from "react-router";
@@ -189,6 +190,26 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     Page: lazyPage(SCREEN_CODE["traceability-print"].load, "TraceabilityPrintPage"),
     hidden: true,
     bare: true,
+  },
+  {
+    // Issue 35: reached from a run dialog's Compare with previous, or two runs ticked in a list.
+    id: "diff",
+    path: SCREEN_CODE["diff"].path,
+    label: "Compare runs",
+    title: "Compare runs",
+    icon: CompareArrows,
+    Page: lazyPage(SCREEN_CODE["diff"].load, "RunDiffPage"),
+    hidden: true,
+  },
+  {
+    // Issue 35: reached from a load run's dialog (Trend over time).
+    id: "trends",
+    path: SCREEN_CODE["trends"].path,
+    label: "Load trend",
+    title: "Load trend",
+    icon: ShowChart,
+    Page: lazyPage(SCREEN_CODE["trends"].load, "LoadTrendPage"),
+    hidden: true,
   },
 ];
 

@@ -71,6 +71,11 @@ export const SCREEN_CODE = {
     path: "/traceability-matrix/print",
     load: loader(() => import("./features/traceability/TraceabilityPrintPage")),
   },
+  diff: { path: "/diff/:a/:b", load: loader(() => import("./features/diff/RunDiffPage")) },
+  trends: {
+    path: "/load-trends/:key",
+    load: loader(() => import("./features/trends/LoadTrendPage")),
+  },
 } as const;
 
 export type ScreenId = keyof typeof SCREEN_CODE;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDuration, runWallClockMs } from "./duration.js";
+import { formatDuration, formatTestTime, runWallClockMs } from "./duration.js";
 
 describe("formatDuration", () => {
   it("shows hours, minutes and seconds, leaving out zero units", () => {
@@ -33,5 +33,15 @@ describe("runWallClockMs", () => {
     expect(
       runWallClockMs({ started_at: "2026-11-25T02:00:00Z", finished_at: "2026-11-25T01:00:00Z" }),
     ).toBeNull();
+  });
+});
+
+describe("formatTestTime", () => {
+  it("keeps tenths of a second under a minute", () => {
+    expect(formatTestTime(1600)).toBe("1.6s");
+    expect(formatTestTime(40)).toBe("0.0s");
+    expect(formatTestTime(59_949)).toBe("59.9s");
+    expect(formatTestTime(59_950)).toBe("1m");
+    expect(formatTestTime(-1)).toBe("–");
   });
 });

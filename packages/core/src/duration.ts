@@ -16,6 +16,15 @@ export function formatDuration(ms: number): string {
 }
 
 /**
+ * A test's time where tenths of a second matter (a test slower by 0.6 s): "1.6s" under a
+ * minute, formatDuration's form from a minute on.
+ */
+export function formatTestTime(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return "–";
+  return ms < 59_950 ? `${(ms / 1000).toFixed(1)}s` : formatDuration(ms);
+}
+
+/**
  * How long a run took on the clock: from its first test's start to its last test's end (the
  * run's started_at and finished_at, which span every attempt). null while it is unknown: a run
  * still open, or one without timestamps. Its duration_ms is another figure, the tests' times

@@ -32,6 +32,12 @@ export const queryKeys = {
   apiLog: (key: string, page: number, pageSize: number) =>
     ["api-log", key, page, pageSize] as const,
   loadRun: (key: string) => ["load-run", key] as const,
+  /** The run diff of two runs (GET /v1/runs/{a}/diff/{b}). */
+  runDiff: (a: string, b: string) => ["run-diff", a, b] as const,
+  /** The run before a run in its job (GET /v1/runs/{key}/previous). */
+  previousRun: (key: string) => ["previous-run", key] as const,
+  /** A load run's job over time (GET /v1/load-test-runs/{key}/trends). */
+  loadTrend: (key: string, runs: number) => ["load-trend", key, runs] as const,
   testDetail: (key: string, id: string) => ["test-detail", key, id] as const,
   /** Every page of one build list (its path: /v1/builds, /v1/china/builds ...). */
   buildLists: (path: string) => ["build-list", path] as const,

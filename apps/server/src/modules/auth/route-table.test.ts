@@ -70,6 +70,9 @@ const EXPECTED: Record<string, Access> = {
   "GET /v1/load-test-runs": "read",
   "GET /v1/load-test-runs/": "read",
   "GET /v1/load-test-runs/:key": "read",
+  "GET /v1/load-test-runs/:key/trends": "read",
+  "GET /v1/runs/:a/diff/:b": "read",
+  "GET /v1/runs/:key/previous": "read",
   "GET /v1/history/:id": "read",
   "GET /v1/fails": "read",
   "GET /v1/dtag": "read",
@@ -306,7 +309,12 @@ describe("the route table", () => {
   it("lets a build's token through its own routes only", () => {
     const listed = [...BUILD_TOKEN_ROUTES];
     expect(listed.filter((route) => !(route in EXPECTED))).toEqual([]);
-    expect(listed.every((route) => EXPECTED[route] === "ingest")).toBe(true);
+    // Sending results, and the reads a CI job makes of the run it sent (the run diff).
+    expect(listed.every((route) => EXPECTED[route] === "ingest" || /^GET /.test(route))).toBe(true);
+    expect(listed.filter((route) => route.startsWith("GET "))).toEqual([
+      "GET /v1/runs/:a/diff/:b",
+      "GET /v1/runs/:key/previous",
+    ]);
     expect(listed).not.toContain("POST /v1/traceability/rms/import");
   });
 

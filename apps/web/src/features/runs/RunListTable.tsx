@@ -2,6 +2,7 @@ import { RUN_PAGE_SIZES } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
+import Checkbox from "@mui/material/Checkbox";
 import Skeleton from "@mui/material/Skeleton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -47,6 +48,8 @@ interface RunListTableProps<T> {
   onClearFilters?: () => void;
   onPage: (page: number) => void;
   onSize: (size: RunPageSize) => void;
+  /** Rows can be ticked (two runs to compare): a check box first in each row. */
+  picks?: { isPicked: (key: string) => boolean; toggle: (run: T) => void };
 }
 
 /** The pager's zero-based page, kept in range (a shared link may name a page that is gone). */
@@ -85,7 +88,8 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
   const { columns, data, page, size } = props;
   const navigate = useNavigate();
   const items = data?.items ?? [];
-  const span = columns.length;
+  const { picks } = props;
+  const span = columns.length + (picks ? 1 : 0);
 
   let body: ReactNode;
   if (props.isError && !data) {
@@ -134,14 +138,25 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
         key={props.rowKey(run)}
         hover
         onClick={(event) => {
-          // Links inside the row (the run's name, a report) do their own navigation.
-          if ((event.target as HTMLElement).closest("a")) return;
+          // Links inside the row (the run's name, a report) do their own navigation; the check
+          // box ticks the row.
+          if ((event.target as HTMLElement).closest("a, [data-pick]")) return;
           void navigate(props.rowHref(run));
         }}
         onMouseEnter={() => props.onRowIntent?.(run)}
         onFocus={() => props.onRowIntent?.(run)}
         sx={{ cursor: "pointer" }}
       >
+        {picks && (
+          <TableCell padding="checkbox" data-pick>
+            <Checkbox
+              size="small"
+              checked={picks.isPicked(props.rowKey(run))}
+              onChange={() => picks.toggle(run)}
+              slotProps={{ input: { "aria-label": `Pick ${props.rowKey(run)} to compare` } }}
+            />
+          </TableCell>
+        )}
         {columns.map((column) => (
           <TableCell
             key={column.id}
@@ -168,6 +183,7 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
         <Table aria-label={props.label} aria-busy={props.isPending || props.isStale}>
           <TableHead>
             <TableRow>
+              {picks && <TableCell padding="checkbox" aria-label="Pick to compare" />}
               {columns.map((column) => (
                 <TableCell
                   key={column.id}

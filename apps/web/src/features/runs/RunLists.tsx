@@ -4,6 +4,7 @@ import { memo } from "react";
 import { useCatalog } from "../../api/use-catalog";
 import { backendColumns, frontendColumns, loadColumns } from "./run-columns";
 import { RunListTable } from "./RunListTable";
+import { CompareSelected, useRunPicks } from "./compare/CompareSelected";
 import {
   DEFAULT_FILTERS,
   reportHref,
@@ -68,33 +69,43 @@ export const FrontendRunList = memo(function FrontendRunList(props: RunListProps
   const table = useTableProps("frontend", props);
   const queryClient = useQueryClient();
   const href = hrefOf(props, "frontend");
+  const picks = useRunPicks();
   return (
-    <RunListTable<RunOf["frontend"]>
-      label="Frontend runs"
-      columns={frontendColumns(href)}
-      rowHref={href}
-      // A big run takes a moment to fetch: start when the pointer or focus reaches its row.
-      onRowIntent={(run) =>
-        void prefetchRunView(queryClient, "frontend", run.test_run_key, {
-          ...DEFAULT_FILTERS,
-          search: "",
-        })
-      }
-      {...table}
-    />
+    <>
+      <CompareSelected picks={picks} />
+      <RunListTable<RunOf["frontend"]>
+        label="Frontend runs"
+        columns={frontendColumns(href)}
+        rowHref={href}
+        // A big run takes a moment to fetch: start when the pointer or focus reaches its row.
+        onRowIntent={(run) =>
+          void prefetchRunView(queryClient, "frontend", run.test_run_key, {
+            ...DEFAULT_FILTERS,
+            search: "",
+          })
+        }
+        picks={picks}
+        {...table}
+      />
+    </>
   );
 });
 
 export const BackendRunList = memo(function BackendRunList(props: RunListProps) {
   const table = useTableProps("backend", props);
   const href = hrefOf(props, "backend");
+  const picks = useRunPicks();
   return (
-    <RunListTable<RunOf["backend"]>
-      label="Backend runs"
-      columns={backendColumns(href)}
-      rowHref={href}
-      {...table}
-    />
+    <>
+      <CompareSelected picks={picks} />
+      <RunListTable<RunOf["backend"]>
+        label="Backend runs"
+        columns={backendColumns(href)}
+        rowHref={href}
+        picks={picks}
+        {...table}
+      />
+    </>
   );
 });
 

@@ -20,6 +20,7 @@ import { ResultSearch } from "../view/ResultSearch";
 import { backendViewFilters, useRunView, type BackendHideable } from "../view/use-run-view";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
+import { ComparePreviousButton } from "../compare/ComparePreviousButton";
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
 export const API_LOG_PARAM = "api_log";
@@ -71,6 +72,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
         </Typography>
         {view.first && <RunCaption run={view.first.run} />}
         <Box sx={{ flex: 1 }} />
+        <ComparePreviousButton runKey={runKey} />
         <IconButton aria-label="Close" onClick={onClose} edge="end">
           <Close />
         </IconButton>

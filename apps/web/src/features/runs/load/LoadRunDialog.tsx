@@ -1,6 +1,8 @@
 import { formatUtc, regionLabel, type LoadRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import OpenInNew from "@mui/icons-material/OpenInNew";
+import ShowChart from "@mui/icons-material/ShowChart";
+import Button from "@mui/material/Button";
 import Box from "@mui/material/Box";
 import Dialog from "@mui/material/Dialog";
 import DialogContent from "@mui/material/DialogContent";
@@ -8,8 +10,11 @@ import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import Link from "@mui/material/Link";
 import Skeleton from "@mui/material/Skeleton";
+import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
+import { Link as RouterLink } from "react-router";
+import { trendHref } from "../compare/compare-url";
 import { useCatalog } from "../../../api/use-catalog";
 import { LoadStatsTable } from "./LoadStatsTable";
 import { useLoadRun } from "./use-load-run";
@@ -151,6 +156,19 @@ export function LoadRunDialog({ runKey, open, onClose }: LoadRunDialogProps) {
         >
           {detail.data?.run.test_run_name}
         </Typography>
+        <Tooltip
+          describeChild
+          title="p50, p95, requests/s and error rate of each endpoint across this job's runs"
+        >
+          <Button
+            size="small"
+            startIcon={<ShowChart />}
+            component={RouterLink}
+            to={trendHref(runKey)}
+          >
+            Trend over time
+          </Button>
+        </Tooltip>
         <IconButton aria-label="Close" onClick={onClose}>
           <Close />
         </IconButton>

@@ -10,6 +10,7 @@ import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { memo, useState } from "react";
 import { useLocation } from "react-router";
+import { ComparePreviousButton } from "../compare/ComparePreviousButton";
 import { copyText } from "../copy-text";
 
 export const RESULTS_TITLE_ID = "frontend-results-title";
@@ -76,6 +77,7 @@ export const ResultsHeader = memo(function ResultsHeader({
             </Typography>
           )}
         </Box>
+        <ComparePreviousButton runKey={runKey} />
       </Toolbar>
       <Snackbar
         open={message !== null}
