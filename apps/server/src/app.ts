@@ -60,6 +60,7 @@ import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
 import type { PoolClient } from "pg";
 import { resultDefect } from "./modules/triage/triage.service.js";
 import { triageRoutes } from "./modules/triage/triage.routes.js";
+import { registerFlaky, withFlakyStep } from "./modules/flaky/flaky.register.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
 import { createTrackers, type Trackers } from "./modules/integrations/integrations.service.js";
@@ -271,9 +272,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
-    // Triage fingerprints a run's failures in the transaction that stores them.
-    onRunStored: (client: PoolClient, runId: number) =>
+    // Triage fingerprints a run's failures, then flaky moves its tests' windows, in the
+    // transaction that stores them.
+    onRunStored: withFlakyStep(config.flaky, (client: PoolClient, runId: number) =>
       recordRunFailures(client, runId, triageSettings),
+    ),
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
@@ -303,6 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(triageRoutes(db));
   if (deps.startWorkers !== false)
     await startTriageBackfill(deps.jobs, { db, settings: triageSettings, log: deps.logger });
+  await registerFlaky(app, deps);
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   const trackers = deps.trackers ?? createTrackers(config.integrations);

@@ -106,9 +106,10 @@ export function checkRunScope(principal: Principal | undefined, runKey: string |
 }
 
 /**
- * The only routes a build's token (ASSAY_TOKEN) may call: sending results. Every other route
- * refuses it, whatever its rule says, so a route added later is closed to runners until it is
- * listed here. Each listed route still keeps the token to its own run (checkRunScope).
+ * The only routes a build's token (ASSAY_TOKEN) may call: sending results, and the reads a CI job
+ * acts on (the flaky list: which tests to quarantine or retry). Every other route refuses it,
+ * whatever its rule says, so a route added later is closed to runners until it is listed here.
+ * Each listed sending route still keeps the token to its own run (checkRunScope).
  */
 export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   "POST /v1/ingest/reports",
@@ -116,6 +117,7 @@ export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   "POST /v1/ingest/runs/:key/results",
   "POST /v1/ingest/runs/:key/results/:test_run_test_id/attachments",
   "POST /v1/ingest/runs/:key/finish",
+  "GET /v1/flaky-tests",
 ]);
 
 /** Refuses a build's token on any route but BUILD_TOKEN_ROUTES (`route` is "METHOD /url"). */
