@@ -14,6 +14,13 @@ export interface FlakySettings {
   decay: number;
 }
 
+/** The defaults: 30 results, flaky from a score of 0.1, each older flip weighing 10% less. */
+export const FLAKY_DEFAULTS: FlakySettings = {
+  window: FLAKY_DEFAULT_WINDOW,
+  threshold: 0.1,
+  decay: 0.1,
+};
+
 const between = (low: number, high: number, what: string) =>
   z.coerce
     .number({ error: `expected ${what} from ${low} to ${high}` })
@@ -23,9 +30,9 @@ const between = (low: number, high: number, what: string) =>
 export const FlakyEnvSchema = z.object({
   ASSAY_FLAKY_WINDOW: between(5, 200, "a whole number")
     .int("expected a whole number from 5 to 200")
-    .default(FLAKY_DEFAULT_WINDOW),
-  ASSAY_FLAKY_THRESHOLD: between(0.01, 1, "a number").default(0.1),
-  ASSAY_FLAKY_DECAY: between(0, 0.5, "a number").default(0.1),
+    .default(FLAKY_DEFAULTS.window),
+  ASSAY_FLAKY_THRESHOLD: between(0.01, 1, "a number").default(FLAKY_DEFAULTS.threshold),
+  ASSAY_FLAKY_DECAY: between(0, 0.5, "a number").default(FLAKY_DEFAULTS.decay),
 });
 
 export function readFlakyConfig(
