@@ -25,11 +25,16 @@ CREATE TABLE flaky_stats (
   failure_high     double precision NOT NULL,
   retries_passed   integer NOT NULL,
   last_flip_run_id bigint,
+  -- N passes: left alone while the test keeps passing
+  settled          boolean NOT NULL,
   updated_at       timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (test_id, family, platform, branch, site, environment)
 );
 -- the ranking: tests that flipped at all, highest score first (filters are a few equalities)
 CREATE INDEX flaky_stats_rank_idx ON flaky_stats (score DESC) WHERE score > 0;
+-- ingest: the windows of a context that move with every run (not settled)
+CREATE INDEX flaky_stats_moving_idx ON flaky_stats (family, platform, branch, site, environment)
+  WHERE NOT settled;
 
 -- The runs flaky has counted (the backfill skips them).
 CREATE TABLE flaky_runs (

@@ -184,5 +184,10 @@ describe("flaky tests kept up to date at ingest", () => {
     expect((await get<FlakyTest[]>("/v1/flaky-tests")).body.map((t) => t.name)).toEqual([
       "alternating",
     ]);
+    // A settled window moves again when its test fails.
+    await uploadRun({ alternating: "p", steady: "p", late: "f", retried: "p" });
+    expect(named("late")).toBeDefined();
+    const again = (await get<FlakyTest[]>("/v1/flaky-tests")).body;
+    expect(again.find((t) => t.name === "late")).toMatchObject({ outcomes: "pppppf" });
   });
 });

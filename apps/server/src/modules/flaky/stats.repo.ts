@@ -20,19 +20,29 @@ export interface StoredWindow {
   run_ids: number[];
 }
 
-/** The stored windows of `testIds` in one context (the tests that have a row). */
+/**
+ * The stored windows a run of one context moves: every window not settled there (read through
+ * the partial index, however large the run), and the settled windows of `failedIds` (the tests
+ * that failed or passed on retry in the run).
+ */
 export async function windowsOf(
   client: pg.ClientBase,
   context: ContextKey,
-  testIds: readonly number[],
+  failedIds: readonly number[],
 ): Promise<StoredWindow[]> {
-  if (testIds.length === 0) return [];
   const { rows } = await client.query<StoredWindow>(
     `SELECT s.test_id::float8 AS test_id, s.outcomes, s.run_ids::float8[] AS run_ids
      FROM flaky_stats s
-     WHERE s.test_id = ANY($1::bigint[]) AND s.family = $2 AND s.platform = $3 AND s.branch = $4
-       AND s.site = $5 AND s.environment = $6`,
-    [testIds, context.family, context.platform, context.branch, context.site, context.environment],
+     WHERE s.family = $1 AND s.platform = $2 AND s.branch = $3 AND s.site = $4
+       AND s.environment = $5 AND (NOT s.settled OR s.test_id = ANY($6::bigint[]))`,
+    [
+      context.family,
+      context.platform,
+      context.branch,
+      context.site,
+      context.environment,
+      failedIds,
+    ],
   );
   return rows;
 }
@@ -48,6 +58,7 @@ export interface StatsRow {
   failureHigh: number;
   retriesPassed: number;
   lastFlipRunId: number | null;
+  settled: boolean;
 }
 
 /**
@@ -64,21 +75,21 @@ export async function upsertStats(
   await client.query(
     `INSERT INTO flaky_stats (test_id, family, platform, branch, site, environment, outcomes,
                               run_ids, score, flip_rate, failure_rate, failure_low, failure_high,
-                              retries_passed, last_flip_run_id)
+                              retries_passed, last_flip_run_id, settled)
      SELECT s.test_id, $1, $2, $3, $4, $5, s.outcomes,
             (SELECT array_agg(x::bigint) FROM unnest(string_to_array(s.run_ids, ',')) AS x),
             s.score, s.flip_rate, s.failure_rate, s.failure_low, s.failure_high,
-            s.retries_passed, s.last_flip_run_id
+            s.retries_passed, s.last_flip_run_id, s.settled
      FROM unnest($6::bigint[], $7::text[], $8::text[], $9::float8[], $10::float8[], $11::float8[],
-                 $12::float8[], $13::float8[], $14::int[], $15::bigint[])
+                 $12::float8[], $13::float8[], $14::int[], $15::bigint[], $16::boolean[])
           AS s(test_id, outcomes, run_ids, score, flip_rate, failure_rate, failure_low,
-               failure_high, retries_passed, last_flip_run_id)
+               failure_high, retries_passed, last_flip_run_id, settled)
      ON CONFLICT (test_id, family, platform, branch, site, environment) DO UPDATE SET
        outcomes = excluded.outcomes, run_ids = excluded.run_ids, score = excluded.score,
        flip_rate = excluded.flip_rate, failure_rate = excluded.failure_rate,
        failure_low = excluded.failure_low, failure_high = excluded.failure_high,
        retries_passed = excluded.retries_passed, last_flip_run_id = excluded.last_flip_run_id,
-       updated_at = now()`,
+       settled = excluded.settled, updated_at = now()`,
     [
       context.family,
       context.platform,
@@ -97,6 +108,7 @@ export async function upsertStats(
       sorted.map((r) => r.failureHigh),
       sorted.map((r) => r.retriesPassed),
       sorted.map((r) => r.lastFlipRunId),
+      sorted.map((r) => r.settled),
     ],
   );
 }

@@ -15,9 +15,9 @@ import * as repo from "./stats.repo.js";
 export function statsRow(
   testId: number,
   window: { outcomes: string; runIds: number[] },
-  decay: number,
+  settings: FlakySettings,
 ): repo.StatsRow {
-  const figures = flakyFigures(window.outcomes, decay);
+  const figures = flakyFigures(window.outcomes, settings.decay);
   return {
     testId,
     outcomes: window.outcomes,
@@ -29,6 +29,7 @@ export function statsRow(
     failureHigh: figures.failureRateHigh,
     retriesPassed: figures.retriesPassed,
     lastFlipRunId: window.runIds[figures.lastFlip] ?? null,
+    settled: isSettled(window.outcomes, settings.window),
   };
 }
 
@@ -90,13 +91,9 @@ export async function recordRunOutcomes(
       site: context.site,
       environment: run.environment,
     };
-    const stored = new Map(
-      (await repo.windowsOf(client, key, context.test_ids)).map((w) => [w.test_id, w]),
-    );
-    const fresh: number[] = [];
-    context.test_ids.forEach((testId, i) => {
-      if (context.outcomes[i] !== "p" && !stored.has(testId)) fresh.push(testId);
-    });
+    const failed = context.test_ids.filter((_, i) => context.outcomes[i] !== "p");
+    const stored = new Map((await repo.windowsOf(client, key, failed)).map((w) => [w.test_id, w]));
+    const fresh = failed.filter((testId) => !stored.has(testId));
     const seeded = await seeds(client, key, fresh, runId, settings.window);
     const rows: repo.StatsRow[] = [];
     context.test_ids.forEach((testId, i) => {
@@ -106,12 +103,13 @@ export async function recordRunOutcomes(
       const before = row
         ? { outcomes: row.outcomes, runIds: row.run_ids }
         : (seeded.get(testId) ?? { outcomes: "", runIds: [] });
+      // A settled window (not read unless the test failed now) stays as it is while it passes.
       if (row && outcome === "p" && isSettled(row.outcomes, settings.window)) return;
       const after = nextWindow(before, outcome, runId, settings.window);
       if (row && after.outcomes === row.outcomes && after.runIds.length === row.run_ids.length) {
         if (after.runIds.every((id, at) => id === row.run_ids[at])) return;
       }
-      rows.push(statsRow(testId, after, settings.decay));
+      rows.push(statsRow(testId, after, settings));
     });
     await repo.upsertStats(client, key, rows);
   }

@@ -88,7 +88,10 @@ export interface ContextOutcomes {
   platform: string;
   branch: string;
   site: string;
-  /** Test ids in ascending order; `outcomes` in step: p passed, f failed, r passed on retry. */
+  /**
+   * Test ids, and `outcomes` in step with them (one aggregate node feeds both the same rows in
+   * the same order, so no sort is needed): p passed, f failed, r passed on retry.
+   */
   test_ids: number[];
   outcomes: string;
 }
@@ -108,8 +111,7 @@ export async function runOutcomes(
   const { rows } = await client.query<ContextOutcomes>(
     `SELECT coalesce(r.platform, '') AS platform, coalesce(r.branch, runs.branch, '') AS branch,
             coalesce(r.nora_site, runs.nora_site, '') AS site,
-            array_agg(r.test_id::float8 ORDER BY r.test_id) AS test_ids,
-            string_agg(${OUTCOME_SQL}, '' ORDER BY r.test_id) AS outcomes
+            array_agg(r.test_id::float8) AS test_ids, string_agg(${OUTCOME_SQL}, '') AS outcomes
      FROM results r JOIN runs ON runs.id = r.run_id
      WHERE r.run_id = $1 AND r.is_final AND ${IS_OUTCOME_SQL}
      GROUP BY 1, 2, 3`,
