@@ -79,7 +79,7 @@ describe("Flaky Tests", () => {
     await signInOnPage(page, server.url, USER, "/flaky");
     const first = rows().first();
     await first.getByRole("button", { name: "Tag @unstable" }).click();
-    await first.getByText("@unstable").waitFor();
+    await first.getByText("@unstable", { exact: true }).waitFor();
     const list = (await (await fetch(`${server.url}/v1/dtag`)).json()) as {
       byTag: Record<string, { test_ids: number[] }>;
     };

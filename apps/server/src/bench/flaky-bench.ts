@@ -5,7 +5,7 @@ import { performance } from "node:perf_hooks";
 import { FLAKY_DEFAULTS } from "../config-flaky.js";
 import { createDb, type Db } from "../db/pool.js";
 import { flakyTest, flakyTests } from "../modules/flaky/flaky.service.js";
-import { recordRunOutcomes, recount } from "../modules/flaky/stats.service.js";
+import { backfillRuns, recordRunOutcomes } from "../modules/flaky/stats.service.js";
 import { Cleanup } from "./cleanup.js";
 import { externalCluster, withClient } from "./databases.js";
 import { IngestServer } from "./ingest-server.js";
@@ -28,6 +28,8 @@ const base = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:54
 const what = process.argv[2] ?? "all";
 const days = Number(process.argv[3] ?? 730);
 const settings = FLAKY_DEFAULTS;
+/** Runs the queries' store counts through the backfill (3 windows' worth). */
+const COUNTED_RUNS = 3 * settings.window;
 
 async function timesOf(fn: () => Promise<unknown>, calls = 20): Promise<number[]> {
   for (let i = 0; i < 3; i++) await fn();
@@ -108,9 +110,17 @@ async function benchQueries(cleanup: Cleanup): Promise<void> {
   step(`${dataset.results.toLocaleString("en-US")} results in ${dataset.runs} runs`);
   const db = createDb(url, 2);
   try {
+    // The last runs are counted by the backfill; older ones are marked counted first: a window
+    // holds the last N results, and a test's first failure seeds its window from its history,
+    // so the rows come out as a backfill of every run would leave them, in minutes less.
+    await db.pool.query(
+      `INSERT INTO flaky_runs (run_id)
+       SELECT id FROM runs ORDER BY id DESC OFFSET $1`,
+      [COUNTED_RUNS],
+    );
     const started = performance.now();
-    const counted = await recount(db, settings);
-    step(`backfill: ${counted} runs counted in ${seconds(performance.now() - started)}`);
+    const counted = await backfillRuns(db, settings);
+    step(`backfill: the last ${counted} runs counted in ${seconds(performance.now() - started)}`);
     await db.pool.query("VACUUM ANALYZE flaky_stats");
     const { rows } = await db.pool.query<{ rows: number; flaky: number }>(
       `SELECT count(*)::int AS rows, count(*) FILTER (WHERE score >= $1)::int AS flaky FROM flaky_stats`,
