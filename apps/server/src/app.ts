@@ -47,6 +47,7 @@ import { resultDefect } from "./modules/triage/triage.service.js";
 import { registerTriage } from "./modules/triage/triage.register.js";
 import { diffRoutes } from "./modules/diff/diff.routes.js";
 import { trendsRoutes } from "./modules/trends/trends.routes.js";
+import { registerFlaky, withFlakyStep } from "./modules/flaky/flaky.register.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { registerIntegrations } from "./modules/integrations/integrations.register.js";
 import { releasesRoutes } from "./modules/releases/releases.routes.js";
@@ -139,9 +140,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
-    // Triage fingerprints a run's failures in the transaction that stores them.
-    onRunStored: (client: PoolClient, runId: number) =>
+    // Triage fingerprints a run's failures, then flaky moves its tests' windows, in the
+    // transaction that stores them.
+    onRunStored: withFlakyStep(config.flaky, (client: PoolClient, runId: number) =>
       recordRunFailures(client, runId, triageSettings),
+    ),
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
@@ -171,6 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerTriage(app, deps, triageSettings);
   await app.register(diffRoutes({ db, settings: config.diff }));
   await app.register(trendsRoutes({ db, settings: config.trends }));
+  await registerFlaky(app, deps);
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   const trackers = await registerIntegrations(app, deps, secret);

@@ -9,6 +9,7 @@ import {
 import { mergeFileIntoEnv } from "./modules/integrations/integrations-file.js";
 import { readReleasesConfig, type ReleasesConfig } from "./modules/releases/releases.config.js";
 import { readNotifyConfig, type NotifyConfig } from "./modules/notify/notify.config.js";
+import { readFlakyConfig, type FlakySettings } from "./config-flaky.js";
 import {
   crossFieldProblems,
   decodeSecretKey,
@@ -116,6 +117,8 @@ export interface Config {
   webhookAllowPrivate: boolean;
   /** The Nora Releases report: incident JQL, release notes URL (ASSAY_JIRA_INCIDENT_JQL ...). */
   releases: ReleasesConfig;
+  /** Flaky tests: window, threshold, decay (config-flaky.ts). */
+  flaky: FlakySettings;
   catalog: Catalog;
   /** Executors, time limit and rate limit of builds (the file's `builds:` key). */
   builds: BuildsConfig;
@@ -166,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   // The report's incident JQL may be set in the file's integrations.jira.incidentJql too.
   const releases = readReleasesConfig(mergeFileIntoEnv(env, file.integrations).merged);
   if ("problems" in releases) throw new ConfigError(releases.problems);
+  const flaky = readFlakyConfig(env);
+  if ("problems" in flaky) throw new ConfigError(flaky.problems);
   const notifications = readNotifyConfig(file.notifications, env);
   if ("problems" in notifications) throw new ConfigError(notifications.problems);
   const diff = readDiffSettings(env);
@@ -213,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     triageSimilarity: e.ASSAY_TRIAGE_SIMILARITY,
     webhookAllowPrivate: e.ASSAY_WEBHOOK_ALLOW_PRIVATE,
     releases: releases.config,
+    flaky: flaky.config,
     catalog: file.catalog,
     builds: file.builds,
     installDir: path.dirname(EXAMPLE_CONFIG_PATH),

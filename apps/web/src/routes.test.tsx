@@ -14,6 +14,7 @@ const SIDEBAR: [label: string, href: string][] = [
   ["Traceability Matrix", "/traceability-matrix"],
   ["Top Fails", "/top_fails"],
   ["Failures", "/failures"],
+  ["Flaky Tests", "/flaky"],
   ["Test History", "/history"],
   ["Dynamic Tags", "/dtags"],
   ["Data Harmonization", "/data"],

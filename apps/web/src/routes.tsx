@@ -7,6 +7,7 @@ import CompareArrows from "@mui/icons-material/CompareArrows";
 import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
 import ErrorOutline from "@mui/icons-material/ErrorOutline";
 import History from "@mui/icons-material/History";
+import ShuffleOutlined from "@mui/icons-material/ShuffleOutlined";
 import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
 import NewReleasesOutlined from "@mui/icons-material/NewReleasesOutlined";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
@@ -126,6 +127,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     title: "Failures by cause",
     icon: BugReportOutlined,
     Page: lazyPage(SCREEN_CODE["failures"].load, "FailuresPage"),
+  },
+  {
+    id: "flaky",
+    path: SCREEN_CODE["flaky"].path,
+    label: "Flaky Tests",
+    title: "Flaky Tests",
+    icon: ShuffleOutlined,
+    Page: lazyPage(SCREEN_CODE["flaky"].load, "FlakyTestsPage"),
   },
   {
     id: "history",

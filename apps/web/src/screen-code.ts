@@ -46,6 +46,10 @@ export const SCREEN_CODE = {
     path: "/failures/:id?",
     load: loader(() => import("./features/triage/FailuresPage")),
   },
+  flaky: {
+    path: "/flaky/:id?",
+    load: loader(() => import("./features/flaky/FlakyTestsPage")),
+  },
   history: {
     path: "/history/:id?",
     load: loader(() => import("./features/history/TestHistoryPage")),

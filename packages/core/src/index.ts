@@ -38,3 +38,5 @@ export * from "./triage-fingerprint.js";
 export * from "./triage-api.js";
 export * from "./diff-api.js";
 export * from "./trends-api.js";
+export * from "./flaky.js";
+export * from "./flaky-api.js";

@@ -17,6 +17,9 @@ import { BackupRefused } from "./archive.js";
 import { createBackup } from "./backup.js";
 import { restoreInto, withUnpackedArchive } from "./restore.js";
 
+/** Derived tables whose rows uploads update in place (flaky tests' windows and daily counts). */
+const MOVING_TABLES = new Set(["flaky_stats", "flaky_trend"]);
+
 // A round trip: an installation with runs of several formats, screenshots, users, a token and a
 // setting is backed up while uploads keep arriving, then restored into an empty database and
 // object store; every table is compared row for row and every object byte for byte.
@@ -145,6 +148,15 @@ describe("assay backup and restore", () => {
       const sourceNow = await tableRows(source.db.pool);
       expect([...after.keys()]).toEqual([...before.keys()]);
       for (const [table, rows] of before) {
+        // Flaky's windows move with each upload (updated in place, not appended): an upload
+        // during or after the snapshot changes rows held before it. Their number only grows.
+        if (MOVING_TABLES.has(table)) {
+          expect(after.get(table)!.length, table).toBeGreaterThanOrEqual(rows.length);
+          expect(sourceNow.get(table)!.length, table).toBeGreaterThanOrEqual(
+            after.get(table)!.length,
+          );
+          continue;
+        }
         // Everything that was there before the backup is back, unchanged ...
         expect(after.get(table), table).toEqual(expect.arrayContaining(rows));
         // ... and nothing that the source never held.

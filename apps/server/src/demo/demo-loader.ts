@@ -18,6 +18,8 @@ import { recordDemoOqBuilds } from "./demo-oq-builds.js";
 import { demoRequirements } from "./demo-requirements.js";
 import { demoTagging } from "./demo-tags.js";
 import { demoTriage } from "./demo-triage.js";
+import { FLAKY_DEFAULTS, type FlakySettings } from "../config-flaky.js";
+import { recount } from "../modules/flaky/stats.service.js";
 import * as repo from "./demo.repo.js";
 
 /*
@@ -39,6 +41,8 @@ export interface LoadDemoOptions {
   executors?: { daily: string; rerun: string };
   /** ASSAY_TRIAGE_SIMILARITY, for the analysis of the demo's newest runs (default 0.6). */
   triageSimilarity?: number;
+  /** Flaky tests' window, threshold and decay (default: config-flaky.ts's defaults). */
+  flaky?: FlakySettings;
 }
 
 export type DemoLoadOutcome =
@@ -188,6 +192,8 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
   }
   // Triage's groups from the dated runs, and a QA lead's decisions on the frequent causes.
   await demoTriage(db, { similarity: options.triageSimilarity ?? 0.6 });
+  // Flaky tests' windows and daily trend counted again from the dated runs.
+  await recount(db, options.flaky ?? FLAKY_DEFAULTS);
   // The Nora Releases report's OQ runs: builds that ran some of the runs just loaded.
   await recordDemoOqBuilds(db, plan.runs);
   await markDemoLoaded(db);

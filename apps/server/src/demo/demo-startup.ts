@@ -64,6 +64,7 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
         signal: controller.signal,
         executors: { daily: executor, rerun: rerunExecutor },
         triageSimilarity: deps.config.triageSimilarity,
+        flaky: deps.config.flaky,
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
     } finally {

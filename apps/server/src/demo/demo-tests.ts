@@ -52,6 +52,9 @@ export interface DemoTest {
   request?: { method: string; path: string; status: number };
 }
 
+/** A fixed test this many days stable is still in '@unstable' (above the 30 results of a window). */
+const STABLE_AGAIN_DAYS = 35;
+
 const UI_QUALIFIERS = ["", " on a small screen", " in a translated study", " on a slow network"];
 const API_QUALIFIERS = ["", " (v1 compatibility)", " as a sponsor user", " in the EU region"];
 
@@ -181,8 +184,11 @@ export function buildTests(total: number, days: number, seed: number): DemoTest[
         test.failSince = failSinceOf(fate, days, rng);
         test.fixedAt = fate === "fixed" ? Math.min(days - 1, test.failSince + rng.int(2, 6)) : days;
         test.message = failureMessage(suite, fate, rng);
-        // Two thirds of the flaky tests have been noticed and put in '@unstable'.
-        test.unstable = fate === "flaky" && (i === 0 || rng.chance(0.66));
+        // Two thirds of the flaky tests have been noticed and put in '@unstable'; so has a test
+        // fixed five weeks ago or more, still tagged (Flaky Tests suggests untagging it).
+        test.unstable =
+          (fate === "flaky" && (i === 0 || rng.chance(0.66))) ||
+          (fate === "fixed" && test.fixedAt <= days - STABLE_AGAIN_DAYS);
       }
     }
     tests.push(...suiteTests);

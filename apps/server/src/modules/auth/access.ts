@@ -106,10 +106,11 @@ export function checkRunScope(principal: Principal | undefined, runKey: string |
 }
 
 /**
- * The only routes a build's token (ASSAY_TOKEN) may call: sending results, and comparing its run
- * with another (the run diff). Every other route
- * refuses it, whatever its rule says, so a route added later is closed to runners until it is
- * listed here. Each listed route still keeps the token to its own run (checkRunScope).
+ * The only routes a build's token (ASSAY_TOKEN) may call: sending results, and the reads a CI job
+ * acts on (the run diff of its run, the flaky list: which tests to quarantine or retry). Every
+ * other route refuses it, whatever its rule says, so a route added later is closed to runners
+ * until it is listed here. Each listed run route still keeps the token to its own run
+ * (checkRunScope).
  */
 export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   "POST /v1/ingest/reports",
@@ -120,6 +121,8 @@ export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   // Reads of its own run a CI job makes after sending it (the route keeps it to that run).
   "GET /v1/runs/:a/diff/:b",
   "GET /v1/runs/:key/previous",
+  // The flaky list: which tests a CI job quarantines or retries.
+  "GET /v1/flaky-tests",
 ]);
 
 /** Refuses a build's token on any route but BUILD_TOKEN_ROUTES (`route` is "METHOD /url"). */

@@ -88,6 +88,9 @@ const EXPECTED: Record<string, Access> = {
   "PUT /v1/runs/:key/failure-groups/:id/defect": "user",
   "PUT /v1/failure-groups/:id/defect": "user",
   "GET /v1/runs/:key/gate": "read",
+  "GET /v1/flaky-tests": "read",
+  "GET /v1/flaky-tests/summary": "read",
+  "GET /v1/flaky-tests/:testId": "read",
   "GET /v1/traceability-matrix": "read",
   "GET /v1/traceability-matrix/export.csv": "read",
   "GET /v1/traceability/test-history": "read",
@@ -309,11 +312,12 @@ describe("the route table", () => {
   it("lets a build's token through its own routes only", () => {
     const listed = [...BUILD_TOKEN_ROUTES];
     expect(listed.filter((route) => !(route in EXPECTED))).toEqual([]);
-    // Sending results, and the reads a CI job makes of the run it sent (the run diff).
+    // Sending results, and the reads a CI job makes of the run it sent (the run diff), and the flaky list.
     expect(listed.every((route) => EXPECTED[route] === "ingest" || /^GET /.test(route))).toBe(true);
     expect(listed.filter((route) => route.startsWith("GET "))).toEqual([
       "GET /v1/runs/:a/diff/:b",
       "GET /v1/runs/:key/previous",
+      "GET /v1/flaky-tests",
     ]);
     expect(listed).not.toContain("POST /v1/traceability/rms/import");
   });

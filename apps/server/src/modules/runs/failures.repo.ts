@@ -13,6 +13,8 @@ export interface RunFacts {
   family: string;
   executor: string | null;
   branch: string | null;
+  /** The run's env ('' when none): part of a flaky test's job context. */
+  environment: string;
   at: Date;
 }
 
@@ -34,7 +36,7 @@ const STACK_CHARS = 8000;
 export async function runFacts(client: pg.ClientBase, runId: number): Promise<RunFacts | null> {
   const { rows } = await client.query<RunFacts>(
     `SELECT id::int, test_run_key AS key, family, executor, branch,
-            coalesce(started_at, created_at) AS at
+            coalesce(env, '') AS environment, coalesce(started_at, created_at) AS at
      FROM runs WHERE id = $1`,
     [runId],
   );
@@ -79,4 +81,94 @@ export async function runStateByKey(
     [key],
   );
   return rows[0] ?? null;
+}
+
+/** A run's final outcomes in one job context, as flaky tests read them (issue 35). */
+export interface ContextOutcomes {
+  platform: string;
+  branch: string;
+  site: string;
+  /**
+   * Test ids, and `outcomes` in step with them (one aggregate node feeds both the same rows in
+   * the same order, so no sort is needed): p passed, f failed, r passed on retry.
+   */
+  test_ids: number[];
+  outcomes: string;
+}
+
+// Skipped results and pending failures (spec §4) are not outcomes: they say nothing of flakiness.
+const OUTCOME_SQL = `CASE WHEN r.status = 'failed' THEN 'f' WHEN r.flaky THEN 'r' ELSE 'p' END`;
+const IS_OUTCOME_SQL = `(r.status = 'passed' OR (r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}))`;
+
+/**
+ * A run's final outcomes grouped by context (platform, branch, site; '' when none), one row per
+ * context with its tests as arrays: a 100k-test run is a few rows, not 100k.
+ */
+export async function runOutcomes(
+  client: pg.ClientBase,
+  runId: number,
+): Promise<ContextOutcomes[]> {
+  const { rows } = await client.query<ContextOutcomes>(
+    `SELECT coalesce(r.platform, '') AS platform, coalesce(r.branch, runs.branch, '') AS branch,
+            coalesce(r.nora_site, runs.nora_site, '') AS site,
+            array_agg(r.test_id::float8) AS test_ids, string_agg(${OUTCOME_SQL}, '') AS outcomes
+     FROM results r JOIN runs ON runs.id = r.run_id
+     WHERE r.run_id = $1 AND r.is_final AND ${IS_OUTCOME_SQL}
+     GROUP BY 1, 2, 3`,
+    [runId],
+  );
+  return rows;
+}
+
+export interface EarlierOutcome {
+  test_id: number;
+  run_id: number;
+  outcome: "p" | "f" | "r";
+  platform: string;
+  branch: string;
+  site: string;
+  environment: string;
+}
+
+/**
+ * The newest final outcomes of each test in runs stored before `beforeRunId` (at most `limit`
+ * per test, any context), read by test id through the history index: what a test's window
+ * starts from when it first fails in a context.
+ */
+export async function earlierOutcomes(
+  client: pg.ClientBase,
+  testIds: readonly number[],
+  beforeRunId: number,
+  limit: number,
+): Promise<EarlierOutcome[]> {
+  if (testIds.length === 0) return [];
+  const { rows } = await client.query<EarlierOutcome>(
+    `SELECT t.id AS test_id, x.*
+     FROM unnest($1::float8[]) AS t(id)
+     CROSS JOIN LATERAL (
+       SELECT r.run_id::float8 AS run_id, ${OUTCOME_SQL} AS outcome,
+              coalesce(r.platform, '') AS platform, coalesce(r.branch, runs.branch, '') AS branch,
+              coalesce(r.nora_site, runs.nora_site, '') AS site, coalesce(runs.env, '') AS environment
+       FROM results r JOIN runs ON runs.id = r.run_id
+       WHERE r.test_id = t.id::bigint AND r.is_final AND r.run_id < $2 AND ${IS_OUTCOME_SQL}
+       ORDER BY r.start_time DESC NULLS LAST
+       LIMIT $3
+     ) x`,
+    [testIds, beforeRunId, limit],
+  );
+  return rows;
+}
+
+/** Runs' keys and times by id (the runs a flaky test's window names). */
+export async function runMoments(
+  client: pg.Pool | pg.ClientBase,
+  runIds: readonly number[],
+): Promise<{ id: number; key: string; at: Date }[]> {
+  if (runIds.length === 0) return [];
+  const { rows } = await client.query<{ id: number; key: string; at: Date }>(
+    `SELECT id::float8 AS id, test_run_key AS key, coalesce(started_at, created_at) AS at
+     FROM runs WHERE id = ANY($1::bigint[])`,
+    [runIds],
+  );
+  return rows;
 }

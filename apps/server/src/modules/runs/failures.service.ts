@@ -26,3 +26,33 @@ export function runIdsAfter(client: pg.ClientBase, afterId: number, limit: numbe
 export function runState(db: Db, key: string) {
   return repo.runStateByKey(db.pool, key);
 }
+
+export type { ContextOutcomes, EarlierOutcome } from "./failures.repo.js";
+
+/**
+ * A run and its final outcomes per context, for flaky tests' windows (issue 35); null when
+ * there is no such run. Read in the transaction that stores the run, like runFailuresFor.
+ */
+export async function runOutcomesFor(
+  client: pg.ClientBase,
+  runId: number,
+): Promise<{ run: repo.RunFacts; contexts: repo.ContextOutcomes[] } | null> {
+  const run = await repo.runFacts(client, runId);
+  if (!run) return null;
+  return { run, contexts: await repo.runOutcomes(client, runId) };
+}
+
+/** Tests' newest outcomes before a run (by test id): where a new flaky window starts. */
+export function earlierOutcomes(
+  client: pg.ClientBase,
+  testIds: readonly number[],
+  beforeRunId: number,
+  limit: number,
+) {
+  return repo.earlierOutcomes(client, testIds, beforeRunId, limit);
+}
+
+/** Runs' keys and times by id. */
+export function runMoments(db: Db, runIds: readonly number[]) {
+  return repo.runMoments(db.pool, runIds);
+}

@@ -110,3 +110,20 @@ export async function gateCounts(db: pg.Pool, runId: number) {
   );
   return rows[0] ?? { failed: 0, new_failures: 0, to_investigate: 0 };
 }
+
+/** A test's failures in some runs by group, most first (a flaky test's evidence, issue 35). */
+export async function testGroupsInRuns(
+  db: pg.Pool,
+  testId: number,
+  runIds: readonly number[],
+): Promise<{ id: number; message: string; run_ids: number[] }[]> {
+  if (runIds.length === 0) return [];
+  const { rows } = await db.query<{ id: number; message: string; run_ids: number[] }>(
+    `SELECT g.id::float8 AS id, g.message, array_agg(DISTINCT rf.run_id::float8) AS run_ids
+     FROM result_fingerprints rf JOIN failure_groups g ON g.id = rf.group_id
+     WHERE rf.run_id = ANY($2::bigint[]) AND rf.test_id = $1
+     GROUP BY g.id, g.message ORDER BY count(*) DESC, g.id`,
+    [testId, runIds],
+  );
+  return rows;
+}

@@ -272,3 +272,16 @@ export async function resultDefect(db: Db, resultId: number): Promise<Defect | n
   if (!(await detail.findFingerprintedResult(db.pool, resultId))) return null;
   return (await defectsOf(db, [resultId])).get(resultId) ?? DEFAULT_DEFECT;
 }
+
+/**
+ * A test's failure groups in some runs (a flaky test's evidence, issue 35): each group with the
+ * runs it failed in.
+ */
+export async function testFailureGroups(
+  db: Db,
+  testId: number,
+  runIds: readonly number[],
+): Promise<{ id: number; message: string; runIds: number[] }[]> {
+  const rows = await detail.testGroupsInRuns(db.pool, testId, runIds);
+  return rows.map((row) => ({ id: row.id, message: row.message, runIds: row.run_ids }));
+}

@@ -24,6 +24,10 @@ function entry(status: HistoryEntry["status"], day: number, key = `run-${day}`):
 
 const HISTORY = [entry("failed", 4), entry("passed", 3), entry("other", 2), entry("passed", 1)];
 
+// The history's own reads (the flaky score beside it is read too, from its own route).
+const historyPaths = (api: ReturnType<typeof mockApi>) =>
+  requestedPaths(api).filter((path) => path.startsWith("/v1/history/"));
+
 const renderAt = (path: string) => renderUi(<TestHistoryPage />, { path, route: "/history/:id?" });
 const idField = () => screen.getByRole("textbox", { name: "Test ID" });
 const retrieve = () => screen.getByRole("button", { name: "Retrieve" });
@@ -47,7 +51,42 @@ describe("Test History", { timeout: 20_000 }, () => {
     );
     expect(idField()).toHaveValue("777");
     expect(screen.getByText(/4 results/)).toBeVisible();
-    expect(requestedPaths(api)).toEqual(["/v1/history/777"]);
+    expect(historyPaths(api)).toEqual(["/v1/history/777"]);
+  });
+
+  it("shows the test's flaky score beside its history, linking to the evidence", async () => {
+    const context = {
+      testId: 777,
+      name: "checkout",
+      score: 0.42,
+      flipRate: 0.4,
+      failureRate: 0.3,
+      failureRateLow: 0.1,
+      failureRateHigh: 0.5,
+      retriesPassed: 1,
+      results: 10,
+      lastFlipRunKey: "run-4",
+      context: {
+        family: "frontend",
+        platform: null,
+        branch: "main",
+        site: null,
+        environment: null,
+      },
+      outcomes: "pfpfpppfpp",
+      flaky: true,
+      runs: [],
+      groups: [],
+    };
+    mockApi({
+      "/v1/history/777": () => jsonResponse(HISTORY),
+      "/v1/flaky-tests/777": () =>
+        jsonResponse({ testId: 777, threshold: 0.1, window: 30, contexts: [context] }),
+    });
+    renderAt("/history/777");
+
+    const score = await screen.findByRole("link", { name: /Flaky 0\.42 · frontend · main/ });
+    expect(score).toHaveAttribute("href", "/flaky/777");
   });
 
   it("shows the full UTC timestamp when the date is hovered", async () => {
@@ -149,7 +188,7 @@ describe("Test History", { timeout: 20_000 }, () => {
 
     expect(await screen.findByRole("table", { name: "Past results" })).toBeVisible();
     expect(router.state.location.pathname).toBe("/history/42");
-    expect(requestedPaths(api)).toEqual(["/v1/history/42"]);
+    expect(historyPaths(api)).toEqual(["/v1/history/42"]);
   });
 
   it("fetches again when Retrieve is pressed for the id already shown", async () => {
@@ -159,7 +198,7 @@ describe("Test History", { timeout: 20_000 }, () => {
 
     await userEvent.click(retrieve());
 
-    await waitFor(() => expect(requestedPaths(api)).toEqual(["/v1/history/42", "/v1/history/42"]));
+    await waitFor(() => expect(historyPaths(api)).toEqual(["/v1/history/42", "/v1/history/42"]));
   });
 
   it("shows a spinner while fetching", async () => {
@@ -192,7 +231,7 @@ describe("Test History", { timeout: 20_000 }, () => {
 
     expect(await screen.findByText("Could not load the history of TC5: Boom.")).toBeVisible();
     await userEvent.click(screen.getByRole("button", { name: "Retry" }));
-    await waitFor(() => expect(requestedPaths(api)).toHaveLength(2));
+    await waitFor(() => expect(historyPaths(api)).toHaveLength(2));
   });
 
   it("does not fetch an id in the URL that is not a number", async () => {

@@ -7,6 +7,7 @@ import Typography from "@mui/material/Typography";
 import type { ReactNode } from "react";
 import { useNavigate, useParams } from "react-router";
 import { ApiError } from "../../api/client";
+import { FlakyScore } from "../flaky/FlakyScore";
 import { HistoryTable } from "./HistoryTable";
 import { PassFailBar } from "./PassFailBar";
 import { TestIdForm } from "./TestIdForm";
@@ -61,6 +62,7 @@ function HistoryResults({ testId }: { testId: number }) {
             : `${entries.length === 1 ? "1 result" : `${entries.length} results`}, newest first`}
         </Typography>
       </Box>
+      <FlakyScore testId={testId} />
       <PassFailBar passed={passed} total={entries.length} />
       <HistoryTable entries={entries} />
     </Box>

@@ -1,0 +1,137 @@
+import {
+  flippedAt,
+  UNSTABLE_TAG,
+  type FlakyDetail,
+  type FlakyQuery,
+  type FlakySummary,
+  type FlakyTest,
+} from "@assay/core";
+import type { FlakySettings } from "../../config-flaky.js";
+import type { Db } from "../../db/pool.js";
+import { runMoments } from "../runs/failures.service.js";
+import { listTags } from "../tags/tags.service.js";
+import { testFailureGroups } from "../triage/triage.service.js";
+import * as repo from "./read.repo.js";
+
+const TREND_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+const orNull = (text: string) => (text === "" ? null : text);
+
+function toFlakyTest(row: repo.StatsView, runKeys: Map<number, string>): FlakyTest {
+  return {
+    testId: row.test_id,
+    name: row.name,
+    score: row.score,
+    flipRate: row.flip_rate,
+    failureRate: row.failure_rate,
+    failureRateLow: row.failure_low,
+    failureRateHigh: row.failure_high,
+    retriesPassed: row.retries_passed,
+    results: row.outcomes.length,
+    lastFlipRunKey:
+      row.last_flip_run_id === null ? null : (runKeys.get(row.last_flip_run_id) ?? null),
+    context: {
+      family: row.family,
+      platform: orNull(row.platform),
+      branch: orNull(row.branch),
+      site: orNull(row.site),
+      environment: orNull(row.environment),
+    },
+    outcomes: row.outcomes,
+  };
+}
+
+/**
+ * Flaky tests, highest score first (GET /v1/flaky-tests): one entry per test and job context
+ * whose score reaches the threshold.
+ */
+export async function flakyTests(
+  db: Db,
+  query: FlakyQuery,
+  settings: FlakySettings,
+): Promise<FlakyTest[]> {
+  const rows = await repo.ranked(db.pool, { ...query, threshold: settings.threshold });
+  const flipRuns = rows.flatMap((row) => (row.last_flip_run_id ? [row.last_flip_run_id] : []));
+  const moments = await runMoments(db, [...new Set(flipRuns)]);
+  return rows.map((row) => toFlakyTest(row, new Map(moments.map((m) => [m.id, m.key]))));
+}
+
+/**
+ * A test's score in each context with its evidence: the runs of its window (which flipped,
+ * which passed on retry) and the triage failure groups of its failures.
+ */
+export async function flakyTest(
+  db: Db,
+  testId: number,
+  settings: FlakySettings,
+): Promise<FlakyDetail> {
+  const rows = await repo.windowsOfTest(db.pool, testId);
+  const runIds = [...new Set(rows.flatMap((row) => row.run_ids))];
+  const failedIn = [
+    ...new Set(rows.flatMap((row) => row.run_ids.filter((_, i) => row.outcomes[i] === "f"))),
+  ];
+  const [moments, groups] = await Promise.all([
+    runMoments(db, runIds),
+    testFailureGroups(db, testId, failedIn),
+  ]);
+  const byId = new Map(moments.map((moment) => [moment.id, moment]));
+  const keys = new Map(moments.map((moment) => [moment.id, moment.key]));
+  const contexts = rows.map((row) => {
+    const mine = new Set(row.run_ids);
+    return {
+      ...toFlakyTest(row, keys),
+      flaky: row.score > 0 && row.score >= settings.threshold,
+      runs: row.run_ids.flatMap((id, i) => {
+        const moment = byId.get(id);
+        if (!moment) return [];
+        const outcome = row.outcomes[i] as "p" | "f" | "r";
+        return [
+          {
+            runKey: moment.key,
+            at: moment.at.toISOString(),
+            outcome,
+            flipped: flippedAt(row.outcomes, i),
+          },
+        ];
+      }),
+      groups: groups
+        .map((group) => ({
+          id: group.id,
+          message: group.message,
+          failures: group.runIds.filter((id) => mine.has(id)).length,
+        }))
+        .filter((group) => group.failures > 0),
+    };
+  });
+  return { testId, threshold: settings.threshold, window: settings.window, contexts };
+}
+
+/** The Flaky Tests screen's trend and the '@unstable' tests to untag. */
+export async function flakySummary(
+  db: Db,
+  settings: FlakySettings,
+  now = new Date(),
+): Promise<FlakySummary> {
+  const tags = await listTags(db);
+  const unstable = tags.byTag[UNSTABLE_TAG]?.tests ?? [];
+  const [trend, settled] = await Promise.all([
+    repo.trend(db.pool, new Date(now.getTime() - TREND_DAYS * DAY_MS)),
+    repo.settledTests(
+      db.pool,
+      unstable.map((test) => test.id),
+      settings.window,
+    ),
+  ]);
+  const names = new Map(unstable.map((test) => [test.id, test.name]));
+  return {
+    threshold: settings.threshold,
+    window: settings.window,
+    trend,
+    stableUnstable: settled.map((row) => ({
+      testId: row.test_id,
+      name: names.get(row.test_id) ?? "",
+      results: row.results,
+    })),
+  };
+}

@@ -1,0 +1,154 @@
+import { flakyFigures, isSettled, nextWindow, type Outcome } from "@assay/core";
+import type { FastifyBaseLogger } from "fastify";
+import type pg from "pg";
+import type { FlakySettings } from "../../config-flaky.js";
+import { withTransaction, type Db } from "../../db/pool.js";
+import {
+  earlierOutcomes,
+  runIdsAfter,
+  runOutcomesFor,
+  type EarlierOutcome,
+} from "../runs/failures.service.js";
+import * as repo from "./stats.repo.js";
+
+/** The figures a window is stored with. */
+export function statsRow(
+  testId: number,
+  window: { outcomes: string; runIds: number[] },
+  settings: FlakySettings,
+): repo.StatsRow {
+  const figures = flakyFigures(window.outcomes, settings.decay);
+  return {
+    testId,
+    outcomes: window.outcomes,
+    runIds: window.runIds,
+    score: figures.weightedFlipRate,
+    flipRate: figures.flipRate,
+    failureRate: figures.failureRate,
+    failureLow: figures.failureRateLow,
+    failureHigh: figures.failureRateHigh,
+    retriesPassed: figures.retriesPassed,
+    lastFlipRunId: window.runIds[figures.lastFlip] ?? null,
+    settled: isSettled(window.outcomes, settings.window),
+  };
+}
+
+const sameContext = (key: repo.ContextKey, earlier: EarlierOutcome) =>
+  earlier.platform === key.platform &&
+  earlier.branch === key.branch &&
+  earlier.site === key.site &&
+  earlier.environment === key.environment;
+
+/**
+ * Where the windows of tests that first fail in a context start: their earlier results there,
+ * oldest first (read by test id; a test seen in many contexts may show fewer than N here).
+ */
+async function seeds(
+  client: pg.ClientBase,
+  key: repo.ContextKey,
+  testIds: number[],
+  runId: number,
+  size: number,
+): Promise<Map<number, { outcomes: string; runIds: number[] }>> {
+  const earlier = await earlierOutcomes(client, testIds, runId, size * 2);
+  const byTest = new Map<number, EarlierOutcome[]>();
+  for (const row of earlier) {
+    if (!sameContext(key, row)) continue;
+    const list = byTest.get(row.test_id) ?? [];
+    list.push(row);
+    byTest.set(row.test_id, list);
+  }
+  const windows = new Map<number, { outcomes: string; runIds: number[] }>();
+  for (const [testId, rows] of byTest) {
+    const kept = rows.sort((a, b) => a.run_id - b.run_id).slice(-(size - 1));
+    windows.set(testId, {
+      outcomes: kept.map((row) => row.outcome).join(""),
+      runIds: kept.map((row) => row.run_id),
+    });
+  }
+  return windows;
+}
+
+/**
+ * Moves the windows of a run's tests (issue 35). Called by ingest in the transaction that stores
+ * the run, after triage, and by the backfill. Only tests with a row or with a failure or a retry
+ * now are read and written: a test that keeps passing costs nothing, so the cost follows the
+ * failures, not the size of the run.
+ */
+export async function recordRunOutcomes(
+  client: pg.ClientBase,
+  runId: number,
+  settings: FlakySettings,
+): Promise<void> {
+  const found = await runOutcomesFor(client, runId);
+  if (!found || found.run.family === "load") return;
+  const { run, contexts } = found;
+  for (const context of contexts) {
+    const key: repo.ContextKey = {
+      family: run.family,
+      platform: context.platform,
+      branch: context.branch,
+      site: context.site,
+      environment: run.environment,
+    };
+    const failed = context.test_ids.filter((_, i) => context.outcomes[i] !== "p");
+    const stored = new Map((await repo.windowsOf(client, key, failed)).map((w) => [w.test_id, w]));
+    const fresh = failed.filter((testId) => !stored.has(testId));
+    const seeded = await seeds(client, key, fresh, runId, settings.window);
+    const rows: repo.StatsRow[] = [];
+    context.test_ids.forEach((testId, i) => {
+      const outcome = context.outcomes[i] as Outcome;
+      const row = stored.get(testId);
+      if (!row && outcome === "p") return;
+      const before = row
+        ? { outcomes: row.outcomes, runIds: row.run_ids }
+        : (seeded.get(testId) ?? { outcomes: "", runIds: [] });
+      // A settled window (not read unless the test failed now) stays as it is while it passes.
+      if (row && outcome === "p" && isSettled(row.outcomes, settings.window)) return;
+      const after = nextWindow(before, outcome, runId, settings.window);
+      if (row && after.outcomes === row.outcomes && after.runIds.length === row.run_ids.length) {
+        if (after.runIds.every((id, at) => id === row.run_ids[at])) return;
+      }
+      rows.push(statsRow(testId, after, settings));
+    });
+    await repo.upsertStats(client, key, rows);
+  }
+  await repo.markRunCounted(client, runId);
+  await repo.recordTrend(client, run.at, run.family, settings.threshold);
+}
+
+const BACKFILL_PAGE = 200;
+
+/**
+ * Counts every stored run flaky has not counted yet (runs stored before flaky existed), in id
+ * order (the order ingest stores them), each run in its own transaction. Returns how many.
+ */
+export async function backfillRuns(
+  db: Db,
+  settings: FlakySettings,
+  log?: FastifyBaseLogger,
+): Promise<number> {
+  let after = 0;
+  let done = 0;
+  for (;;) {
+    const page = await withTransaction(db, async (client) => {
+      const ids = await runIdsAfter(client, after, BACKFILL_PAGE);
+      const counted = await repo.countedRunIds(client, ids);
+      return { ids, todo: ids.filter((id) => !counted.has(id)) };
+    });
+    for (const runId of page.todo) {
+      await withTransaction(db, (client) => recordRunOutcomes(client, runId, settings));
+      done++;
+    }
+    if (page.ids.length < BACKFILL_PAGE) break;
+    after = page.ids[page.ids.length - 1] ?? after;
+  }
+  if (done > 0) log?.info({ runs: done }, "flaky: stored runs counted");
+  return done;
+}
+
+/** Everything derived again from the stored runs (the demo, after dating its runs). */
+export async function recount(db: Db, settings: FlakySettings): Promise<number> {
+  await withTransaction(db, (client) => repo.forgetAll(client));
+  return backfillRuns(db, settings);
+}
