@@ -59,6 +59,7 @@ import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
 import type { PoolClient } from "pg";
 import { resultDefect } from "./modules/triage/triage.service.js";
+import { runResultsOfCause } from "./modules/triage/causes.service.js";
 import { triageRoutes } from "./modules/triage/triage.routes.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { integrationsRoutes } from "./modules/integrations/integrations.routes.js";
@@ -297,6 +298,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ticketPattern: config.catalog.ticketPattern,
       majorTags: config.catalog.majorTags,
       testIdPattern: config.catalog.testIdPattern,
+      causeFilter: (runId, filter) => runResultsOfCause(db, runId, filter),
     }),
   );
   await app.register(tagsRoutes(db));

@@ -36,3 +36,4 @@ export * from "./notify-api.js";
 export * from "./badge-api.js";
 export * from "./triage-fingerprint.js";
 export * from "./triage-api.js";
+export * from "./triage-causes-api.js";

@@ -106,7 +106,7 @@ export function checkRunScope(principal: Principal | undefined, runKey: string |
 }
 
 /**
- * The only routes a build's token (ASSAY_TOKEN) may call: sending results. Every other route
+ * The only routes a build's token (ASSAY_TOKEN) may call: sending results and its run's gate. Every other route
  * refuses it, whatever its rule says, so a route added later is closed to runners until it is
  * listed here. Each listed route still keeps the token to its own run (checkRunScope).
  */
@@ -116,6 +116,8 @@ export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   "POST /v1/ingest/runs/:key/results",
   "POST /v1/ingest/runs/:key/results/:test_run_test_id/attachments",
   "POST /v1/ingest/runs/:key/finish",
+  // The quality gate of its own run (issue 34: a pipeline fails on new, unexplained failures).
+  "GET /v1/runs/:key/gate",
 ]);
 
 /** Refuses a build's token on any route but BUILD_TOKEN_ROUTES (`route` is "METHOD /url"). */
