@@ -13,6 +13,8 @@ export interface RunFacts {
   family: string;
   executor: string | null;
   branch: string | null;
+  /** Where it ran: a frontend run's site, a backend run's environment. */
+  place: string | null;
   at: Date;
 }
 
@@ -34,7 +36,7 @@ const STACK_CHARS = 8000;
 export async function runFacts(client: pg.ClientBase, runId: number): Promise<RunFacts | null> {
   const { rows } = await client.query<RunFacts>(
     `SELECT id::int, test_run_key AS key, family, executor, branch,
-            coalesce(started_at, created_at) AS at
+            coalesce(nora_site, env) AS place, coalesce(started_at, created_at) AS at
      FROM runs WHERE id = $1`,
     [runId],
   );

@@ -12,17 +12,18 @@ export interface TriageRun {
   family: string;
   executor: string | null;
   branch: string | null;
+  place: string | null;
   at: Date;
 }
 
 /** Records that triage reads the run; answers whether it is the first time. */
 export async function upsertTriageRun(client: pg.ClientBase, run: TriageRun): Promise<boolean> {
   const { rows } = await client.query<{ first: boolean }>(
-    `INSERT INTO triage_runs (run_id, run_key, family, executor, branch, run_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
+    `INSERT INTO triage_runs (run_id, run_key, family, executor, branch, place, run_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (run_id) DO UPDATE SET triaged_at = now()
      RETURNING (xmax = 0) AS first`,
-    [run.id, run.key, run.family, run.executor, run.branch, run.at],
+    [run.id, run.key, run.family, run.executor, run.branch, run.place, run.at],
   );
   return rows[0]?.first ?? false;
 }

@@ -9,10 +9,11 @@ export interface TriagedRun {
   family: string;
   executor: string | null;
   branch: string | null;
+  place: string | null;
   run_at: Date;
 }
 
-const TRIAGED_RUN = `SELECT run_id::float8 AS run_id, run_key, family, executor, branch, run_at
+const TRIAGED_RUN = `SELECT run_id::float8 AS run_id, run_key, family, executor, branch, place, run_at
                      FROM triage_runs`;
 
 export async function findTriagedRun(db: pg.Pool, key: string): Promise<TriagedRun | null> {
@@ -45,14 +46,14 @@ export interface RunGroupRow {
  * The run's failures by group, most results first: counts, not results (a 14,000-failure run's
  * answer stays small; the cards look theirs up a page at a time, causesOfResults). A group is a
  * regression when it was seen before this run and the last REGRESSION_WINDOW runs of the same
- * job (family, executor, branch) before it exist and do not have it.
+ * job (family, executor, branch, place) before it exist and do not have it.
  */
 export async function runGroups(db: pg.Pool, run: TriagedRun): Promise<RunGroupRow[]> {
   const { rows } = await db.query<RunGroupRow>(
     `WITH job AS (
        SELECT run_id FROM triage_runs
        WHERE family = $2 AND executor IS NOT DISTINCT FROM $3 AND branch IS NOT DISTINCT FROM $4
-         AND run_at < $5 AND run_id <> $1
+         AND place IS NOT DISTINCT FROM $6 AND run_at < $5 AND run_id <> $1
        ORDER BY run_at DESC LIMIT ${REGRESSION_WINDOW}
      ),
      mine AS (
@@ -75,7 +76,7 @@ export async function runGroups(db: pg.Pool, run: TriagedRun): Promise<RunGroupR
      FROM mine JOIN failure_groups g ON g.id = mine.group_id
      LEFT JOIN triage_runs fr ON fr.run_id = g.first_run_id
      ORDER BY mine.count DESC, g.id`,
-    [run.run_id, run.family, run.executor, run.branch, run.run_at],
+    [run.run_id, run.family, run.executor, run.branch, run.run_at, run.place],
   );
   return rows;
 }

@@ -12,6 +12,11 @@ import { newGroupsOfRun } from "./causes.service.js";
  * PostgreSQL through the real routes.
  */
 
+interface Group {
+  isNew: boolean;
+  isRegression: boolean;
+}
+
 let database: TestDatabase;
 let apps: TagApps;
 let runKey: string;
@@ -25,11 +30,12 @@ function junit(cases: string[]): string {
   return `<?xml version="1.0"?>\n<testsuite name="api.Cart" tests="${cases.length}">\n${cases.join("\n")}\n</testsuite>\n`;
 }
 
-async function store(cases: string[]): Promise<string> {
+async function store(cases: string[], fields: Record<string, string> = {}): Promise<string> {
   const res = await upload(apps.withToken, [{ name: "TEST-api.Cart.xml", content: junit(cases) }], {
     family: "backend",
     executor: "causes",
     branch: "main",
+    ...fields,
   });
   expect(res.statusCode, res.body).toBeLessThan(300);
   return (res.json() as { test_run_key: string }).test_run_key;
@@ -169,6 +175,25 @@ describe("new groups of a run (notify)", () => {
     expect(fresh.map((group) => [group.message, group.count])).toEqual([
       ["Connection refused to stock service", 1],
     ]);
+  });
+});
+
+describe("regression: the job's own runs, by place", () => {
+  it("a cause back on one environment is no regression because another environment's runs lack it", async () => {
+    const cause = failure("syncs", "disk full on /var/lib/sync", "SyncClient.push");
+    const on = (env: string) => ({ executor: "nightly-sync", env });
+    await store([cause], on("dev"));
+    // Another environment's runs of the same executor and branch: the cause never ran there.
+    for (let i = 0; i < 3; i++) await store(['<testcase classname="x" name="other"/>'], on("qa"));
+    const again = await store([cause], on("dev"));
+    const groups = (await get(`/v1/runs/${again}/failure-groups`)).body as Group[];
+    expect(groups[0]).toMatchObject({ isNew: false, isRegression: false });
+    // Absent from dev's own last three runs, then back: a regression.
+    for (let i = 0; i < 3; i++) await store(['<testcase classname="x" name="syncs"/>'], on("dev"));
+    const back = await store([cause], on("dev"));
+    expect(((await get(`/v1/runs/${back}/failure-groups`)).body as Group[])[0]).toMatchObject({
+      isRegression: true,
+    });
   });
 });
 
