@@ -48,6 +48,7 @@ import { registerTriage } from "./modules/triage/triage.register.js";
 import { diffRoutes } from "./modules/diff/diff.routes.js";
 import { trendsRoutes } from "./modules/trends/trends.routes.js";
 import { registerFlaky, withFlakyStep } from "./modules/flaky/flaky.register.js";
+import { runResultsOfCause } from "./modules/triage/causes.service.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { registerIntegrations } from "./modules/integrations/integrations.register.js";
 import { releasesRoutes } from "./modules/releases/releases.routes.js";
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       ticketPattern: config.catalog.ticketPattern,
       majorTags: config.catalog.majorTags,
       testIdPattern: config.catalog.testIdPattern,
+      causeFilter: (runId, filter) => runResultsOfCause(db, runId, filter),
     }),
   );
   await app.register(tagsRoutes(db));

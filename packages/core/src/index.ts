@@ -40,3 +40,4 @@ export * from "./diff-api.js";
 export * from "./trends-api.js";
 export * from "./flaky.js";
 export * from "./flaky-api.js";
+export * from "./triage-causes-api.js";

@@ -3,6 +3,7 @@ import { FAILURE_FILTERS } from "./failure-filters.js";
 import { RunHistorySchema } from "./run-history-api.js";
 import { BackendRunSchema, FrontendRunSchema, RunWarningsSchema } from "./runs-api.js";
 import { DerivedStatusSchema } from "./run-results-api.js";
+import { DefectTypeSchema } from "./triage-api.js";
 
 /**
  * The run view (GET /v1/test-runs/{key}/view and /v1/api-test-run/{key}/view): what the results
@@ -57,6 +58,13 @@ export const RunViewQuerySchema = z.object({
     .enum(FAILURE_FILTERS.map((filter) => filter.value) as ["new_failure", "failed_three_days"])
     .optional()
     .describe("Frontend runs: keep the New Failures, or the tests failed for three days"),
+  group: z
+    .string()
+    .regex(/^\d{1,15}$/, "group must be a failure group's id, e.g. 12")
+    .transform(Number)
+    .optional()
+    .describe("Keep the failures of this failure group (GET /v1/runs/{key}/failure-groups)"),
+  defect: DefectTypeSchema.optional().describe("Keep the failures of this defect type"),
   q: z
     .string()
     .max(MAX_VIEW_SEARCH_CHARS)

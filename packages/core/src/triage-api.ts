@@ -90,16 +90,6 @@ export const RunFailureGroupSchema = z.object({
   count: z.number().describe("This run's failed results in the group"),
   toInvestigate: z.number().describe("Of them, still to investigate"),
   tests: z.array(z.number()).describe("Stable test ids (TC{id})"),
-  results: z
-    .array(
-      z.object({
-        id: z.number().describe("The result's id (PUT /v1/results/{id}/defect)"),
-        testId: z.number(),
-        type: DefectTypeSchema,
-        auto: z.boolean(),
-      }),
-    )
-    .describe("The group's results in this run with each one's current type"),
   isNew: z.boolean().describe("First seen in this run"),
   isRegression: z
     .boolean()
@@ -184,7 +174,7 @@ export const FailureGroupDetailSchema = z.object({
 export type FailureGroupDetail = z.infer<typeof FailureGroupDetailSchema>;
 
 export const BUG_KEY_MAX = 40;
-export const DefectBodySchema = z.object({
+export const DefectBodySchema = z.strictObject({
   type: DefectTypeSchema,
   comment: z.string().max(2000, "comment must be at most 2000 characters").default(""),
   bugs: z

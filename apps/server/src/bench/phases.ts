@@ -53,8 +53,15 @@ function kindOf(sql: string): string {
   return "other statements";
 }
 
-/** Wraps client.query so that every statement's time (COPY: until its stream finishes) adds up. */
-function timeQueries(client: pg.PoolClient, totals: Map<string, number>): () => void {
+/**
+ * Wraps client.query so that every statement's time (COPY: until its stream finishes) adds up by
+ * `kind` of its SQL; returns what puts client.query back.
+ */
+export function timeQueries(
+  client: pg.PoolClient,
+  totals: Map<string, number>,
+  kind: (sql: string) => string = kindOf,
+): () => void {
   const original = client.query;
   const bound = original.bind(client) as (...args: unknown[]) => unknown;
   const add = (kind: string, started: number) =>
@@ -65,10 +72,10 @@ function timeQueries(client: pg.PoolClient, totals: Map<string, number>): () => 
     const started = performance.now();
     const result = bound(...args);
     if (result instanceof Promise) {
-      return result.finally(() => add(kindOf(sql.trim()), started));
+      return result.finally(() => add(kind(sql.trim()), started));
     }
     const stream = result as NodeJS.EventEmitter;
-    stream.once("finish", () => add(kindOf(sql.trim()), started));
+    stream.once("finish", () => add(kind(sql.trim()), started));
     return result;
   }) as typeof client.query;
   return () => {

@@ -43,7 +43,7 @@ function failingOn(test: DemoTest, day: number): boolean {
     case "new":
       return day >= test.failSince;
     case "fixed":
-      return day >= test.failSince && day < test.fixedAt;
+      return (day >= test.failSince && day < test.fixedAt) || day >= test.relapseOn;
     default:
       return false;
   }

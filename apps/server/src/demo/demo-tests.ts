@@ -22,7 +22,8 @@ import {
  * - late: passes in the daily runs and fails in a person's run after the last daily run, so it
  *   is a new failure in the plain history too;
  * - pending: fails with "Pending reason == ..." since `failSince` (shown as skipped);
- * - fixed: failed for a few days in between, then passed again.
+ * - fixed: failed for a few days in between, then passed again; the first of each suite fails
+ *   again on the last day with the same message (`relapseOn`): triage's "regression".
  */
 export type Fate = "stable" | "flaky" | "steady" | "recent" | "new" | "late" | "pending" | "fixed";
 
@@ -40,6 +41,8 @@ export interface DemoTest {
   failSince: number;
   /** First passing day again of a fixed test. */
   fixedAt: number;
+  /** The day a fixed test fails again, as before (a regression); `days`: never. */
+  relapseOn: number;
   /** The message of its failures (flaky tests draw theirs per failure). */
   message: string;
   /** In the '@unstable' dynamic tag. */
@@ -167,6 +170,7 @@ export function buildTests(total: number, days: number, seed: number): DemoTest[
           fate: "stable",
           failSince: days,
           fixedAt: days,
+          relapseOn: days,
           message: "",
           unstable: false,
           onStage: k % 10 === 0 || rng.chance(0.2),
@@ -189,6 +193,8 @@ export function buildTests(total: number, days: number, seed: number): DemoTest[
         test.unstable =
           (fate === "flaky" && (i === 0 || rng.chance(0.66))) ||
           (fate === "fixed" && test.fixedAt <= days - STABLE_AGAIN_DAYS);
+        // demo stays as it was.
+        if (fate === "fixed" && i === 0 && test.fixedAt <= days - 5) test.relapseOn = days - 1;
       }
     }
     tests.push(...suiteTests);

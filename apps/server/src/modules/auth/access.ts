@@ -107,7 +107,7 @@ export function checkRunScope(principal: Principal | undefined, runKey: string |
 
 /**
  * The only routes a build's token (ASSAY_TOKEN) may call: sending results, and the reads a CI job
- * acts on (the run diff of its run, the flaky list: which tests to quarantine or retry). Every
+ * acts on (its run's gate and diff, the flaky list: which tests to quarantine or retry). Every
  * other route refuses it, whatever its rule says, so a route added later is closed to runners
  * until it is listed here. Each listed run route still keeps the token to its own run
  * (checkRunScope).
@@ -123,6 +123,8 @@ export const BUILD_TOKEN_ROUTES: ReadonlySet<string> = new Set([
   "GET /v1/runs/:key/previous",
   // The flaky list: which tests a CI job quarantines or retries.
   "GET /v1/flaky-tests",
+  // The quality gate of its own run (issue 34: a pipeline fails on new, unexplained failures).
+  "GET /v1/runs/:key/gate",
 ]);
 
 /** Refuses a build's token on any route but BUILD_TOKEN_ROUTES (`route` is "METHOD /url"). */

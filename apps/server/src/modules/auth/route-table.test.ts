@@ -82,12 +82,14 @@ const EXPECTED: Record<string, Access> = {
   "DELETE /v1/dtag/:id": "user",
   "DELETE /v1/tagged_test/:id": "user",
   "GET /v1/runs/:key/failure-groups": "read",
+  "GET /v1/runs/:key/failure-causes": "read",
+  "PUT /v1/runs/:key/defect": "user",
   "GET /v1/failure-groups": "read",
   "GET /v1/failure-groups/:id": "read",
   "PUT /v1/results/:id/defect": "user",
   "PUT /v1/runs/:key/failure-groups/:id/defect": "user",
   "PUT /v1/failure-groups/:id/defect": "user",
-  "GET /v1/runs/:key/gate": "read",
+  "GET /v1/runs/:key/gate": "ingest",
   "GET /v1/flaky-tests": "read",
   "GET /v1/flaky-tests/summary": "read",
   "GET /v1/flaky-tests/:testId": "read",
@@ -312,12 +314,14 @@ describe("the route table", () => {
   it("lets a build's token through its own routes only", () => {
     const listed = [...BUILD_TOKEN_ROUTES];
     expect(listed.filter((route) => !(route in EXPECTED))).toEqual([]);
-    // Sending results, and the reads a CI job makes of the run it sent (the run diff), and the flaky list.
+    // Sending results, and the reads a CI job makes of the run it sent (its diff and gate), and the
+    // flaky list.
     expect(listed.every((route) => EXPECTED[route] === "ingest" || /^GET /.test(route))).toBe(true);
     expect(listed.filter((route) => route.startsWith("GET "))).toEqual([
       "GET /v1/runs/:a/diff/:b",
       "GET /v1/runs/:key/previous",
       "GET /v1/flaky-tests",
+      "GET /v1/runs/:key/gate",
     ]);
     expect(listed).not.toContain("POST /v1/traceability/rms/import");
   });

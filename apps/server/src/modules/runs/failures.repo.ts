@@ -15,6 +15,8 @@ export interface RunFacts {
   branch: string | null;
   /** The run's env ('' when none): part of a flaky test's job context. */
   environment: string;
+  /** Where it ran: a frontend run's site, a backend run's environment. */
+  place: string | null;
   at: Date;
 }
 
@@ -36,7 +38,8 @@ const STACK_CHARS = 8000;
 export async function runFacts(client: pg.ClientBase, runId: number): Promise<RunFacts | null> {
   const { rows } = await client.query<RunFacts>(
     `SELECT id::int, test_run_key AS key, family, executor, branch,
-            coalesce(env, '') AS environment, coalesce(started_at, created_at) AS at
+            coalesce(env, '') AS environment, coalesce(nora_site, env) AS place,
+            coalesce(started_at, created_at) AS at
      FROM runs WHERE id = $1`,
     [runId],
   );

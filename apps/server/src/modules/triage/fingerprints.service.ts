@@ -20,8 +20,8 @@ export function fingerprintHash(fingerprint: FailureFingerprint): string {
 /**
  * Fingerprints a run's failed results and files them into failure groups, then runs the analysis
  * from past decisions on those without a decision. Called by ingest in the transaction that
- * stores the run (so an acknowledged upload is triaged), and by the backfill. Identical error
- * texts are fingerprinted once: a run's failures repeat a few causes.
+ * stores the run (so an acknowledged upload is triaged), and by the backfill. Two statements
+ * write whatever the number of failures (fingerprints.repo.ts).
  */
 export async function recordRunFailures(
   client: pg.ClientBase,
@@ -31,23 +31,24 @@ export async function recordRunFailures(
   const found = await runFailuresFor(client, runId);
   if (!found || found.run.family === "load") return;
   const { run, failures } = found;
-  await repo.upsertTriageRun(client, run);
-  const memo = new Map<string, { hash: string; fp: FailureFingerprint }>();
+  const firstTime = await repo.upsertTriageRun(client, run);
+  // Identical fingerprints are hashed once. (Whole texts are not memoized: their stacks differ
+  // by test, and keying a map by 1 KB strings cost more than fingerprinting again.)
+  const hashes = new Map<string, string>();
   const groups = new Map<string, repo.GroupInput>();
-  const hashes: string[] = [];
+  const rows: repo.FingerprintRow[] = [];
   for (const failure of failures) {
-    const text = `${failure.error_name ?? ""}\u0000${failure.error_message ?? ""}\u0000${failure.error_stack ?? ""}`;
-    let known = memo.get(text);
-    if (!known) {
-      const fp = fingerprintFailure({
-        name: failure.error_name,
-        message: failure.error_message,
-        stack: failure.error_stack,
-      });
-      known = { hash: fingerprintHash(fp), fp };
-      memo.set(text, known);
+    const fp = fingerprintFailure({
+      name: failure.error_name,
+      message: failure.error_message,
+      stack: failure.error_stack,
+    });
+    let hash = hashes.get(fp.key);
+    if (hash === undefined) {
+      hash = fingerprintHash(fp);
+      hashes.set(fp.key, hash);
     }
-    hashes.push(known.hash);
+    const known = { hash, fp };
     const earlier = groups.get(known.hash);
     if (!earlier || failure.seen_at < earlier.seenAt) {
       groups.set(known.hash, {
@@ -61,21 +62,22 @@ export async function recordRunFailures(
         seenAt: failure.seen_at,
       });
     }
-  }
-  const ids = await repo.upsertGroups(client, run.id, [...groups.values()]);
-  await repo.replaceRunFingerprints(
-    client,
-    run.id,
-    failures.map((failure, i) => ({
+    rows.push({
       resultId: failure.id,
       testId: failure.test_id,
-      groupId: ids.get(hashes[i] ?? "") ?? 0,
-      family: run.family,
+      fingerprint: known.hash,
       platform: failure.platform,
       branch: failure.branch,
       site: failure.nora_site,
       seenAt: failure.seen_at,
-    })),
+    });
+  }
+  if (firstTime && failures.length === 0) return;
+  await repo.storeRunFingerprints(
+    client,
+    { id: run.id, family: run.family, firstTime },
+    [...groups.values()],
+    rows,
   );
   if (failures.length > 0) {
     await applyPastDecisions(client, run.id, settings.similarity, ANALYSIS_DAYS);

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { REGRESSION_WINDOW, type DefectType } from "@assay/core";
+import { REGRESSION_WINDOW } from "@assay/core";
 
 /** Triage's reads: a run's groups, groups over a period, one group, the gate's counts. */
 
@@ -9,15 +9,20 @@ export interface TriagedRun {
   family: string;
   executor: string | null;
   branch: string | null;
+  place: string | null;
   run_at: Date;
 }
 
+const TRIAGED_RUN = `SELECT run_id::float8 AS run_id, run_key, family, executor, branch, place, run_at
+                     FROM triage_runs`;
+
 export async function findTriagedRun(db: pg.Pool, key: string): Promise<TriagedRun | null> {
-  const { rows } = await db.query<TriagedRun>(
-    `SELECT run_id::float8 AS run_id, run_key, family, executor, branch, run_at
-     FROM triage_runs WHERE run_key = $1`,
-    [key],
-  );
+  const { rows } = await db.query<TriagedRun>(`${TRIAGED_RUN} WHERE run_key = $1`, [key]);
+  return rows[0] ?? null;
+}
+
+export async function findTriagedRunById(db: pg.Pool, runId: number): Promise<TriagedRun | null> {
+  const { rows } = await db.query<TriagedRun>(`${TRIAGED_RUN} WHERE run_id = $1`, [runId]);
   return rows[0] ?? null;
 }
 
@@ -30,7 +35,6 @@ export interface RunGroupRow {
   count: number;
   to_investigate: number;
   tests: number[];
-  results: { id: number; testId: number; type: DefectType; auto: boolean }[];
   newest_defect: number | null;
   first_run_id: number | null;
   first_run_key: string | null;
@@ -39,33 +43,30 @@ export interface RunGroupRow {
 }
 
 /**
- * The run's failures by group, most results first. A group is a regression when it was seen
- * before this run and the last REGRESSION_WINDOW runs of the same job (family, executor,
- * branch) before it exist and do not have it.
+ * The run's failures by group, most results first: counts, not results (a 14,000-failure run's
+ * answer stays small; the cards look theirs up a page at a time, causesOfResults). A group is a
+ * regression when it was seen before this run and the last REGRESSION_WINDOW runs of the same
+ * job (family, executor, branch, place) before it exist and do not have it.
  */
 export async function runGroups(db: pg.Pool, run: TriagedRun): Promise<RunGroupRow[]> {
   const { rows } = await db.query<RunGroupRow>(
     `WITH job AS (
        SELECT run_id FROM triage_runs
        WHERE family = $2 AND executor IS NOT DISTINCT FROM $3 AND branch IS NOT DISTINCT FROM $4
-         AND run_at < $5 AND run_id <> $1
+         AND place IS NOT DISTINCT FROM $6 AND run_at < $5 AND run_id <> $1
        ORDER BY run_at DESC LIMIT ${REGRESSION_WINDOW}
      ),
      mine AS (
        SELECT rf.group_id, count(*)::int AS count,
               count(*) FILTER (WHERE d.type IS NULL OR d.type = 'to_investigate')::int AS to_investigate,
               array_agg(DISTINCT rf.test_id::float8) AS tests,
-              json_agg(json_build_object('id', rf.result_id, 'testId', rf.test_id,
-                                         'type', coalesce(d.type, 'to_investigate'),
-                                         'auto', coalesce(d.auto, false))
-                       ORDER BY rf.result_id) AS results,
               max(rf.defect_id)::float8 AS newest_defect
        FROM result_fingerprints rf LEFT JOIN defect_decisions d ON d.id = rf.defect_id
        WHERE rf.run_id = $1
        GROUP BY rf.group_id
      )
      SELECT g.id::float8 AS id, g.fingerprint, g.error_type, g.message, g.frame,
-            mine.count, mine.to_investigate, mine.tests, mine.results, mine.newest_defect,
+            mine.count, mine.to_investigate, mine.tests, mine.newest_defect,
             g.first_run_id::float8 AS first_run_id, fr.run_key AS first_run_key, g.first_seen_at,
             (g.first_run_id IS DISTINCT FROM $1
              AND EXISTS (SELECT 1 FROM job)
@@ -75,7 +76,7 @@ export async function runGroups(db: pg.Pool, run: TriagedRun): Promise<RunGroupR
      FROM mine JOIN failure_groups g ON g.id = mine.group_id
      LEFT JOIN triage_runs fr ON fr.run_id = g.first_run_id
      ORDER BY mine.count DESC, g.id`,
-    [run.run_id, run.family, run.executor, run.branch, run.run_at],
+    [run.run_id, run.family, run.executor, run.branch, run.run_at, run.place],
   );
   return rows;
 }

@@ -10,11 +10,17 @@ import {
   GroupIdParamsSchema,
   ResultIdParamsSchema,
   RunFailureGroupListSchema,
+  ResultCauseListSchema,
+  ResultCausesQuerySchema,
   RunGroupParamsSchema,
+  TestsDefectBodySchema,
   TriageRunParamsSchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
+import { KEEP_ANSWER, KEEP_ANSWER_A_MINUTE } from "../../http/answer-cache.js";
+import { checkRunScope } from "../auth/access.js";
+import { resultCauses, setTestsDefect } from "./causes.service.js";
 import { principalLabel } from "../traceability/traceability.service.js";
 import {
   failureGroup,
@@ -27,8 +33,10 @@ import {
 } from "./triage.service.js";
 
 const tags = ["triage"];
-// A defect type is a person's decision: a signed-in user; service tokens read (and gate) only.
+// A defect type is a person's decision: a signed-in user; service tokens read only.
 const user = { access: "user" } as const;
+// The gate is CI's: a service token of the ingest scope, a build's own token (its run), or a user.
+const ci = { access: "ingest" } as const;
 const readErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 404: ErrorBodySchema };
 const writeErrors = { ...readErrors, 403: ErrorBodySchema };
 
@@ -39,6 +47,8 @@ export const triageRoutes =
     app.get(
       "/v1/runs/:key/failure-groups",
       {
+        // Kept while the database is unchanged: every dialog of the run asks for it.
+        config: KEEP_ANSWER,
         schema: {
           tags,
           summary: "A run's failures grouped by cause (fingerprint), most results first",
@@ -50,8 +60,41 @@ export const triageRoutes =
     );
 
     app.get(
+      "/v1/runs/:key/failure-causes",
+      {
+        config: KEEP_ANSWER,
+        schema: {
+          tags,
+          summary: "The failure group and defect type of some of a run's results (a page of cards)",
+          params: TriageRunParamsSchema,
+          querystring: ResultCausesQuerySchema,
+          response: { 200: ResultCauseListSchema, ...readErrors },
+        },
+      },
+      async (request) => resultCauses(db, request.params.key, request.query.ids),
+    );
+
+    app.put(
+      "/v1/runs/:key/defect",
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: "Set the defect type of a run's failures of some tests (the Failed Summary)",
+          params: TriageRunParamsSchema,
+          body: TestsDefectBodySchema,
+          response: { 200: DefectAnswerSchema, ...writeErrors },
+        },
+      },
+      async (request) =>
+        setTestsDefect(db, request.params.key, request.body, principalLabel(request.principal)),
+    );
+
+    app.get(
       "/v1/failure-groups",
       {
+        // Counted from now (the period, the trend's days): kept a minute at most.
+        config: KEEP_ANSWER_A_MINUTE,
         schema: {
           tags,
           summary: "Failure groups seen over a period (7 days by default), most occurrences first",
@@ -65,6 +108,7 @@ export const triageRoutes =
     app.get(
       "/v1/failure-groups/:id",
       {
+        config: KEEP_ANSWER_A_MINUTE,
         schema: {
           tags,
           summary: "One failure group: its tests, runs, first occurrence, message and stack",
@@ -132,15 +176,19 @@ export const triageRoutes =
     app.get(
       "/v1/runs/:key/gate",
       {
+        config: ci,
         schema: {
           tags,
           summary:
             "Quality gate: passed unless a limit given is exceeded (new, to investigate, failed)",
           params: TriageRunParamsSchema,
           querystring: GateQuerySchema,
-          response: { 200: GateAnswerSchema, ...readErrors },
+          response: { 200: GateAnswerSchema, ...writeErrors },
         },
       },
-      async (request) => gate(db, request.params.key, request.query),
+      async (request) => {
+        checkRunScope(request.principal, request.params.key);
+        return gate(db, request.params.key, request.query);
+      },
     );
   };

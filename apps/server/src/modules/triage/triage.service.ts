@@ -38,7 +38,7 @@ export function toDefect(row: decisions.DecisionRow | undefined): Defect {
   };
 }
 
-async function requireTriagedRun(db: Db, key: string): Promise<groups.TriagedRun | null> {
+export async function requireTriagedRun(db: Db, key: string): Promise<groups.TriagedRun | null> {
   const run = await groups.findTriagedRun(db.pool, key);
   if (run) return run;
   const stored = await runState(db, key);
@@ -71,7 +71,6 @@ export async function runFailureGroups(db: Db, key: string): Promise<RunFailureG
     count: row.count,
     toInvestigate: row.to_investigate,
     tests: [...row.tests].sort((a, b) => a - b),
-    results: row.results,
     isNew: row.first_run_id === run.run_id,
     isRegression: row.is_regression,
     firstSeen: { runKey: row.first_run_key, at: iso(row.first_seen_at) },
@@ -170,7 +169,8 @@ export async function failureGroup(
   };
 }
 
-async function record(db: Db, resultIds: number[], body: DefectBody, who: string) {
+/** One person's decision on `resultIds`; answers how many and the first one's defect. */
+export async function record(db: Db, resultIds: number[], body: DefectBody, who: string) {
   const bugs = [...new Set(body.bugs.map((bug) => bug.toUpperCase()))];
   return withTransaction(db, async (client) => {
     const updated = await decisions.recordDecisions(client, resultIds, {

@@ -74,7 +74,6 @@ interface Group {
   count: number;
   message: string;
   tests: number[];
-  results: { id: number; type: string }[];
   isNew: boolean;
   isRegression: boolean;
   firstSeen: { runKey: string | null };
@@ -83,6 +82,17 @@ interface Group {
 
 const groupsOf = async (key: string) =>
   (await get(`/v1/runs/${key}/failure-groups`)).body as unknown as Group[];
+
+/** The first of a group's results in a run (the groups answer has counts, not results). */
+async function firstResultOf(runKey: string, groupId: number | undefined): Promise<number> {
+  const { rows } = await database.db.pool.query<{ id: string }>(
+    `SELECT rf.result_id AS id FROM result_fingerprints rf
+     JOIN triage_runs t ON t.run_id = rf.run_id
+     WHERE t.run_key = $1 AND rf.group_id = $2 ORDER BY rf.result_id LIMIT 1`,
+    [runKey, groupId],
+  );
+  return Number(rows[0]?.id);
+}
 
 let runA: string;
 let runB: string;
@@ -137,7 +147,7 @@ describe("defect decisions", () => {
 
   it("refuses a bad type with 400 in words, a signed-out caller with 401, and changes nothing", async () => {
     const [orders] = await groupsOf(runA);
-    const id = orders?.results[0]?.id;
+    const id = await firstResultOf(runA, orders?.id);
     const before = await database.db.pool.query("SELECT count(*) FROM defect_decisions");
     const bad = await apps.user.inject({
       method: "PUT",
@@ -216,7 +226,7 @@ describe("analysis from past decisions", () => {
 
   it("never overwrites a person's decision when the run is stored again", async () => {
     const [orders] = await groupsOf(runB);
-    const id = orders?.results[0]?.id;
+    const id = await firstResultOf(runB, orders?.id);
     const set = await apps.user.inject({
       method: "PUT",
       url: `/v1/results/${id}/defect`,
@@ -330,10 +340,11 @@ describe("quality gate", () => {
       "FAILED: 1 new failures (first seen in this run), at most 0 allowed",
       "ok: 2 failed tests, at most 5 allowed",
     ]);
-    const lenient = (await get(`/v1/runs/${key}/gate?max_new=1&max_to_investigate=1`)).body;
+    const lenient = (await get(`/v1/runs/${key}/gate?max_new=1&max_to_investigate=1`, apps.user))
+      .body;
     expect(lenient).toMatchObject({ passed: true });
-    expect((await get(`/v1/runs/${key}/gate?max_new=-1`)).status).toBe(400);
-    expect((await get(`/v1/runs/missing/gate`)).status).toBe(404);
+    expect((await get(`/v1/runs/${key}/gate?max_new=-1`, apps.user)).status).toBe(400);
+    expect((await get(`/v1/runs/missing/gate`, apps.user)).status).toBe(404);
   });
 });
 

@@ -1,10 +1,12 @@
 import {
   DEFAULT_RUN_PAGE_SIZE,
+  DEFECT_TYPES,
   parseFailureFilter,
   RUN_FILTER_NAMES,
   RUN_PAGE_SIZES,
   RunListQuerySchema,
   type RunFilters,
+  type DefectType,
   type DisplayStatus,
   type FailureFilter,
 } from "@assay/core";
@@ -43,6 +45,9 @@ export interface ResultFilters {
   /** Tags a result must carry one of; empty: no tag filter. */
   tags: readonly string[];
   failure: FailureFilter | null;
+  /** Triage's cause filters: a failure group's id, a defect type. */
+  group?: number | null;
+  defect?: DefectType | null;
 }
 
 export type OpenDialog =
@@ -129,6 +134,15 @@ function readDialog(
   return { kind, key, testKey: testKey || null };
 }
 
+/** A failure group's id of a URL; anything else is no filter. */
+function readGroup(value: string | null): number | null {
+  return value !== null && /^\d{1,15}$/.test(value) ? Number(value) : null;
+}
+
+function readDefect(value: string | null): DefectType | null {
+  return DEFECT_TYPES.find((type) => type.value === value)?.value ?? null;
+}
+
 /** The screen's state from the route's parameters and the query string. */
 export function readReportState(
   params: { key?: string; test_key?: string },
@@ -144,6 +158,8 @@ export function readReportState(
       hidden: readHidden(search.get("hide")),
       tags: [...new Set(search.getAll("tag").filter((tag) => tag !== ""))],
       failure: parseFailureFilter(search.get("failures")),
+      group: readGroup(search.get("group")),
+      defect: readDefect(search.get("defect")),
     },
     list: readListFilters(search),
   };
@@ -180,6 +196,8 @@ export function reportHref(state: ReportState): string {
     // One parameter per tag: a tag name may hold a comma.
     for (const tag of filters.tags) search.append("tag", tag);
     if (filters.failure) search.set("failures", filters.failure);
+    if (filters.group != null) search.set("group", String(filters.group));
+    if (filters.defect) search.set("defect", filters.defect);
   }
   const query = search.toString();
   return query ? `${path}?${query}` : path;

@@ -1,82 +1,15 @@
-import { DEFECT_TYPES, type DefectType } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import Link from "@mui/material/Link";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
 import Skeleton from "@mui/material/Skeleton";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
 import { Link as RouterLink } from "react-router";
 import { DefectChip } from "./DefectChip";
 import { LazyTrend } from "./LazyTrend";
 import { daysAgo } from "./time-ago";
-import { useFailureGroup, useSetDefect } from "./use-triage";
-
-function SetTypeForm({ id }: { id: number }) {
-  const [type, setType] = useState<DefectType>("product_bug");
-  const [comment, setComment] = useState("");
-  const [bugs, setBugs] = useState("");
-  const save = useSetDefect();
-  return (
-    <Box
-      component="form"
-      aria-label="Set the type for all"
-      sx={{ display: "flex", gap: 1, flexWrap: "wrap", alignItems: "flex-start" }}
-      onSubmit={(event) => {
-        event.preventDefault();
-        save.mutate({
-          path: `/v1/failure-groups/${id}/defect`,
-          body: {
-            type,
-            comment,
-            bugs: bugs
-              .split(/[\s,]+/)
-              .map((bug) => bug.trim())
-              .filter(Boolean),
-          },
-        });
-      }}
-    >
-      <TextField
-        select
-        size="small"
-        label="Defect type"
-        value={type}
-        onChange={(event) => setType(event.target.value as DefectType)}
-        sx={{ minWidth: 180 }}
-      >
-        {DEFECT_TYPES.map((entry) => (
-          <MenuItem key={entry.value} value={entry.value}>
-            {entry.label}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        size="small"
-        label="Comment"
-        value={comment}
-        onChange={(e) => setComment(e.target.value)}
-      />
-      <TextField
-        size="small"
-        label="Bug keys"
-        placeholder="NXL-123"
-        value={bugs}
-        onChange={(e) => setBugs(e.target.value)}
-      />
-      <Button type="submit" variant="contained" disabled={save.isPending}>
-        Set for all (90 days)
-      </Button>
-      {save.isError && <Alert severity="error">{save.error.message}</Alert>}
-      {save.isSuccess && (
-        <Alert severity="success">Recorded on {save.data.updated} failures.</Alert>
-      )}
-    </Box>
-  );
-}
+import { DefectForm } from "./DefectForm";
+import { useFailureGroup } from "./use-triage";
 
 /** One failure group: message, stack, first occurrence, trend, tests and runs; type for all. */
 export function FailureGroupPage({ id }: { id: number }) {
@@ -135,7 +68,7 @@ export function FailureGroupPage({ id }: { id: number }) {
         <Box aria-label="Occurrences per day, last 30 days" sx={{ maxWidth: 360 }}>
           <LazyTrend data={g.trend.map((p) => p.count)} height={48} />
         </Box>
-        <SetTypeForm id={id} />
+        <DefectForm path={`/v1/failure-groups/${id}/defect`} submitLabel="Set for all (90 days)" />
       </Paper>
       <Paper variant="outlined" sx={{ p: 2 }}>
         <Typography variant="subtitle2">First occurrence as reported</Typography>

@@ -1,7 +1,11 @@
-import { configure, screen, within } from "@testing-library/react";
-import { describe, expect, it } from "vitest";
+import { configure, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
 import type { FailureGroupList, RunFailureGroup } from "@assay/core";
 import { jsonResponse, mockApi } from "../../test/mock-api";
+import { buildMe } from "../../test/me-factory";
+import { CauseFilters } from "./CauseFilters";
+import { TestsDefectButton } from "./TestsDefectButton";
 import { renderUi } from "../../test/render-ui";
 import { FailuresPage } from "./FailuresPage";
 import { ResultCause } from "./ResultCause";
@@ -10,6 +14,7 @@ import { TriageBoxes } from "./TriageBoxes";
 configure({ asyncUtilTimeout: 5000 });
 
 const DEFAULT = { comment: "", bugs: [], decidedBy: null, decidedAt: null, evidence: null };
+const CAUSE = { groupId: 7, type: "product_bug", auto: true, comment: "", bugs: ["NXL-1"] };
 const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000 - 60_000).toISOString();
 
 const GROUPS: RunFailureGroup[] = [
@@ -22,12 +27,6 @@ const GROUPS: RunFailureGroup[] = [
     count: 13,
     toInvestigate: 0,
     tests: Array.from({ length: 13 }, (_, i) => 100 + i),
-    results: Array.from({ length: 13 }, (_, i) => ({
-      id: 1000 + i,
-      testId: 100 + i,
-      type: "product_bug" as const,
-      auto: true,
-    })),
     isNew: false,
     isRegression: false,
     firstSeen: { runKey: "nightly-40", at: threeDaysAgo },
@@ -42,10 +41,6 @@ const GROUPS: RunFailureGroup[] = [
     count: 2,
     toInvestigate: 2,
     tests: [200, 201],
-    results: [
-      { id: 2000, testId: 200, type: "to_investigate", auto: false },
-      { id: 2001, testId: 201, type: "to_investigate", auto: false },
-    ],
     isNew: true,
     isRegression: false,
     firstSeen: { runKey: "nightly-42", at: new Date().toISOString() },
@@ -67,9 +62,32 @@ describe("triage in the results dialogs", { timeout: 20_000 }, () => {
   });
 
   it("a card shows its type chip and its cause: others in the run, first seen when and where", async () => {
-    mockApi({ "/v1/runs/nightly-42/failure-groups": () => jsonResponse(GROUPS) });
-    renderUi(<ResultCause runKey="nightly-42" resultId={1003} />);
-    const cause = await screen.findByTestId("result-cause");
+    const fetchMock = mockApi({
+      "/v1/runs/nightly-42/failure-groups": () => jsonResponse(GROUPS),
+      "/v1/runs/nightly-42/failure-causes": (url) =>
+        jsonResponse(
+          url.searchParams
+            .get("ids")
+            ?.split(",")
+            .map(Number)
+            .filter((id) => id !== 1005)
+            .map((id) => ({ ...CAUSE, resultId: id })),
+        ),
+    });
+    renderUi(
+      <>
+        <ResultCause runKey="nightly-42" resultId={1003} />
+        <ResultCause runKey="nightly-42" resultId={1004} />
+        <ResultCause runKey="nightly-42" resultId={1005} />
+      </>,
+    );
+    const cause = (await screen.findAllByTestId("result-cause"))[0]!;
+    // The page's cards ask once, together; a result triage did not group shows nothing.
+    const asked = fetchMock.mock.calls
+      .map(([input]) => new URL(String(input), "http://x"))
+      .filter((url) => url.pathname.endsWith("/failure-causes"));
+    expect(asked.map((url) => url.searchParams.get("ids"))).toEqual(["1003,1004,1005"]);
+    expect(screen.getAllByTestId("result-cause")).toHaveLength(2);
     expect(within(cause).getByText("Product bug (auto)")).toBeVisible();
     expect(cause.textContent).toContain(
       "Same cause as 12 others in this run; first seen 3 days ago in run nightly-40",
@@ -78,6 +96,61 @@ describe("triage in the results dialogs", { timeout: 20_000 }, () => {
       "href",
       "/failures/7",
     );
+  });
+});
+
+describe("setting and filtering by cause", { timeout: 60_000 }, () => {
+  it("the cause filters list the run's groups and the types, and say what was chosen", async () => {
+    mockApi({ "/v1/runs/nightly-42/failure-groups": () => jsonResponse(GROUPS) });
+    const onChange = vi.fn();
+    renderUi(
+      <CauseFilters
+        runKey="nightly-42"
+        value={{ group: null, defect: null }}
+        onChange={onChange}
+      />,
+    );
+    await userEvent.click(await screen.findByRole("combobox", { name: "Failure group" }));
+    await userEvent.click(
+      await screen.findByRole("option", {
+        name: "2 × Timed out after <duration> waiting for #ship",
+      }),
+    );
+    expect(onChange).toHaveBeenLastCalledWith({ group: 8, defect: null });
+    await userEvent.click(screen.getByRole("combobox", { name: "Defect type" }));
+    await userEvent.click(await screen.findByRole("option", { name: "System issue" }));
+    expect(onChange).toHaveBeenLastCalledWith({ group: null, defect: "system_issue" });
+  });
+
+  it("the Failed Summary sets one type for a tag's failures: PUT with its tests", async () => {
+    const sent: unknown[] = [];
+    mockApi({
+      "/v1/me": () => jsonResponse(buildMe()),
+      "/v1/runs/nightly-42/defect": async (_url, init) => {
+        sent.push(JSON.parse(String(init?.body)));
+        return jsonResponse({
+          updated: 2,
+          defect: { type: "system_issue", auto: false, ...DEFAULT },
+        });
+      },
+    });
+    renderUi(
+      <TestsDefectButton icon runKey="nightly-42" tests={[5, 9]} what="the failures of @login" />,
+    );
+    const open = await screen.findByRole("button", {
+      name: "Set the defect type of the failures of @login",
+    });
+    await waitFor(() => expect(open).toBeEnabled());
+    await userEvent.click(open);
+    const dialog = await screen.findByRole("dialog");
+    await userEvent.click(within(dialog).getByRole("combobox", { name: "Defect type" }));
+    await userEvent.click(await screen.findByRole("option", { name: "System issue" }));
+    await userEvent.type(within(dialog).getByRole("textbox", { name: "Bug keys" }), "ops-1, OPS-2");
+    await userEvent.click(within(dialog).getByRole("button", { name: "Set for all" }));
+    expect(await within(dialog).findByText("Recorded on 2 failures.")).toBeVisible();
+    expect(sent).toEqual([
+      { tests: [5, 9], type: "system_issue", comment: "", bugs: ["ops-1", "OPS-2"] },
+    ]);
   });
 });
 

@@ -49,13 +49,20 @@ function summaryOf(results: readonly KeptResult[], tags: readonly string[][], ru
 }
 
 function kept(
-  row: { test_id: number; test_run_test_id: string; status: KeptResult["raw"]; tags: string[] },
+  row: {
+    id: number;
+    test_id: number;
+    test_run_test_id: string;
+    status: KeptResult["raw"];
+    tags: string[];
+  },
   extra: { error_message: string | null; start_time: Date | null },
   status: KeptResult["status"],
   sent: readonly unknown[],
 ): KeptResult {
   return {
     row: sent,
+    id: row.id,
     test_id: row.test_id,
     test_run_test_id: row.test_run_test_id,
     status,

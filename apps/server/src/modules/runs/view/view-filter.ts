@@ -8,6 +8,8 @@ import type { DisplayStatus } from "@assay/core";
 
 /** What a filter needs to know of one final result. */
 export interface FilterFacts {
+  /** The result's id (the cause filters keep results by id). */
+  id: number;
   test_id: number;
   status: DisplayStatus;
   /** The result's report tags, trimmed and lower-cased. */
@@ -24,6 +26,8 @@ export interface ViewFilters {
   tagTests: TagTests;
   /** Tests the failure filter keeps; null when there is no failure filter. */
   failureTests: ReadonlySet<number> | null;
+  /** Results the cause filters (failure group, defect type) keep; null when there is none. */
+  causeResults: ReadonlySet<number> | null;
   /** Lower-cased search text; "" searches nothing. */
   search: string;
   /** The text a result is searched in, lower-cased (asked only when there is a search). */
@@ -39,13 +43,14 @@ function hasAnyTag(facts: FilterFacts, filters: ViewFilters): boolean {
 /** Indexes of the results the filters keep, in report order. */
 export function keptIndexes(facts: readonly FilterFacts[], filters: ViewFilters): number[] {
   const kept: number[] = [];
-  const { hide, failureTests, search } = filters;
+  const { hide, failureTests, causeResults, search } = filters;
   const byTag = filters.tags.size > 0;
   for (let index = 0; index < facts.length; index++) {
     const result = facts[index]!;
     if (hide.has(result.status)) continue;
     if (byTag && !hasAnyTag(result, filters)) continue;
     if (failureTests && !failureTests.has(result.test_id)) continue;
+    if (causeResults && !causeResults.has(result.id)) continue;
     if (search !== "" && !filters.searchText(index).includes(search)) continue;
     kept.push(index);
   }

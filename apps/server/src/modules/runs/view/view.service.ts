@@ -6,6 +6,7 @@ import {
   PENDING_MARKER,
   type BackendRun,
   type BackendRunView,
+  type DefectType,
   type FrontendRun,
   type FrontendRunView,
   type RunHistory,
@@ -30,6 +31,27 @@ export interface RunViewContext {
   majorTags: readonly string[];
   /** The catalogue's testIdPattern: tags that only carry a test id are no filter option. */
   testIdPattern: string | undefined;
+  /**
+   * The run's results of a failure group and/or defect type (triage's, given by buildApp: runs
+   * does not import triage, which reads runs). Absent: those filters keep nothing.
+   */
+  causeFilter?: (
+    runId: number,
+    filter: { groupId?: number; type?: DefectType },
+  ) => Promise<ReadonlySet<number>>;
+}
+
+const NOTHING: ReadonlySet<number> = new Set();
+
+/** The results the cause filters keep, or null when the query has none. */
+function causeResultsOf(
+  ctx: RunViewContext,
+  runId: number,
+  query: RunViewQuery,
+): Promise<ReadonlySet<number>> | null {
+  if (query.group === undefined && query.defect === undefined) return null;
+  if (!ctx.causeFilter) return Promise.resolve(NOTHING);
+  return ctx.causeFilter(runId, { groupId: query.group, type: query.defect });
 }
 
 type Family = "frontend" | "backend";
@@ -126,7 +148,7 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
   const view = await viewOf(ctx, family, key);
   const tags = new Set(query.tags.map(lowerTag));
   const needTags = tags.size > 0 || query.summary;
-  const [tagTests, failureTests] = await Promise.all([
+  const [tagTests, failureTests, causeResults] = await Promise.all([
     needTags ? tagTestsOf(ctx.db) : new Map<string, ReadonlySet<number>>(),
     query.failure
       ? failureTestsOf(
@@ -137,6 +159,7 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
           query.failure,
         )
       : null,
+    causeResultsOf(ctx, view.runId, query),
   ]);
   const search = (query.q ?? "").trim().toLowerCase();
   const kept = keptIndexes(view.results, {
@@ -144,6 +167,7 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
     tags,
     tagTests,
     failureTests,
+    causeResults,
     search,
     searchText: (index) => searchTextOf(view.results[index]!),
   });

@@ -14,6 +14,7 @@ import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
 import { BackendSummary } from "./BackendSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
+import { CauseFilters, type CauseFilter } from "../../triage/CauseFilters";
 import { ShownCount } from "../view/ShownCount";
 import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
@@ -48,7 +49,13 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
     });
   const [search, setSearch] = useState("");
   const onSearch = useStableCallback((text: string) => setSearch(text));
-  const view = useRunView("backend", runKey, backendViewFilters(hidden, search, linkedTest), open);
+  const [cause, setCause] = useState<CauseFilter>({ group: null, defect: null });
+  const view = useRunView(
+    "backend",
+    runKey,
+    backendViewFilters(hidden, search, linkedTest, cause),
+    open,
+  );
   const run = view.query;
   const [searchParams, setSearchParams] = useSearchParams();
   const apiLogOpen = searchParams.get(API_LOG_PARAM) === "1";
@@ -97,9 +104,11 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
             runKey={runKey}
             view={view}
             hidden={hidden}
-            resetKey={`${[...hidden].sort().join(",")}|${search}`}
+            resetKey={`${[...hidden].sort().join(",")}|${search}|${cause.group}|${cause.defect}`}
             onHide={onHide}
             onSearch={onSearch}
+            cause={cause}
+            onCause={setCause}
             onViewApiRequests={() => setApiLogOpen(true)}
           />
         )}
@@ -151,6 +160,8 @@ function RunResults({
   resetKey,
   onHide,
   onSearch,
+  cause,
+  onCause,
   onViewApiRequests,
 }: {
   runKey: string;
@@ -160,6 +171,8 @@ function RunResults({
   resetKey: string;
   onHide: (status: BackendHideable, hide: boolean) => void;
   onSearch: (text: string) => void;
+  cause: CauseFilter;
+  onCause: (cause: CauseFilter) => void;
   onViewApiRequests: () => void;
 }) {
   const catalog = useCatalog();
@@ -186,7 +199,8 @@ function RunResults({
         </Typography>
       ) : (
         <>
-          <Box sx={{ display: "flex", alignItems: "center", gap: 2 }}>
+          <Box sx={{ display: "flex", alignItems: "center", gap: 2, flexWrap: "wrap" }}>
+            <CauseFilters runKey={runKey} value={cause} onChange={onCause} />
             <ResultSearch onSearch={onSearch} />
             <ShownCount historyState="ready" shown={first.shown} total={first.total} />
           </Box>

@@ -84,7 +84,7 @@ export function BackendSummary({
         </Box>
       </InfoBox>
       <InfoBox label="Failed Summary" grow>
-        <FailedSummary groups={failedGroups} buildTab="backend" />
+        <FailedSummary groups={failedGroups} buildTab="backend" runKey={run.test_run_key} />
       </InfoBox>
     </Box>
   );

@@ -12,6 +12,7 @@ import { useNavigate } from "react-router";
 import { SIGN_IN_HINT, useSignedIn } from "../../../api/use-signed-in";
 import { SignedInButton } from "../../../components/SignedInButton";
 import { buildsHref } from "../../../components/builds-url";
+import { TestsDefectButton } from "../../triage/TestsDefectButton";
 
 /** Copies text and says how it went; the clipboard is refused on plain-http origins. */
 function useCopy() {
@@ -51,10 +52,13 @@ function NewBuildIcon({ label, onClick }: { label: string; onClick: () => void }
 export function FailedSummary({
   groups,
   buildTab,
+  runKey,
 }: {
   groups: readonly FailedTagGroup[] | undefined;
   /** The Builds tab whose New Build the failed ids are handed to. */
   buildTab: "frontend" | "backend";
+  /** The run: its failures take a defect type from here (absent: no such action). */
+  runKey?: string;
 }) {
   const { copy, message, clear } = useCopy();
   const navigate = useNavigate();
@@ -107,6 +111,14 @@ export function FailedSummary({
               label={`New Build with the failed ids of ${group.tag}`}
               onClick={() => newBuildWith(group.testIds)}
             />
+            {runKey && (
+              <TestsDefectButton
+                icon
+                runKey={runKey}
+                tests={group.testIds}
+                what={`the failures of ${group.tag}`}
+              />
+            )}
           </Box>
         ))}
       </Box>
@@ -124,6 +136,13 @@ export function FailedSummary({
         >
           New Build with failed ids
         </SignedInButton>
+        {runKey && (
+          <TestsDefectButton
+            runKey={runKey}
+            tests={groups.flatMap((group) => group.testIds)}
+            what="all the run's failures"
+          />
+        )}
       </Box>
       <Snackbar
         open={message !== null}

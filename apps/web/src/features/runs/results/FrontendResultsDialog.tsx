@@ -19,6 +19,7 @@ import { ResultList } from "./ResultList";
 import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
+import { CauseFilters, type CauseFilter } from "../../triage/CauseFilters";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
@@ -82,6 +83,10 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
   const { filters, onFilters } = useResultFilters();
   const [search, setSearch] = useState("");
   const view = useRunView("frontend", runKey, { ...filters, search });
+  const cause = useMemo(
+    () => ({ group: filters.group ?? null, defect: filters.defect ?? null }),
+    [filters.group, filters.defect],
+  );
   const { settings, tagNote } = useCardSettings(runKey, onOpenTest);
   const first = view.first;
 
@@ -96,11 +101,21 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
     onFilters({ ...filters, failure }),
   );
   const onSearch = useStableCallback((text: string) => setSearch(text));
+  const onCause = useStableCallback((next: CauseFilter) => onFilters({ ...filters, ...next }));
   // The loaded pages' tickets, looked up in one batch for their status chips.
   const tickets = useMemo(() => view.rows.flatMap((row) => row.tickets), [view.rows]);
 
   // A new filter starts the list at its top.
-  const filterKey = [...filters.hidden, "|", ...filters.tags, "|", filters.failure, search].join();
+  const filterKey = [
+    ...filters.hidden,
+    "|",
+    ...filters.tags,
+    "|",
+    filters.failure,
+    cause.group,
+    cause.defect,
+    search,
+  ].join();
   // The previous filter's list stays while the new one's first page is on its way.
   const filtering = view.query.isPlaceholderData;
   let emptyMessage = `Nothing to show: the Hide switches and filters leave out all ${first?.total ?? 0} results.`;
@@ -131,7 +146,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
           onHidden={onHidden}
         />
         <TriageBoxes runKey={first.run.test_run_key} />
-        <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start" }}>
+        <Box sx={{ display: "flex", gap: 2, alignItems: "flex-start", flexWrap: "wrap" }}>
           <ResultFilterBar
             tagOptions={first.summary.tag_options}
             tags={filters.tags}
@@ -140,6 +155,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
             failure={filters.failure}
             onFailure={onFailure}
           />
+          <CauseFilters runKey={first.run.test_run_key} value={cause} onChange={onCause} />
           <ResultSearch onSearch={onSearch} />
           <ShownCount
             historyState={filtering && filters.failure ? "loading" : "ready"}

@@ -137,8 +137,8 @@ export const ResultsSummary = memo(function ResultsSummary({
 }) {
   // The same element while the groups are the same: React then skips it on a Hide switch.
   const failedSummary = useMemo(
-    () => <FailedSummary groups={groups} buildTab="frontend" />,
-    [groups],
+    () => <FailedSummary groups={groups} buildTab="frontend" runKey={runKey} />,
+    [groups, runKey],
   );
   return (
     <Box

@@ -4,6 +4,7 @@ import {
   viewRowObject,
   type BackendRunView,
   type BackendViewResult,
+  type DefectType,
   type DisplayStatus,
   type FailureFilter,
   type FrontendRunView,
@@ -51,6 +52,9 @@ export interface ViewFilters {
   search: string;
   /** A test_run_test_id to find the index of (a shared link to one result). */
   locate?: string;
+  /** Only the failures of this failure group / defect type (triage's cause filters). */
+  group?: number | null;
+  defect?: DefectType | null;
 }
 
 const NO_TAGS: readonly string[] = [];
@@ -63,9 +67,10 @@ export function backendViewFilters(
   hidden: ReadonlySet<BackendHideable>,
   search: string,
   locate: string | undefined,
+  cause: { group: number | null; defect: DefectType | null } = { group: null, defect: null },
 ): ViewFilters {
   // A copy: the filters are read into the query key, which must not change under it.
-  return { hidden: new Set(hidden), tags: NO_TAGS, failure: null, search, locate };
+  return { hidden: new Set(hidden), tags: NO_TAGS, failure: null, search, locate, ...cause };
 }
 
 interface Families {
@@ -83,6 +88,8 @@ function searchOf(filters: ViewFilters): URLSearchParams {
   if (filters.hidden.size > 0) params.set("hide", [...filters.hidden].sort().join(","));
   if (filters.tags.length > 0) params.set("tags", [...filters.tags].sort().join(","));
   if (filters.failure) params.set("failure", filters.failure);
+  if (filters.group != null) params.set("group", String(filters.group));
+  if (filters.defect) params.set("defect", filters.defect);
   if (filters.search.trim() !== "") params.set("q", filters.search.trim());
   if (filters.locate) params.set("locate", filters.locate);
   return params;
