@@ -193,6 +193,7 @@ export function buildTests(total: number, days: number, seed: number): DemoTest[
         test.unstable =
           (fate === "flaky" && (i === 0 || rng.chance(0.66))) ||
           (fate === "fixed" && test.fixedAt <= days - STABLE_AGAIN_DAYS);
+        // Fixed weeks ago and back last night: drawn from no random number, so the rest of the
         // demo stays as it was.
         if (fate === "fixed" && i === 0 && test.fixedAt <= days - 5) test.relapseOn = days - 1;
       }
