@@ -55,6 +55,8 @@ import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
+import { registerAliases } from "./modules/aliases/aliases.register.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
 import type { PoolClient } from "pg";
@@ -271,9 +273,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
-    // Triage fingerprints a run's failures in the transaction that stores them.
-    onRunStored: (client: PoolClient, runId: number) =>
-      recordRunFailures(client, runId, triageSettings),
+    // Triage fingerprints a run's failures, aliases reads its new tests, in the transaction
+    // that stores them.
+    onRunStored: async (client: PoolClient, runId: number, facts: { registeredTests: number }) => {
+      await recordRunFailures(client, runId, triageSettings);
+      await recordRunAliases(client, runId, facts);
+    },
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
@@ -301,6 +306,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(tagsRoutes(db));
   await app.register(triageRoutes(db));
+  await registerAliases(app, { db });
   if (deps.startWorkers !== false)
     await startTriageBackfill(deps.jobs, { db, settings: triageSettings, log: deps.logger });
   await app.register(dashboardRoutes(db, config.catalog));

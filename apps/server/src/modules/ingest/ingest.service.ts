@@ -32,9 +32,14 @@ export interface IngestDeps {
   uploadSlots: LimitFunction;
   /**
    * Called in the transaction that stored a run's results, after its counts: another module's
-   * reading of the new results (triage's fingerprints), committed with them or not at all.
+   * reading of the new results (triage's fingerprints, aliases), committed with them or not at
+   * all. `registeredTests`: tests this transaction may have added to the catalogue (0: none).
    */
-  onRunStored?: (client: pg.PoolClient, runId: number) => Promise<void>;
+  onRunStored?: (
+    client: pg.PoolClient,
+    runId: number,
+    facts: { registeredTests: number },
+  ) => Promise<void>;
   /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
@@ -247,7 +252,7 @@ async function storeUpload(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id);
+    await deps.onRunStored?.(client, run.id, { registeredTests: writer.registeredTests });
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id);

@@ -89,6 +89,11 @@ export class ResultsWriter {
     return this.tests.learned;
   }
 
+  /** How many tests this upload may have registered: 0 when every test was known. */
+  get registeredTests(): number {
+    return this.tests.registered;
+  }
+
   /** Prepares (in this thread) and writes every result of `source`. */
   async write(source: AsyncIterable<QueuedResult> | Iterable<QueuedResult>): Promise<void> {
     const preparer = new ResultPreparer(this.options);

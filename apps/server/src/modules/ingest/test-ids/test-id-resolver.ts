@@ -24,6 +24,8 @@ export class TestIdResolver {
    * what it registered).
    */
   readonly learned: TestIdCache;
+  /** Tests this upload may have registered (explicit ids count even when already there). */
+  registered = 0;
   private holdsRegistrationLock = false;
   /**
    * The last lookup's identities, reused by the next: a new buffer per batch lived through the
@@ -104,6 +106,7 @@ export class TestIdResolver {
       titles: positions.map((i) => tests.titleAt(i)),
       files: positions.map((i) => tests.fileAt(i)),
     });
+    this.registered += ids.length;
     positions.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
 
@@ -136,6 +139,7 @@ export class TestIdResolver {
       client,
       tests.catalogueRows(missing, ids, this.family, this.catalogueChunks),
     );
+    this.registered += missing.length;
     missing.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
 
