@@ -7,6 +7,7 @@ import CompareArrows from "@mui/icons-material/CompareArrows";
 import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
 import ErrorOutline from "@mui/icons-material/ErrorOutline";
 import History from "@mui/icons-material/History";
+import DriveFileRenameOutline from "@mui/icons-material/DriveFileRenameOutline";
 import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
 import NewReleasesOutlined from "@mui/icons-material/NewReleasesOutlined";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
@@ -133,6 +134,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     title: "Test History",
     icon: History,
     Page: lazyPage(SCREEN_CODE["history"].load, "TestHistoryPage"),
+  },
+  {
+    id: "aliases",
+    path: SCREEN_CODE["aliases"].path,
+    label: "Renamed Tests",
+    title: "Renamed Tests",
+    icon: DriveFileRenameOutline,
+    Page: lazyPage(SCREEN_CODE["aliases"].load, "RenamedTestsPage"),
   },
   {
     id: "tags",

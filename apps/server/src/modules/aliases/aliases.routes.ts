@@ -12,7 +12,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import type { Db } from "../../db/pool.js";
-import { principalLabel } from "../traceability/traceability.service.js";
+import { principalLabel } from "../auth/access.js";
 import * as service from "./aliases.service.js";
 
 const tags = ["aliases"];

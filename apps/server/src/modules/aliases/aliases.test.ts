@@ -141,7 +141,10 @@ describe("traceability follows aliases", () => {
     const imported = await apps.user.inject({
       method: "POST",
       url: "/v1/traceability/rms/import",
-      payload: { fileName: "rms.csv", content: "rms,summary,epic,type\nRMS-7,Sign in,Access,Story" },
+      payload: {
+        fileName: "rms.csv",
+        content: "rms,summary,epic,type\nRMS-7,Sign in,Access,Story",
+      },
     });
     expect(imported.statusCode).toBe(200);
     const matrix = async (): Promise<TraceabilityMatrix> =>
