@@ -56,6 +56,7 @@ import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
+import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
 import { registerAliases } from "./modules/aliases/aliases.register.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
@@ -275,9 +276,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxUploadFiles: config.maxUploadFiles,
     // Triage fingerprints a run's failures, aliases reads its new tests, in the transaction
     // that stores them.
-    onRunStored: async (client: PoolClient, runId: number, facts: { registeredTests: number }) => {
+    onRunStored: async (client: PoolClient, runId: number, registered: RegisteredTests) => {
       await recordRunFailures(client, runId, triageSettings);
-      await recordRunAliases(client, runId, facts);
+      await recordRunAliases(client, runId, registered);
     },
   };
   await app.register(ingestRoutes(ingest));

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { AppError } from "../../errors.js";
+import type { RegisteredTests } from "../ingest/ingest.service.js";
 import { addAlias } from "./aliases.service.js";
 import * as scan from "./scan.repo.js";
 
@@ -9,21 +10,24 @@ export const INGEST_AUTHOR = "ingest";
 /**
  * A stored run's part in aliases, in the upload's transaction: the new tests' stable keys
  * (an alias when the key was another test's: that test was renamed), then suggested renames.
- * A rename always brings a new test, so an upload that registered none costs nothing here.
+ * A rename always brings a new test, so an upload that registered none costs nothing here; the
+ * reads probe the new tests' results by test id (results_history_idx), one probe per new test.
  */
 export async function recordRunAliases(
   client: pg.PoolClient,
   runId: number,
-  facts: { registeredTests: number },
+  registered: RegisteredTests,
 ): Promise<void> {
-  if (facts.registeredTests === 0) return;
-  const keyed = await scan.newKeyedTests(client, runId);
+  // Past the ids ingest keeps (a first upload of a large suite), there is nothing to compare
+  // with anyway; the bound keeps such an upload within its time (docs/aliases.md).
+  if (registered.count === 0 || registered.count > registered.ids.length) return;
+  const keyed = await scan.newKeyedTests(client, runId, registered.ids);
   for (const test of keyed) {
     if (test.known_id === null) continue;
     await aliasInSavepoint(client, test.known_id, test.test_id, test.stable_key);
   }
   await scan.saveStableKeys(client, keyed);
-  await scan.suggestRenames(client, runId);
+  await scan.suggestRenames(client, runId, registered.ids);
 }
 
 /**

@@ -2,8 +2,9 @@ import type pg from "pg";
 
 /**
  * What ingest reads and writes for aliases inside the upload's transaction, about the tests this
- * transaction registered (tests.created_at = now(): the transaction's start). Called only when
- * the upload registered tests, so that uploads of known tests pay nothing.
+ * transaction registered: `newIds` as ingest counted them, of which those created now
+ * (tests.created_at = now(), the transaction's start; an explicit id may have been there).
+ * Their results are found by test id, so the cost follows the new tests, not the run's size.
  */
 
 /**
@@ -36,12 +37,17 @@ export interface KeyedTest {
  * The new tests of the run that carry a stable key no other test of the run carries (a key on a
  * whole suite names no single test), with the test that key was seen with before, if any.
  */
-export async function newKeyedTests(client: pg.PoolClient, runId: number): Promise<KeyedTest[]> {
+export async function newKeyedTests(
+  client: pg.PoolClient,
+  runId: number,
+  newIds: readonly number[],
+): Promise<KeyedTest[]> {
   const { rows } = await client.query<KeyedTest>(
     `WITH fresh AS (
        SELECT DISTINCT r.test_id, t.family, ${STABLE_KEY_SQL} AS stable_key
        FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = now()
-       WHERE r.run_id = $1 AND r.is_final AND r.properties IS NOT NULL
+       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.is_final
+         AND r.properties IS NOT NULL
      ), keyed AS (
        SELECT *, count(*) OVER (PARTITION BY family, stable_key) AS n
        FROM fresh WHERE stable_key IS NOT NULL
@@ -51,7 +57,7 @@ export async function newKeyedTests(client: pg.PoolClient, runId: number): Promi
      FROM keyed k LEFT JOIN test_stable_keys s
        ON s.family = k.family AND s.stable_key = k.stable_key AND s.test_id <> k.test_id
      WHERE k.n = 1`,
-    [runId],
+    [runId, newIds],
   );
   return rows;
 }
@@ -76,7 +82,11 @@ export async function saveStableKeys(
  * same steps (by their words; without steps, the same suite path). Only one-to-one pairs are
  * suggested, and none for a test already aliased either way. Returns how many were added.
  */
-export async function suggestRenames(client: pg.PoolClient, runId: number): Promise<number> {
+export async function suggestRenames(
+  client: pg.PoolClient,
+  runId: number,
+  newIds: readonly number[],
+): Promise<number> {
   const signature = (r: string) =>
     `CASE WHEN jsonb_array_length(${r}.json_steps) = 0
        THEN 'suite:' || array_to_string(${r}.suite_path, '/')
@@ -91,7 +101,8 @@ export async function suggestRenames(client: pg.PoolClient, runId: number): Prom
      ), fresh AS (
        SELECT DISTINCT r.test_id, r.file, ${signature("r")} AS sig
        FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = now()
-       WHERE r.run_id = $1 AND r.is_final AND r.file IS NOT NULL
+       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.is_final
+         AND r.file IS NOT NULL
          AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.canonical_id = r.test_id
                          AND a.undone_at IS NULL)
      ), gone AS (
@@ -110,7 +121,7 @@ export async function suggestRenames(client: pg.PoolClient, runId: number): Prom
      INSERT INTO test_alias_suggestions (test_id, canonical_id, run_id)
      SELECT old_id, new_id, $1 FROM pairs WHERE olds = 1 AND news = 1
      ON CONFLICT (test_id, canonical_id) DO NOTHING`,
-    [runId],
+    [runId, newIds],
   );
   return rowCount ?? 0;
 }

@@ -78,7 +78,7 @@ export async function appendResults(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, { registeredTests: writer.registeredTests });
+    await deps.onRunStored?.(client, run.id, writer.registeredTests);
     const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,
@@ -159,7 +159,7 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
     if (run.family !== "load") {
       await finalizeRun(client, run.id);
       // Its tests were registered by the appends before, each seen then.
-      await deps.onRunStored?.(client, run.id, { registeredTests: 0 });
+      await deps.onRunStored?.(client, run.id, { count: 0, ids: [] });
     }
     await deps.runEnded?.stored(client, run.id);
     return {

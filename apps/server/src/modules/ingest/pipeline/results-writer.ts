@@ -89,9 +89,12 @@ export class ResultsWriter {
     return this.tests.learned;
   }
 
-  /** How many tests this upload may have registered: 0 when every test was known. */
-  get registeredTests(): number {
-    return this.tests.registered;
+  /**
+   * The tests this upload may have registered: how many (0 when every test was known) and the
+   * first NEW_TEST_IDS_KEPT ids.
+   */
+  get registeredTests(): { count: number; ids: readonly number[] } {
+    return { count: this.tests.registered, ids: this.tests.registeredIds };
   }
 
   /** Prepares (in this thread) and writes every result of `source`. */
