@@ -41,13 +41,17 @@ import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
+import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
+import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
+import { registerAliases } from "./modules/aliases/aliases.register.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import type { PoolClient } from "pg";
 import { resultDefect } from "./modules/triage/triage.service.js";
 import { registerTriage } from "./modules/triage/triage.register.js";
 import { diffRoutes } from "./modules/diff/diff.routes.js";
 import { trendsRoutes } from "./modules/trends/trends.routes.js";
-import { registerFlaky, withFlakyStep } from "./modules/flaky/flaky.register.js";
+import { registerFlaky } from "./modules/flaky/flaky.register.js";
+import { recordRunOutcomes } from "./modules/flaky/stats.service.js";
 import { runResultsOfCause } from "./modules/triage/causes.service.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { registerIntegrations } from "./modules/integrations/integrations.register.js";
@@ -141,11 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
-    // Triage fingerprints a run's failures, then flaky moves its tests' windows, in the
-    // transaction that stores them.
-    onRunStored: withFlakyStep(config.flaky, (client: PoolClient, runId: number) =>
-      recordRunFailures(client, runId, triageSettings),
-    ),
+    // In the transaction that stores the run: triage fingerprints its failures, aliases reads its
+    // new tests, then flaky moves its tests' windows (after aliases, so a renamed test's window
+    // follows it).
+    onRunStored: async (client: PoolClient, runId: number, registered: RegisteredTests) => {
+      await recordRunFailures(client, runId, triageSettings);
+      await recordRunAliases(client, runId, registered);
+      await recordRunOutcomes(client, runId, config.flaky);
+    },
   };
   await app.register(ingestRoutes(ingest));
   await app.register(liveRoutes(ingest));
@@ -176,6 +183,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerTriage(app, deps, triageSettings);
   await app.register(diffRoutes({ db, settings: config.diff }));
   await app.register(trendsRoutes({ db, settings: config.trends }));
+  await registerAliases(app, { db });
   await registerFlaky(app, deps);
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));

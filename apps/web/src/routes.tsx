@@ -8,6 +8,7 @@ import DashboardOutlined from "@mui/icons-material/DashboardOutlined";
 import ErrorOutline from "@mui/icons-material/ErrorOutline";
 import History from "@mui/icons-material/History";
 import ShuffleOutlined from "@mui/icons-material/ShuffleOutlined";
+import DriveFileRenameOutline from "@mui/icons-material/DriveFileRenameOutline";
 import LocalOfferOutlined from "@mui/icons-material/LocalOfferOutlined";
 import NewReleasesOutlined from "@mui/icons-material/NewReleasesOutlined";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
@@ -143,6 +144,14 @@ export const ROUTE_TABLE: readonly RouteEntry[] = [
     title: "Test History",
     icon: History,
     Page: lazyPage(SCREEN_CODE["history"].load, "TestHistoryPage"),
+  },
+  {
+    id: "aliases",
+    path: SCREEN_CODE["aliases"].path,
+    label: "Renamed Tests",
+    title: "Renamed Tests",
+    icon: DriveFileRenameOutline,
+    Page: lazyPage(SCREEN_CODE["aliases"].load, "RenamedTestsPage"),
   },
   {
     id: "tags",

@@ -26,6 +26,7 @@ describe("screenAt, which picks the screen whose code to fetch first", () => {
     "/history",
     "/history/42",
     "/history/42/x",
+    "/renamed-tests",
     "/dtags",
     "/data",
     "/settings",

@@ -54,6 +54,10 @@ export const SCREEN_CODE = {
     path: "/history/:id?",
     load: loader(() => import("./features/history/TestHistoryPage")),
   },
+  aliases: {
+    path: "/renamed-tests",
+    load: loader(() => import("./features/aliases/RenamedTestsPage")),
+  },
   tags: { path: "/dtags", load: loader(() => import("./features/tags/DynamicTagsPage")) },
   harmonization: {
     path: "/data",

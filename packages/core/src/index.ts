@@ -1,3 +1,4 @@
+export * from "./aliases-api.js";
 export * from "./api.js";
 export * from "./app-mode.js";
 export * from "./auth-api.js";

@@ -263,7 +263,11 @@ export const HistoryStatusSchema = z.enum(["passed", "failed", "other"]);
 export type HistoryStatus = z.infer<typeof HistoryStatusSchema>;
 
 export const HistoryEntrySchema = z.object({
-  testId: z.int().describe("Stable test id"),
+  testId: z
+    .int()
+    .describe(
+      "The test id the result was stored under: an earlier name's when the test was renamed",
+    ),
   url: z.string().describe("Link to the result: /test_runs/{test_run_key}/{test_run_test_id}"),
   status: HistoryStatusSchema.describe("passed, failed (unstable included), other (skipped)"),
   date: z.iso.date().nullable().describe("UTC day of start_time (YYYY-MM-DD)"),

@@ -210,6 +210,12 @@ export interface TaggedTestsTable {
   test_name: Defaulted<string>;
 }
 
+/** The aliases module's view (migration 0155): an aliased test and the test it resolves to. */
+export interface TestAliasCanonicalView {
+  test_id: number;
+  canonical_id: number;
+}
+
 export interface RequirementImportsTable {
   id: Generated<number>;
   source_kind: "file" | "jira" | "spira";
@@ -364,6 +370,7 @@ export interface Database {
   load_stats: LoadStatsTable;
   tags: TagsTable;
   tagged_tests: TaggedTestsTable;
+  test_alias_canonical: TestAliasCanonicalView;
   requirement_imports: RequirementImportsTable;
   imported_releases: ImportedReleasesTable;
   imported_release_incidents: ImportedReleaseIncidentsTable;

@@ -1,9 +1,15 @@
 import type { FastifyInstance } from "fastify";
-import { TraceabilityMatrixSchema } from "@assay/core";
+import {
+  TraceabilityMatrixSchema,
+  type Alias,
+  type AliasSuggestion,
+  type HistoryEntry,
+} from "@assay/core";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
+import { ORDERS_FILE, renamedTestRuns } from "./demo-aliases.js";
 import { loadDemo, type DemoLoadOutcome } from "./demo-loader.js";
 import { buildPlan } from "./demo-plan.js";
 import { DAILY_EXECUTOR, RERUN_EXECUTOR } from "./demo-vocabulary.js";
@@ -60,7 +66,8 @@ describe("loadDemo", () => {
       "SELECT family, count(*)::int AS n FROM runs GROUP BY family ORDER BY family",
     );
     expect(families.map((f) => f.family)).toEqual(["backend", "frontend", "load"]);
-    expect(families.reduce((sum, f) => sum + f.n, 0)).toBe(plan.runs.length);
+    const renamed = renamedTestRuns(NOW).uploads.length;
+    expect(families.reduce((sum, f) => sum + f.n, 0)).toBe(plan.runs.length + renamed);
     const frontend = await one<{ legacy: number; next_gen: number; china: number; days: number }>(
       `SELECT count(*) FILTER (WHERE NOT is_next_gen)::int AS legacy,
               count(*) FILTER (WHERE is_next_gen)::int AS next_gen,
@@ -77,7 +84,10 @@ describe("loadDemo", () => {
     );
     expect(latest.created.getTime()).toBeLessThanOrEqual(NOW.getTime());
     expect(latest.finished.getTime()).toBeLessThanOrEqual(NOW.getTime());
-    const distinctTests = await one<{ n: number }>("SELECT count(*)::int AS n FROM tests");
+    const distinctTests = await one<{ n: number }>(
+      "SELECT count(*)::int AS n FROM tests WHERE file IS DISTINCT FROM $1",
+      [ORDERS_FILE],
+    );
     expect(distinctTests.n).toBe(SMALL.tests);
   });
 
@@ -179,6 +189,30 @@ describe("loadDemo", () => {
       "SELECT count(*)::int AS n FROM tagged_tests tt WHERE NOT EXISTS (SELECT 1 FROM tests WHERE id = tt.test_id)",
     );
     expect(unknown.n).toBe(0);
+  });
+
+  it("has a renamed test aliased at upload and a rename suggested, each history across names", async () => {
+    const aliases: Alias[] = (await app.inject({ method: "GET", url: "/v1/test-aliases" })).json();
+    expect(aliases).toMatchObject([
+      {
+        test: { title: "rejects an empty cart" },
+        canonical: { title: "refuses to check out an empty cart" },
+        source: "stable_id",
+      },
+    ]);
+    const suggestions: AliasSuggestion[] = (
+      await app.inject({ method: "GET", url: "/v1/test-aliases/suggestions" })
+    ).json();
+    expect(suggestions).toMatchObject([
+      {
+        test: { title: "filters orders by status" },
+        canonical: { title: "lists orders by status" },
+      },
+    ]);
+    const history: HistoryEntry[] = (
+      await app.inject({ method: "GET", url: `/v1/history/${aliases[0]!.canonical.id}` })
+    ).json();
+    expect(history).toHaveLength(3);
   });
 
   it("imports its requirements file, so the Traceability Matrix shows computed coverage", async () => {

@@ -15,6 +15,7 @@ import {
 import type { PlannedRun } from "./demo-run-types.js";
 import { uploadOf, type DemoUpload } from "./demo-reports.js";
 import { recordDemoOqBuilds } from "./demo-oq-builds.js";
+import { renamedTestRuns } from "./demo-aliases.js";
 import { demoRequirements } from "./demo-requirements.js";
 import { demoTagging } from "./demo-tags.js";
 import { demoTriage } from "./demo-triage.js";
@@ -177,10 +178,12 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
   const { token } = await createToken(db.kysely, name, ["ingest"]);
   try {
     await postAll(options, plan, token);
-    await new Poster(options.app, token).importRequirements(
-      "demo-requirements.json",
-      demoRequirements(),
-    );
+    const poster = new Poster(options.app, token);
+    await poster.importRequirements("demo-requirements.json", demoRequirements());
+    // A job whose tests were renamed last night: one aliased at upload, one suggested.
+    const renamed = renamedTestRuns(options.plan?.now ?? new Date());
+    for (const upload of renamed.uploads) await poster.send(upload);
+    await repo.setRunTimes(db, renamed.times);
   } finally {
     await revokeToken(db.kysely, name);
   }

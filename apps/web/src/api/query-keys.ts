@@ -6,6 +6,9 @@ export const queryKeys = {
   instance: ["instance"] as const,
   tags: ["tags"] as const,
   testHistory: (testId: number) => ["test-history", testId] as const,
+  /** Aliases (renamed tests): a test's group with undone ones, or the recent ones (testId -1). */
+  aliases: (testId: number) => ["aliases", testId] as const,
+  aliasSuggestions: ["aliases", "suggestions"] as const,
   topFails: ["top-fails"] as const,
   settings: ["settings"] as const,
   notifyRules: ["notify-rules"] as const,

@@ -39,6 +39,12 @@ export type Principal =
       runKey?: string;
     };
 
+/** Who did something, as kept in the audit columns: a user's e-mail or a service token's name. */
+export function principalLabel(principal: Principal | undefined): string {
+  if (!principal) return "unknown";
+  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
+}
+
 /** Who the request comes from, or undefined; throws a 401 AppError for a bad credential. */
 export type PrincipalResolver = (request: FastifyRequest) => Promise<Principal | undefined>;
 

@@ -1,24 +1,9 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import type pg from "pg";
 import type { FlakySettings } from "../../config-flaky.js";
 import type { Db } from "../../db/pool.js";
 import type { Jobs } from "../../jobs/jobs.js";
 import { startFlakyBackfill } from "./flaky.jobs.js";
 import { flakyRoutes } from "./flaky.routes.js";
-import { recordRunOutcomes } from "./stats.service.js";
-
-type RunStored = (client: pg.PoolClient, runId: number) => Promise<void>;
-
-/**
- * Ingest's hook with flaky's step after `before` (triage's): both in the transaction that stores
- * the run, so an acknowledged run is counted.
- */
-export function withFlakyStep(settings: FlakySettings, before: RunStored): RunStored {
-  return async (client, runId) => {
-    await before(client, runId);
-    await recordRunOutcomes(client, runId, settings);
-  };
-}
 
 /** What flaky needs of the app's dependencies (app.ts's AppDeps). */
 export interface FlakyDeps {

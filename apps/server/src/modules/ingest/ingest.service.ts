@@ -8,6 +8,12 @@ import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
 import { classifyUpload, type UploadPlan } from "./parsers/index.js";
 import { reportErrorToAppError } from "./parsers/types.js";
+
+/** The tests an upload may have registered: how many, and the first of their ids. */
+export interface RegisteredTests {
+  count: number;
+  ids: readonly number[];
+}
 import type { ParseWorkers } from "./worker/parse-workers.js";
 import { ResultsWriter, type AttachmentSink } from "./pipeline/results-writer.js";
 import { storeOne } from "./pipeline/attachment-sink.js";
@@ -32,9 +38,15 @@ export interface IngestDeps {
   uploadSlots: LimitFunction;
   /**
    * Called in the transaction that stored a run's results, after its counts: another module's
-   * reading of the new results (triage's fingerprints), committed with them or not at all.
+   * reading of the new results (triage's fingerprints, aliases), committed with them or not at
+   * all. `registered`: the tests this transaction may have added to the catalogue (count 0:
+   * none), with the first NEW_TEST_IDS_KEPT of their ids.
    */
-  onRunStored?: (client: pg.PoolClient, runId: number) => Promise<void>;
+  onRunStored?: (
+    client: pg.PoolClient,
+    runId: number,
+    registered: RegisteredTests,
+  ) => Promise<void>;
   /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
@@ -247,7 +259,7 @@ async function storeUpload(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id);
+    await deps.onRunStored?.(client, run.id, writer.registeredTests);
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id);

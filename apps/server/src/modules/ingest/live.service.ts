@@ -78,7 +78,7 @@ export async function appendResults(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id);
+    await deps.onRunStored?.(client, run.id, writer.registeredTests);
     const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,
@@ -158,7 +158,8 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
     await repo.setRunState(client, run.id, "finished");
     if (run.family !== "load") {
       await finalizeRun(client, run.id);
-      await deps.onRunStored?.(client, run.id);
+      // Its tests were registered by the appends before, each seen then.
+      await deps.onRunStored?.(client, run.id, { count: 0, ids: [] });
     }
     await deps.runEnded?.stored(client, run.id);
     return {

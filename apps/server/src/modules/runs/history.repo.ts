@@ -19,8 +19,12 @@ export interface HistoryFilter {
   limit: number;
 }
 
-/** A test's final results, with the key of their run, in runs the filter keeps. */
-function finalResults(db: Db, testId: number, filter: HistoryFilter) {
+/**
+ * A test's final results, with the key of their run, in runs the filter keeps. Several ids: a
+ * renamed test's, its own and those of its aliases (aliases.service's aliasGroup).
+ */
+function finalResults(db: Db, testIds: number | readonly number[], filter: HistoryFilter) {
+  const ids = typeof testIds === "number" ? [testIds] : testIds;
   let query = db.kysely
     .selectFrom("results")
     .innerJoin("runs", "runs.id", "results.run_id")
@@ -34,7 +38,9 @@ function finalResults(db: Db, testId: number, filter: HistoryFilter) {
       "runs.test_run_key",
       "runs.family",
     ])
-    .where("results.test_id", "=", testId)
+    .where((eb) =>
+      ids.length === 1 ? eb("results.test_id", "=", ids[0]!) : eb("results.test_id", "in", ids),
+    )
     .where("results.is_final", "=", true);
   if (filter.isNextGen !== undefined)
     query = query.where("runs.is_next_gen", "=", filter.isNextGen);
@@ -50,13 +56,17 @@ function finalResults(db: Db, testId: number, filter: HistoryFilter) {
  * is read as two index scans that each stop after `limit` rows (dated results in index order,
  * then undated ones) instead of reading all the test's results and sorting them.
  */
-export async function listTestHistory(db: Db, testId: number, filter: HistoryFilter) {
-  const dated = finalResults(db, testId, filter)
+export async function listTestHistory(
+  db: Db,
+  testIds: number | readonly number[],
+  filter: HistoryFilter,
+) {
+  const dated = finalResults(db, testIds, filter)
     .where("results.start_time", "is not", null)
     .orderBy("results.start_time", "desc")
     .orderBy("results.id", "desc")
     .limit(filter.limit);
-  const undated = finalResults(db, testId, filter)
+  const undated = finalResults(db, testIds, filter)
     .where("results.start_time", "is", null)
     .orderBy("results.id", "desc")
     .limit(filter.limit);
@@ -83,19 +93,31 @@ export type HistoryRow = Awaited<ReturnType<typeof listTestHistory>>[number];
  * A failure with 'Pending reason' is a skipped result (deriveStatus), not counted. Counted on
  * the results_failed_time_idx index alone, whose predicate is these conditions word for word
  * (migration 0010; pending-sql.test.ts checks it); titles are joined for the top rows only.
+ * A renamed test's failures count once under the test it is now: the per-test counts are
+ * summed through the aliases' small canonical map (test_alias_canonical, issue 35).
  */
 export function topFailsQuery(db: Db, months: number, limit: number) {
   return (
     db.kysely
       .selectFrom((eb) =>
         eb
-          .selectFrom("results")
-          .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
-          .where("is_final", "=", true)
-          .where("status", "=", "failed")
-          .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
-          .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
-          .groupBy("test_id")
+          .selectFrom(
+            eb
+              .selectFrom("results")
+              .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
+              .where("is_final", "=", true)
+              .where("status", "=", "failed")
+              .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
+              .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
+              .groupBy("test_id")
+              .as("per_test"),
+          )
+          .leftJoin("test_alias_canonical as ac", "ac.test_id", "per_test.test_id")
+          .select([
+            sql<number>`coalesce(ac.canonical_id, per_test.test_id)`.as("test_id"),
+            sql<string>`sum(per_test.fail_count)`.as("fail_count"),
+          ])
+          .groupBy(sql`coalesce(ac.canonical_id, per_test.test_id)`)
           .orderBy("fail_count", "desc")
           .orderBy("test_id")
           .limit(limit)

@@ -11,6 +11,7 @@ import {
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
+import { aliasGroup } from "../aliases/aliases.service.js";
 import * as repo from "./history.repo.js";
 import { iso } from "./runs.mappers.js";
 import { unstableTestIds } from "./runs.service.js";
@@ -41,7 +42,10 @@ export async function getTestHistory(
   testId: number,
   query: HistoryQuery,
 ): Promise<HistoryEntry[]> {
-  const rows = await repo.listTestHistory(db, testId, query);
+  // A renamed test's history holds its earlier names' results (issue 35): each entry keeps the
+  // id it was stored under.
+  const { members } = await aliasGroup(db, testId);
+  const rows = await repo.listTestHistory(db, members, query);
   // One round trip for a test with results; whether it exists matters only when none come back.
   if (rows.length === 0 && !(await repo.testExists(db, testId))) {
     throw notFound(`No test with id ${testId}.`);

@@ -95,23 +95,25 @@ export async function listLinks(db: Db, rms: string): Promise<LinkRow[]> {
 
 /**
  * Every live link of a current requirement, with the test's latest passed or failed final
- * result (the same rule and index probe as the tag coverage: results_latest_final_idx).
+ * result (the same rule and index probe as the tag coverage: results_latest_final_idx). A link
+ * to a renamed test's old name shows the test it is now (issue 35).
  */
 export async function listLinkedTests(db: Db): Promise<LinkedTestRow[]> {
   const { rows } = await sql<LinkedTestRow>`
-    SELECT req.id AS requirement_id, l.test_id, t.title, t.file, ls.status, ls.error_message,
-           coalesce(ls.suite_path, '{}') AS suite_path, l.linked_by, l.linked_at
+    SELECT req.id AS requirement_id, t.id AS test_id, t.title, t.file, ls.status,
+           ls.error_message, coalesce(ls.suite_path, '{}') AS suite_path, l.linked_by, l.linked_at
     FROM requirement_test_links l
     JOIN requirements req ON upper(req.rms) = l.rms AND req.archived_at IS NULL
-    JOIN tests t ON t.id = l.test_id
+    LEFT JOIN test_alias_canonical ac ON ac.test_id = l.test_id
+    JOIN tests t ON t.id = coalesce(ac.canonical_id, l.test_id)
     LEFT JOIN LATERAL (
       SELECT r.status, r.error_message, r.suite_path FROM results r
-      WHERE r.test_id = l.test_id AND r.is_final AND r.status IN ('passed', 'failed')
+      WHERE r.test_id = t.id AND r.is_final AND r.status IN ('passed', 'failed')
       ORDER BY r.start_time DESC NULLS LAST, r.id DESC
       LIMIT 1
     ) ls ON true
     WHERE l.removed_at IS NULL
-    ORDER BY req.id, l.test_id
+    ORDER BY req.id, t.id
   `.execute(db.kysely);
   return rows.map((row) => ({
     ...row,

@@ -83,6 +83,8 @@ export async function listCoverage(db: Db, tagPattern: string): Promise<Coverage
         ORDER BY r.start_time DESC NULLS LAST, r.id DESC
         LIMIT 1
       ) lr
+      -- A renamed test's old name covers nothing: its new name's latest result says (issue 35).
+      WHERE NOT EXISTS (SELECT FROM test_alias_canonical ac WHERE ac.test_id = t.id)
     ), links AS (
       SELECT l.test_id, upper(regexp_replace(g.tag, '^@', '')) AS rms, l.status, l.error_message,
              l.suite_path
@@ -91,7 +93,9 @@ export async function listCoverage(db: Db, tagPattern: string): Promise<Coverage
       UNION ALL
       SELECT tt.test_id, upper(regexp_replace(g.name, '^@', '')), NULL, NULL,
              (SELECT l.suite_path FROM latest l WHERE l.test_id = tt.test_id)
-      FROM tagged_tests tt JOIN tags g ON g.id = tt.tag_id
+      FROM (SELECT coalesce(ac.canonical_id, d.test_id) AS test_id, d.tag_id
+            FROM tagged_tests d LEFT JOIN test_alias_canonical ac ON ac.test_id = d.test_id) tt
+      JOIN tags g ON g.id = tt.tag_id
       WHERE g.name ~* ${pattern}
     ), covered AS (
       -- A test linked twice (two tags, or a tag and a dynamic tag) once, its probed status kept.
@@ -145,6 +149,7 @@ const MATRIX_TABLES = [
   "tags",
   "tagged_tests",
   "requirement_test_links",
+  "test_aliases",
 ] as const;
 
 /**

@@ -11,7 +11,6 @@ import type {
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
-import type { Principal } from "../auth/access.js";
 import { readRequirementsFile } from "./requirements-file.js";
 import { addScreenLinks } from "./traceability-links.service.js";
 import { listLinkedTests } from "./traceability-links.repo.js";
@@ -37,11 +36,8 @@ const toDetail = (row: repo.RequirementRow): RmsDetail => ({
   noTestNeeded: flag(row.no_test_needed),
 });
 
-/** Who did something, as kept in the audit columns: a user's e-mail or a service token's name. */
-export function principalLabel(principal: Principal | undefined): string {
-  if (!principal) return "unknown";
-  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
-}
+// Kept here for the modules that import it from traceability; it lives with Principal.
+export { principalLabel } from "../auth/access.js";
 
 /**
  * A requirements file: with dry_run, what importing it would do (nothing changed); without, it

@@ -9,6 +9,7 @@ import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import Tooltip from "@mui/material/Tooltip";
+import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { HISTORY_LOOK } from "../../components/StatusLabel";
 
@@ -42,7 +43,14 @@ function StatusCell({ status }: { status: HistoryEntry["status"] }) {
  * A test's past results, newest first: the UTC date (full timestamp on hover), the status as
  * icon and word, and a link to the result in its run's report.
  */
-export function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) {
+export function HistoryTable({
+  entries,
+  testId,
+}: {
+  entries: readonly HistoryEntry[];
+  /** The test looked up: a result stored under an earlier name (an alias) says which. */
+  testId?: number;
+}) {
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table aria-label="Past results">
@@ -70,6 +78,16 @@ export function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) 
                 <Link component={RouterLink} to={entry.url} sx={{ wordBreak: "break-all" }}>
                   {entry.test_run_key}
                 </Link>
+                {testId !== undefined && entry.testId !== testId && (
+                  <Typography
+                    component="span"
+                    variant="body2"
+                    color="text.secondary"
+                    sx={{ ml: 1 }}
+                  >
+                    as TC{entry.testId} (earlier name)
+                  </Typography>
+                )}
               </TableCell>
             </TableRow>
           ))}

@@ -11,6 +11,7 @@ import { FlakyScore } from "../flaky/FlakyScore";
 import { HistoryTable } from "./HistoryTable";
 import { PassFailBar } from "./PassFailBar";
 import { TestIdForm } from "./TestIdForm";
+import { TestRenames } from "./TestRenames";
 import { useTestHistory } from "./use-test-history";
 
 const TEST_ID = /^\d{1,15}$/;
@@ -48,7 +49,14 @@ function HistoryResults({ testId }: { testId: number }) {
     );
   }
   const entries = history.data;
-  if (entries.length === 0) return <Notice>TC{testId} has no recorded results yet.</Notice>;
+  if (entries.length === 0) {
+    return (
+      <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
+        <Notice>TC{testId} has no recorded results yet.</Notice>
+        <TestRenames testId={testId} />
+      </Box>
+    );
+  }
   const passed = entries.filter((entry) => entry.status === "passed").length;
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
@@ -64,7 +72,8 @@ function HistoryResults({ testId }: { testId: number }) {
       </Box>
       <FlakyScore testId={testId} />
       <PassFailBar passed={passed} total={entries.length} />
-      <HistoryTable entries={entries} />
+      <HistoryTable entries={entries} testId={testId} />
+      <TestRenames testId={testId} />
     </Box>
   );
 }

@@ -89,6 +89,14 @@ export class ResultsWriter {
     return this.tests.learned;
   }
 
+  /**
+   * The tests this upload may have registered: how many (0 when every test was known) and the
+   * first NEW_TEST_IDS_KEPT ids.
+   */
+  get registeredTests(): { count: number; ids: readonly number[] } {
+    return { count: this.tests.registered, ids: this.tests.registeredIds };
+  }
+
   /** Prepares (in this thread) and writes every result of `source`. */
   async write(source: AsyncIterable<QueuedResult> | Iterable<QueuedResult>): Promise<void> {
     const preparer = new ResultPreparer(this.options);

@@ -5,6 +5,9 @@ import { TestIdCache, type KnownTests } from "./test-id-cache.js";
 import type { Family } from "./test-identity.js";
 import * as repo from "./tests.repo.js";
 
+/** How many ids of the tests an upload registered are kept; beyond it, only their count. */
+export const NEW_TEST_IDS_KEPT = 5_000;
+
 /**
  * Resolves the stable test id of each result of one upload: explicit ids are registered in
  * `tests` as they are; the others are looked up by identity in `tests` and assigned from
@@ -24,6 +27,10 @@ export class TestIdResolver {
    * what it registered).
    */
   readonly learned: TestIdCache;
+  /** Tests this upload may have registered (explicit ids count even when already there). */
+  registered = 0;
+  /** Their ids, the first NEW_TEST_IDS_KEPT of them (for onRunStored's readers: aliases). */
+  readonly registeredIds: number[] = [];
   private holdsRegistrationLock = false;
   /**
    * The last lookup's identities, reused by the next: a new buffer per batch lived through the
@@ -84,6 +91,13 @@ export class TestIdResolver {
     }
   }
 
+  private noteRegistered(ids: ArrayLike<number>) {
+    this.registered += ids.length;
+    for (let i = 0; i < ids.length && this.registeredIds.length < NEW_TEST_IDS_KEPT; i++) {
+      this.registeredIds.push(ids[i]!);
+    }
+  }
+
   /** Records the id of the test at `position` for this batch (`found`) and for KnownTests. */
   private learn(found: Float64Array, tests: BatchTests, position: number, id: number) {
     found[position] = id;
@@ -104,6 +118,7 @@ export class TestIdResolver {
       titles: positions.map((i) => tests.titleAt(i)),
       files: positions.map((i) => tests.fileAt(i)),
     });
+    this.noteRegistered(ids);
     positions.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
 
@@ -136,6 +151,7 @@ export class TestIdResolver {
       client,
       tests.catalogueRows(missing, ids, this.family, this.catalogueChunks),
     );
+    this.noteRegistered(ids);
     missing.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
   }
 

@@ -1,0 +1,127 @@
+import type pg from "pg";
+
+/**
+ * What ingest reads and writes for aliases inside the upload's transaction, about the tests this
+ * transaction registered: `newIds` as ingest counted them, of which those created now
+ * (tests.created_at = now(), the transaction's start; an explicit id may have been there).
+ * Their results are found by test id, so the cost follows the new tests, not the run's size.
+ */
+
+/**
+ * Result properties that carry a test's stable key, first present wins: Allure's ALLURE_ID
+ * label and historyId (allure-result.ts keeps both), and the id properties JUnit reports carry
+ * (junit-case.ts keeps a testcase's properties). Constants: inlined into the SQL below.
+ */
+export const STABLE_KEY_PROPERTIES = [
+  "ALLURE_ID",
+  "historyId",
+  "test_id",
+  "testId",
+  "test_key",
+  "id",
+] as const;
+
+const STABLE_KEY_SQL = `CASE ${STABLE_KEY_PROPERTIES.map(
+  (name) => `WHEN r.properties ? '${name}' THEN '${name}:' || (r.properties ->> '${name}')`,
+).join(" ")} END`;
+
+export interface KeyedTest {
+  test_id: number;
+  family: string;
+  stable_key: string;
+  /** The test the key was first seen with, when it is another one. */
+  known_id: number | null;
+}
+
+/**
+ * The new tests of the run that carry a stable key no other test of the run carries (a key on a
+ * whole suite names no single test), with the test that key was seen with before, if any.
+ */
+export async function newKeyedTests(
+  client: pg.PoolClient,
+  runId: number,
+  newIds: readonly number[],
+): Promise<KeyedTest[]> {
+  const { rows } = await client.query<KeyedTest>(
+    `WITH fresh AS (
+       SELECT DISTINCT r.test_id, t.family, ${STABLE_KEY_SQL} AS stable_key
+       FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = now()
+       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.is_final
+         AND r.properties IS NOT NULL
+     ), keyed AS (
+       SELECT *, count(*) OVER (PARTITION BY family, stable_key) AS n
+       FROM fresh WHERE stable_key IS NOT NULL
+     )
+     SELECT k.test_id::float8 AS test_id, k.family, k.stable_key,
+            s.test_id::float8 AS known_id
+     FROM keyed k LEFT JOIN test_stable_keys s
+       ON s.family = k.family AND s.stable_key = k.stable_key AND s.test_id <> k.test_id
+     WHERE k.n = 1`,
+    [runId, newIds],
+  );
+  return rows;
+}
+
+/** Records each key with its test; a key seen before now names the new test. */
+export async function saveStableKeys(
+  client: pg.PoolClient,
+  keys: readonly Pick<KeyedTest, "family" | "stable_key" | "test_id">[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await client.query(
+    `INSERT INTO test_stable_keys (family, stable_key, test_id)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])
+     ON CONFLICT (family, stable_key) DO UPDATE SET test_id = excluded.test_id`,
+    [keys.map((k) => k.family), keys.map((k) => k.stable_key), keys.map((k) => k.test_id)],
+  );
+}
+
+/**
+ * Suggests renames: a final result of the previous run of the same job (family, executor,
+ * branch) whose test is not in this run, and a new test of this run with the same file and the
+ * same steps (by their words; without steps, the same suite path). Only one-to-one pairs are
+ * suggested, and none for a test already aliased either way. Returns how many were added.
+ */
+export async function suggestRenames(
+  client: pg.PoolClient,
+  runId: number,
+  newIds: readonly number[],
+): Promise<number> {
+  const signature = (r: string) =>
+    `CASE WHEN jsonb_array_length(${r}.json_steps) = 0
+       THEN 'suite:' || array_to_string(${r}.suite_path, '/')
+       ELSE jsonb_path_query_array(${r}.json_steps, '$[*].action')::text END`;
+  const { rowCount } = await client.query(
+    `WITH cur AS (SELECT id, family, executor, branch FROM runs WHERE id = $1),
+     prev AS (
+       SELECT p.id FROM runs p, cur
+       WHERE p.family = cur.family AND p.executor IS NOT DISTINCT FROM cur.executor
+         AND p.branch IS NOT DISTINCT FROM cur.branch AND p.id < cur.id
+       ORDER BY p.id DESC LIMIT 1
+     ), fresh AS (
+       SELECT DISTINCT r.test_id, r.file, ${signature("r")} AS sig
+       FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = now()
+       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.is_final
+         AND r.file IS NOT NULL
+         AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.canonical_id = r.test_id
+                         AND a.undone_at IS NULL)
+     ), gone AS (
+       SELECT DISTINCT p.test_id, p.file, ${signature("p")} AS sig
+       FROM results p JOIN prev ON p.run_id = prev.id
+       WHERE p.is_final AND p.file IN (SELECT file FROM fresh)
+         AND NOT EXISTS (SELECT FROM results c WHERE c.run_id = $1 AND c.test_id = p.test_id)
+         AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.test_id = p.test_id
+                         AND a.undone_at IS NULL)
+     ), pairs AS (
+       SELECT g.test_id AS old_id, f.test_id AS new_id,
+              count(*) OVER (PARTITION BY g.test_id) AS olds,
+              count(*) OVER (PARTITION BY f.test_id) AS news
+       FROM gone g JOIN fresh f ON f.file = g.file AND f.sig = g.sig
+     )
+     INSERT INTO test_alias_suggestions (test_id, canonical_id, run_id)
+     SELECT old_id, new_id, $1 FROM pairs WHERE olds = 1 AND news = 1
+     ON CONFLICT (test_id, canonical_id) DO NOTHING`,
+    [runId, newIds],
+  );
+  return rowCount ?? 0;
+}
