@@ -82,6 +82,7 @@ import {
 } from "./modules/notify/notify.service.js";
 import { deriveKey } from "./secret-key.js";
 import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
+import { registerRetention } from "./modules/retention/retention.register.js";
 
 export interface AppDeps {
   config: Config;
@@ -414,6 +415,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       context: dhContext,
       registry,
     });
+  await registerRetention(app, {
+    ...deps,
+    policy: config.retention,
+    serverId: () => registry.id,
+    startWorkers: deps.startWorkers !== false,
+  });
   // Every module has registered its takeover: the lease starts, and the first sweep recovers
   // what this server's previous process (or any dead server) left.
   if (deps.startWorkers !== false) await registry.start();

@@ -34,6 +34,11 @@ import {
   SECRET_SETTINGS,
   shown,
 } from "./config-env.js";
+import {
+  readRetentionPolicy,
+  RetentionFileSchema,
+  type RetentionPolicy,
+} from "./config-retention.js";
 
 /**
  * The only reader of process.env and assay.config.yaml. Everything is parsed once, here; a bad
@@ -57,6 +62,8 @@ export const FileConfigSchema = z.strictObject({
   integrations: IntegrationsFileSchema.optional(),
   /** Notification rules kept in the file (read-only on the Setting screen). */
   notifications: NotifyFileSchema,
+  /** How long results and runs are kept (config-retention.ts); absent: kept forever. */
+  retention: RetentionFileSchema.optional(),
 });
 
 /**
@@ -180,6 +187,8 @@ export interface Config {
   notifications: NotifyConfig;
   /** ASSAY_BADGE_TOKEN: lets badges be read without signing in when reading needs sign-in. */
   badgeToken: string | undefined;
+  /** The file's `retention:` policy; undefined: nothing is removed. */
+  retention: RetentionPolicy | undefined;
 }
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -411,5 +420,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     integrations: integrations.config,
     notifications,
     badgeToken: e.ASSAY_BADGE_TOKEN,
+    retention: readRetentionPolicy(file.retention),
   };
 }

@@ -33,6 +33,7 @@ export * from "./settings-api.js";
 export * from "./integrations-api.js";
 export * from "./releases-api.js";
 export * from "./notify-api.js";
+export * from "./retention-api.js";
 export * from "./badge-api.js";
 export * from "./triage-fingerprint.js";
 export * from "./triage-api.js";
