@@ -57,3 +57,13 @@ export const RetentionStatusSchema = z.object({
   lastPass: RetentionPassSchema.nullable(),
 });
 export type RetentionStatus = z.infer<typeof RetentionStatusSchema>;
+
+/** A test's final results that retention removed, counted from its daily roll-ups. */
+export const RolledUpTestSchema = z.object({
+  passed: z.number().int(),
+  failed: z.number().int(),
+  skipped: z.number().int(),
+  from: z.iso.date().nullable().describe("First UTC day with removed results; null: none removed"),
+  to: z.iso.date().nullable().describe("Last UTC day with removed results"),
+});
+export type RolledUpTest = z.infer<typeof RolledUpTestSchema>;

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Db } from "../../db/pool.js";
+import { rolledUpFailsQuery } from "../retention/rollups.repo.js";
 
 /** Reads across runs: one test's history and the most failing tests. */
 
@@ -89,15 +90,23 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
     db.kysely
       .selectFrom((eb) =>
         eb
-          .selectFrom("results")
-          .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
-          .where("is_final", "=", true)
-          .where("status", "=", "failed")
-          .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
-          .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
-          .groupBy("test_id")
+          .selectFrom(
+            eb
+              .selectFrom("results")
+              .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
+              .where("is_final", "=", true)
+              .where("status", "=", "failed")
+              .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
+              .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
+              .groupBy("test_id")
+              // Failures retention removed are counted from its daily roll-ups.
+              .unionAll(rolledUpFailsQuery(db, months))
+              .as("counted"),
+          )
+          .select(["counted.test_id", sql<string>`sum(counted.fail_count)`.as("fail_count")])
+          .groupBy("counted.test_id")
           .orderBy("fail_count", "desc")
-          .orderBy("test_id")
+          .orderBy("counted.test_id")
           .limit(limit)
           .as("fails"),
       )
