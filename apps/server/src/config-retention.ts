@@ -10,38 +10,50 @@ import { z } from "zod";
 
 const FAMILIES = ["frontend", "backend", "load"] as const;
 
-const days = (what: string) =>
+const days = () =>
   z
-    .number({ error: `${what}: give a whole number of days (for example 30)` })
-    .int({ error: `${what}: give a whole number of days, without a fraction` })
-    .min(1, { error: `${what}: give at least 1 day (leave the key out to keep forever)` })
-    .max(36_500, { error: `${what}: give at most 36500 days (leave the key out to keep forever)` })
+    .number({ error: "give a whole number of days (for example 30)" })
+    .int({ error: "give a whole number of days, without a fraction" })
+    .min(1, { error: "give at least 1 day (leave the key out to keep forever)" })
+    .max(36_500, { error: "give at most 36500 days (leave the key out to keep forever)" })
     .optional();
 
 /** How long each kind of data is kept, in days; a key left out keeps that kind forever. */
 const PeriodsShape = {
   /** Steps and attachments of passed and skipped results. */
-  passedDetailsDays: days("passedDetailsDays"),
+  passedDetailsDays: days(),
   /** Steps and attachments of failed results. */
-  failedDetailsDays: days("failedDetailsDays"),
+  failedDetailsDays: days(),
   /** Passed and skipped results; a run without failures goes whole (its counts are kept). */
-  runsDays: days("runsDays"),
+  runsDays: days(),
   /** Failed results and the run that holds them: the run row goes with its last failure. */
-  failuresDays: days("failuresDays"),
+  failuresDays: days(),
 };
 
-const PeriodsSchema = z.strictObject(PeriodsShape);
-
-const RuleSchema = z.strictObject({
-  /** The rule applies to runs of this family only. */
-  family: z.enum(FAMILIES, { error: `family: use one of ${FAMILIES.join(", ")}` }).optional(),
-  /** The rule applies to runs of branches matching this pattern: * stands for any characters. */
-  branch: z
-    .string()
-    .min(1, { error: "branch: give a branch name or a pattern such as release/*" })
-    .optional(),
-  ...PeriodsShape,
+/** Refuses unknown keys with the keys that are known, so a typo says what to write instead. */
+const knownKeys = (keys: readonly string[]) => ({
+  error: (issue: { code: string; keys?: string[] }) =>
+    issue.code === "unrecognized_keys"
+      ? `unknown key${issue.keys!.length > 1 ? "s" : ""} ${issue.keys!.map((k) => `"${k}"`).join(", ")}: use ${keys.join(", ")}`
+      : undefined,
 });
+
+const PERIOD_NAMES = Object.keys(PeriodsShape);
+const PeriodsSchema = z.strictObject(PeriodsShape, knownKeys(PERIOD_NAMES));
+
+const RuleSchema = z.strictObject(
+  {
+    /** The rule applies to runs of this family only. */
+    family: z.enum(FAMILIES, { error: `use one of ${FAMILIES.join(", ")}` }).optional(),
+    /** The rule applies to runs of branches matching this pattern: * stands for any characters. */
+    branch: z
+      .string()
+      .min(1, { error: "give a branch name or a pattern such as release/*" })
+      .optional(),
+    ...PeriodsShape,
+  },
+  knownKeys(["family", "branch", ...PERIOD_NAMES]),
+);
 
 const isCron = (text: string) => {
   try {
@@ -53,18 +65,21 @@ const isCron = (text: string) => {
 };
 
 export const RetentionFileSchema = z
-  .strictObject({
-    /** When the nightly pass runs (cron, UTC). */
-    schedule: z
-      .string()
-      .refine(isCron, {
-        error: 'schedule: give a cron expression such as "30 3 * * *" (03:30 UTC)',
-      })
-      .default("30 3 * * *"),
-    default: PeriodsSchema.default({}),
-    /** The first rule that matches a run decides its periods; what it leaves out, the default does. */
-    rules: z.array(RuleSchema).default([]),
-  })
+  .strictObject(
+    {
+      /** When the nightly pass runs (cron, UTC). */
+      schedule: z
+        .string()
+        .refine(isCron, {
+          error: 'give a cron expression such as "30 3 * * *" (03:30 UTC)',
+        })
+        .default("30 3 * * *"),
+      default: PeriodsSchema.default({}),
+      /** The first rule that matches a run decides its periods; what it leaves out, the default does. */
+      rules: z.array(RuleSchema).default([]),
+    },
+    knownKeys(["schedule", "default", "rules"]),
+  )
   .superRefine((value, ctx) => {
     const check = (periods: Periods, at: (string | number)[]) => {
       for (const problem of orderProblems(periods))
@@ -87,7 +102,7 @@ export type RetentionFile = z.infer<typeof RetentionFileSchema>;
 export type Periods = z.infer<typeof PeriodsSchema>;
 export type RetentionRule = z.infer<typeof RuleSchema>;
 
-const PERIOD_KEYS = Object.keys(PeriodsShape) as (keyof Periods)[];
+const PERIOD_KEYS = PERIOD_NAMES as (keyof Periods)[];
 
 function definedOnly(rule: RetentionRule): Periods {
   const out: Periods = {};

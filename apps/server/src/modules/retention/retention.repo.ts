@@ -71,6 +71,8 @@ export async function removeResults(
     `WITH picked AS (
        SELECT r.* FROM results r WHERE r.run_id = $1 AND r.status = ANY($2) LIMIT $3
      ), rolled AS (${rollUpSql("picked")}),
+     -- named here too: a partitioned results has no foreign key to cascade through
+     requests AS (DELETE FROM api_requests WHERE result_id IN (SELECT id FROM picked)),
      gone AS (
        DELETE FROM results d USING picked p WHERE d.id = p.id AND d.run_id = p.run_id
        RETURNING pg_column_size(d.*) AS bytes
