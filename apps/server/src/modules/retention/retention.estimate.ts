@@ -50,7 +50,7 @@ export async function currentPlan(
 }
 
 /**
- * Partitions whose every run is removed whole (and that end before `now`): they are dropped
+ * Partitions (ended before `now`, not empty) whose every run is removed whole: they are dropped
  * rather than emptied row by row.
  */
 export async function droppablePartitions(
@@ -64,7 +64,9 @@ export async function droppablePartitions(
   for (const partition of await parts.resultPartitions(db.pool)) {
     if (!partition.to || partition.to > now) continue;
     const runIds = await parts.partitionRunIds(db.pool, partition.name);
-    if (runIds.every((id) => doomed.has(id))) droppable.push({ ...partition, runIds });
+    // An empty month frees nothing, and a late report of that month still has its place.
+    if (runIds.length > 0 && runIds.every((id) => doomed.has(id)))
+      droppable.push({ ...partition, runIds });
   }
   return droppable;
 }
