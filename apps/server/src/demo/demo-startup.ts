@@ -7,6 +7,7 @@ import type { ObjectStore } from "../storage/index.js";
 import type { DemoPlanOptions } from "./demo-plan.js";
 import { loadDemo } from "./demo-loader.js";
 import { startDhDemoRuns } from "./dh-demo-runs.js";
+import { runDemoRetention } from "../modules/retention/retention.demo.js";
 
 /** A demo load running in the background of a started server. */
 export interface DemoTask {
@@ -66,6 +67,7 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
         triageSimilarity: deps.config.triageSimilarity,
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
+      else await runDemoRetention(deps, log);
     } finally {
       await app.close();
     }
