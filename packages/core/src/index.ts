@@ -37,3 +37,4 @@ export * from "./retention-api.js";
 export * from "./badge-api.js";
 export * from "./triage-fingerprint.js";
 export * from "./triage-api.js";
+export * from "./byte-size.js";

@@ -1,3 +1,4 @@
+import { byteSize as bytes } from "@assay/core";
 import { hostname } from "node:os";
 import { parseArgs } from "node:util";
 import {
@@ -31,18 +32,6 @@ const options = {
   "dry-run": { type: "boolean" },
   yes: { type: "boolean" },
 } as const;
-
-/** 1536 -> "1.5 KiB": the sizes PostgreSQL and the object store report, in binary units. */
-export function bytes(n: number): string {
-  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
-  let value = n;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return unit === 0 ? `${Math.round(value)} bytes` : `${value.toFixed(1)} ${units[unit]}`;
-}
 
 const count = (n: number) => n.toLocaleString("en-US");
 

@@ -11,6 +11,7 @@ import { HistoryTable } from "./HistoryTable";
 import { PassFailBar } from "./PassFailBar";
 import { TestIdForm } from "./TestIdForm";
 import { useTestHistory } from "./use-test-history";
+import { useRolledUpTest } from "../retention/use-retention";
 
 const TEST_ID = /^\d{1,15}$/;
 
@@ -24,6 +25,7 @@ function Notice({ children }: { children: ReactNode }) {
 
 function HistoryResults({ testId }: { testId: number }) {
   const history = useTestHistory(testId);
+  const rolled = useRolledUpTest(testId);
   if (history.isPending) return null;
   if (history.isError) {
     if (history.error instanceof ApiError && history.error.status === 404) {
@@ -49,6 +51,13 @@ function HistoryResults({ testId }: { testId: number }) {
   const entries = history.data;
   if (entries.length === 0) return <Notice>TC{testId} has no recorded results yet.</Notice>;
   const passed = entries.filter((entry) => entry.status === "passed").length;
+  // Results retention removed are counted from their daily counts, when the list is complete
+  // (with the newest MAX_HISTORY_LIMIT only, older results are not counted anyway).
+  const removed =
+    rolled.data && entries.length < MAX_HISTORY_LIMIT
+      ? rolled.data
+      : { passed: 0, failed: 0, skipped: 0, from: null, to: null };
+  const removedTotal = removed.passed + removed.failed + removed.skipped;
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
       <Box sx={{ display: "flex", alignItems: "baseline", gap: 1 }}>
@@ -61,7 +70,13 @@ function HistoryResults({ testId }: { testId: number }) {
             : `${entries.length === 1 ? "1 result" : `${entries.length} results`}, newest first`}
         </Typography>
       </Box>
-      <PassFailBar passed={passed} total={entries.length} />
+      <PassFailBar passed={passed + removed.passed} total={entries.length + removedTotal} />
+      {removedTotal > 0 && (
+        <Typography variant="caption" color="text.secondary">
+          Includes {removedTotal.toLocaleString("en-US")} earlier results ({removed.from} to{" "}
+          {removed.to}) that retention removed; their counts per day are kept.
+        </Typography>
+      )}
       <HistoryTable entries={entries} />
     </Box>
   );
