@@ -83,6 +83,7 @@ import {
 import { deriveKey } from "./secret-key.js";
 import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 import { registerRetention } from "./modules/retention/retention.register.js";
+import { retentionDeps } from "./retention-deps.js";
 
 export interface AppDeps {
   config: Config;
@@ -416,8 +417,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registry,
     });
   await registerRetention(app, {
-    ...deps,
-    policy: config.retention,
+    deps: retentionDeps({ ...deps, policy: config.retention }, deps.logger),
+    jobs: deps.jobs,
     serverId: () => registry.id,
     startWorkers: deps.startWorkers !== false,
   });

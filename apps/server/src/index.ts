@@ -33,5 +33,5 @@ export {
   type RetentionEstimate,
 } from "./modules/retention/retention.estimate.js";
 export { runRetentionPass, type PassOutcome } from "./modules/retention/retention.pass.js";
-export { retentionDeps } from "./modules/retention/retention.register.js";
+export { retentionDeps } from "./retention-deps.js";
 export { createObjectStore } from "./storage/index.js";

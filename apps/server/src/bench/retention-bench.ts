@@ -7,7 +7,7 @@ import { RetentionFileSchema, readRetentionPolicy } from "../config-retention.js
 import { createDb, type Db } from "../db/pool.js";
 import { migrate } from "../db/migrate.js";
 import { createLogger } from "../logger.js";
-import { retentionDeps } from "../modules/retention/retention.register.js";
+import { retentionDeps } from "../retention-deps.js";
 import { runRetentionPass } from "../modules/retention/retention.pass.js";
 import { getTestHistory, getTopFails } from "../modules/runs/history.service.js";
 import { LocalObjectStore } from "../storage/local-store.js";

@@ -1,10 +1,7 @@
-import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../../config.js";
-import type { Db } from "../../db/pool.js";
-import { newObjectKey, type ObjectStore } from "../../storage/index.js";
+import { newObjectKey } from "../../storage/index.js";
 import * as demo from "./retention-demo.repo.js";
-import { runRetentionPass } from "./retention.pass.js";
-import { retentionDeps } from "./retention.register.js";
+import { runRetentionPass, type RetentionDeps } from "./retention.pass.js";
 
 /**
  * The Setting screen's "last retention pass" on a fresh demo: copies of the demo's oldest runs
@@ -13,12 +10,11 @@ import { retentionDeps } from "./retention.register.js";
  * the 120-day ones lose their passed results' steps and screenshots.
  */
 export async function runDemoRetention(
-  deps: { config: Config; db: Db; objects: ObjectStore },
-  log: FastifyBaseLogger,
+  deps: RetentionDeps,
+  config: Pick<Config, "catalog">,
 ): Promise<void> {
-  const policy = deps.config.retention;
-  if (!policy) return;
-  const executor = deps.config.catalog.dailyRuns.executor;
+  if (!deps.policy) return;
+  const executor = config.catalog.dailyRuns.executor;
   const sources = await demo.oldestDailyRuns(deps.db.pool, executor, 4);
   const png = Buffer.alloc(24_000, 0x89);
   for (const [i, source] of sources.entries()) {
@@ -36,10 +32,6 @@ export async function runDemoRetention(
       await demo.addAttachment(deps.db.pool, resultId, key, png.length);
     }
   }
-  const outcome = await runRetentionPass(
-    retentionDeps({ db: deps.db, objects: deps.objects, policy }, log),
-    "demo",
-    "demo",
-  );
-  log.info({ outcome }, "demo: retention pass over the demo's archive");
+  const outcome = await runRetentionPass(deps, "demo", "demo");
+  deps.log.info({ outcome }, "demo: retention pass over the demo's archive");
 }
