@@ -25,7 +25,11 @@ function Notice({ children }: { children: ReactNode }) {
 
 function HistoryResults({ testId }: { testId: number }) {
   const history = useTestHistory(testId);
-  const rolled = useRolledUpTest(testId);
+  const complete =
+    history.data !== undefined &&
+    history.data.length > 0 &&
+    history.data.length < MAX_HISTORY_LIMIT;
+  const rolled = useRolledUpTest(testId, complete);
   if (history.isPending) return null;
   if (history.isError) {
     if (history.error instanceof ApiError && history.error.status === 404) {
@@ -54,7 +58,7 @@ function HistoryResults({ testId }: { testId: number }) {
   // Results retention removed are counted from their daily counts, when the list is complete
   // (with the newest MAX_HISTORY_LIMIT only, older results are not counted anyway).
   const removed =
-    rolled.data && entries.length < MAX_HISTORY_LIMIT
+    rolled.data && complete
       ? rolled.data
       : { passed: 0, failed: 0, skipped: 0, from: null, to: null };
   const removedTotal = removed.passed + removed.failed + removed.skipped;

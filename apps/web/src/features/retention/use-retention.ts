@@ -11,11 +11,14 @@ export function useRetention() {
   });
 }
 
-/** A test's results that retention removed, counted per day (Test History adds them). */
-export function useRolledUpTest(testId: number | undefined) {
+/**
+ * A test's results that retention removed, counted per day (Test History adds them); read once
+ * `enabled` (after the history itself, which decides whether they count).
+ */
+export function useRolledUpTest(testId: number | undefined, enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.rolledUpTest(testId ?? -1),
     queryFn: ({ signal }) => getJson(`/v1/retention/tests/${testId}`, RolledUpTestSchema, signal),
-    enabled: testId !== undefined,
+    enabled: testId !== undefined && enabled,
   });
 }
