@@ -44,6 +44,10 @@ const commands: Record<string, () => Promise<Command>> = {
     const m = await import("./commands/gate.js");
     return { run: m.gate, usage: m.gateUsage };
   },
+  retention: async () => {
+    const m = await import("./commands/retention.js");
+    return { run: m.retention, usage: m.retentionUsage };
+  },
   users: async () => {
     const m = await import("./commands/users.js");
     return { run: m.users, usage: m.usersUsage };
@@ -63,6 +67,7 @@ Commands:
   users     add, list, disable users of Assay's own sign-in, or reset their passwords
   backup    write one archive of the database and the object store, while the server serves
   restore   restore such an archive into an empty data folder or database
+  retention apply the retention policy now (--dry-run: what would go and what it would return)
 
 Run "assay <command> --help" for a command's options and examples.`;
 

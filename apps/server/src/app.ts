@@ -64,6 +64,8 @@ import { badgeRoutes } from "./modules/badge/badge.routes.js";
 import { reportRoutes } from "./modules/report/report.routes.js";
 import { wakeNotifier } from "./modules/notify/notify.jobs.js";
 import { enqueueRunDeliveries } from "./modules/notify/notify.service.js";
+import { registerRetention } from "./modules/retention/retention.register.js";
+import { retentionDeps } from "./retention-deps.js";
 
 export type { AppDeps } from "./app-deps.js";
 
@@ -204,6 +206,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerSettings(app, deps, { launcher, registry });
   await registerNotify(app, deps, secret);
   await registerHarmonization(app, deps, registry);
+  await registerRetention(app, {
+    deps: retentionDeps({ ...deps, policy: config.retention }, deps.logger),
+    jobs: deps.jobs,
+    serverId: () => registry.id,
+    startWorkers: deps.startWorkers !== false,
+  });
   // Every module has registered its takeover: the lease starts, and the first sweep recovers
   // what this server's previous process (or any dead server) left.
   if (deps.startWorkers !== false) await registry.start();

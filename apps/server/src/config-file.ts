@@ -8,6 +8,7 @@ import { BuildsConfigSchema } from "./modules/builds/builds.config.js";
 import { IntegrationsFileSchema } from "./modules/integrations/integrations-file.js";
 import { NotifyFileSchema } from "./modules/notify/notify.config.js";
 import { ConfigError } from "./config-errors.js";
+import { RetentionFileSchema } from "./config-retention.js";
 
 /** assay.config.yaml (ASSAY_CONFIG): its schema and its reading, for loadConfig (config.ts). */
 
@@ -26,6 +27,8 @@ export const FileConfigSchema = z.strictObject({
   integrations: IntegrationsFileSchema.optional(),
   /** Notification rules kept in the file (read-only on the Setting screen). */
   notifications: NotifyFileSchema,
+  /** How long results and runs are kept (config-retention.ts); absent: kept forever. */
+  retention: RetentionFileSchema.optional(),
 });
 
 function issuePath(segments: readonly PropertyKey[]): string {

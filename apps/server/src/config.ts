@@ -28,6 +28,7 @@ import {
 import { objectStoreConfig, type ObjectStoreConfig } from "./config-storage.js";
 import { readDiffSettings, type DiffSettings } from "./config-diff.js";
 import { readTrendSettings, type TrendSettings } from "./config-trends.js";
+import { readRetentionPolicy, type RetentionPolicy } from "./config-retention.js";
 
 /**
  * The only reader of process.env and assay.config.yaml, with its config-<group>.ts files (the
@@ -135,6 +136,8 @@ export interface Config {
   diff: DiffSettings;
   /** The load trends' regression rule (config-trends.ts). */
   trends: TrendSettings;
+  /** The file's `retention:` policy; undefined: nothing is removed. */
+  retention: RetentionPolicy | undefined;
 }
 
 /**
@@ -228,5 +231,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     badgeToken: e.ASSAY_BADGE_TOKEN,
     diff: diff.settings,
     trends: trends.settings,
+    retention: readRetentionPolicy(file.retention),
   };
 }

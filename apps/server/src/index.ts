@@ -28,3 +28,10 @@ export {
   type BackupSummary,
   type RestoreSummary,
 } from "./backup/index.js";
+export {
+  estimateRetention,
+  type RetentionEstimate,
+} from "./modules/retention/retention.estimate.js";
+export { runRetentionPass, type PassOutcome } from "./modules/retention/retention.pass.js";
+export { retentionDeps } from "./retention-deps.js";
+export { createObjectStore } from "./storage/index.js";

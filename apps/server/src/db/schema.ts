@@ -14,6 +14,7 @@ import type {
   JiraTicketsTable,
   TrackerSyncsTable,
 } from "./schema-integrations.js";
+import type { RetentionTables } from "./schema-retention.js";
 
 export type { BuildEventsTable, BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog, ServersTable };
 
@@ -355,7 +356,7 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
-export interface Database {
+export interface Database extends RetentionTables {
   builds: BuildsTable;
   build_events: BuildEventsTable;
   servers: ServersTable;

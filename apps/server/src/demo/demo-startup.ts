@@ -7,6 +7,8 @@ import type { ObjectStore } from "../storage/index.js";
 import type { DemoPlanOptions } from "./demo-plan.js";
 import { loadDemo } from "./demo-loader.js";
 import { startDhDemoRuns } from "./dh-demo-runs.js";
+import { runDemoRetention } from "../modules/retention/retention.demo.js";
+import { retentionDeps } from "../retention-deps.js";
 
 /** A demo load running in the background of a started server. */
 export interface DemoTask {
@@ -67,6 +69,11 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
         flaky: deps.config.flaky,
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
+      else
+        await runDemoRetention(
+          retentionDeps({ ...deps, policy: deps.config.retention }, log),
+          deps.config,
+        );
     } finally {
       await app.close();
     }

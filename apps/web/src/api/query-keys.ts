@@ -12,6 +12,8 @@ export const queryKeys = {
   topFails: ["top-fails"] as const,
   settings: ["settings"] as const,
   notifyRules: ["notify-rules"] as const,
+  retention: ["retention"] as const,
+  rolledUpTest: (testId: number) => ["retention", "test", testId] as const,
   dailyChart: (search: string) => ["daily-chart", search] as const,
   rerunRuns: (search: string) => ["rerun-runs", search] as const,
   traceabilityMatrix: ["traceability-matrix"] as const,

@@ -9,6 +9,7 @@ import {
 } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 import { unstableCounts } from "../runs/runs.service.js";
+import { rolledUpRunDays, type RolledUpDay } from "../retention/rollups.repo.js";
 import { listDailyRuns, listRerunRuns, type DailyRunRow } from "./dashboard.repo.js";
 
 /**
@@ -97,6 +98,25 @@ export function sumPerDay(rows: readonly CountedRun[], since: Date, days: number
   return points;
 }
 
+/**
+ * Adds the runs retention removed (their daily roll-ups) to their days: the counts stay, the
+ * runs themselves are no longer listed. Unstable results were counted when the run was removed.
+ */
+export function addRolledUp(points: DailyPoint[], rolled: readonly RolledUpDay[]): DailyPoint[] {
+  const byDate = new Map(points.map((point) => [point.date, point]));
+  for (const day of rolled) {
+    const point = byDate.get(day.date);
+    if (!point) continue;
+    const counted = withUnstable(day, day.unstable);
+    point.total += counted.total;
+    point.passed += counted.passed;
+    point.failed += counted.failed;
+    point.unstable += counted.unstable;
+    point.skipped += counted.skipped;
+  }
+  return points;
+}
+
 export async function dailyChart(
   db: Db,
   catalog: Catalog,
@@ -106,12 +126,13 @@ export async function dailyChart(
   const executor = catalog.dailyRuns.executor;
   const targets = dailyTargets(catalog, query);
   const since = periodStart(now, query.days);
-  const rows = await listDailyRuns(db, { family: query.family, executor, since, targets });
-  return {
-    executor,
-    targets,
-    days: sumPerDay(await counted(db, query.family, rows), since, query.days),
-  };
+  const filter = { family: query.family, executor, since, targets };
+  const [rows, rolled] = await Promise.all([
+    listDailyRuns(db, filter),
+    rolledUpRunDays(db, filter),
+  ]);
+  const days = sumPerDay(await counted(db, query.family, rows), since, query.days);
+  return { executor, targets, days: addRolledUp(days, rolled) };
 }
 
 export async function rerunList(

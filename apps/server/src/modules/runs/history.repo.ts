@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Db } from "../../db/pool.js";
+import { rolledUpFailsQuery } from "../retention/rollups.repo.js";
 
 /** Reads across runs: one test's history and the most failing tests. */
 
@@ -110,6 +111,8 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
               .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
               .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
               .groupBy("test_id")
+              // Failures retention removed are counted from its daily roll-ups.
+              .unionAll(rolledUpFailsQuery(db, months))
               .as("per_test"),
           )
           .leftJoin("test_alias_canonical as ac", "ac.test_id", "per_test.test_id")

@@ -13,6 +13,7 @@ import { PassFailBar } from "./PassFailBar";
 import { TestIdForm } from "./TestIdForm";
 import { TestRenames } from "./TestRenames";
 import { useTestHistory } from "./use-test-history";
+import { useRolledUpTest } from "../retention/use-retention";
 
 const TEST_ID = /^\d{1,15}$/;
 
@@ -26,6 +27,11 @@ function Notice({ children }: { children: ReactNode }) {
 
 function HistoryResults({ testId }: { testId: number }) {
   const history = useTestHistory(testId);
+  const complete =
+    history.data !== undefined &&
+    history.data.length > 0 &&
+    history.data.length < MAX_HISTORY_LIMIT;
+  const rolled = useRolledUpTest(testId, complete);
   if (history.isPending) return null;
   if (history.isError) {
     if (history.error instanceof ApiError && history.error.status === 404) {
@@ -58,6 +64,13 @@ function HistoryResults({ testId }: { testId: number }) {
     );
   }
   const passed = entries.filter((entry) => entry.status === "passed").length;
+  // Results retention removed are counted from their daily counts, when the list is complete
+  // (with the newest MAX_HISTORY_LIMIT only, older results are not counted anyway).
+  const removed =
+    rolled.data && complete
+      ? rolled.data
+      : { passed: 0, failed: 0, skipped: 0, from: null, to: null };
+  const removedTotal = removed.passed + removed.failed + removed.skipped;
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 1.5 }}>
       <Box sx={{ display: "flex", alignItems: "baseline", gap: 1 }}>
@@ -71,7 +84,13 @@ function HistoryResults({ testId }: { testId: number }) {
         </Typography>
       </Box>
       <FlakyScore testId={testId} />
-      <PassFailBar passed={passed} total={entries.length} />
+      <PassFailBar passed={passed + removed.passed} total={entries.length + removedTotal} />
+      {removedTotal > 0 && (
+        <Typography variant="caption" color="text.secondary">
+          Includes {removedTotal.toLocaleString("en-US")} earlier results ({removed.from} to{" "}
+          {removed.to}) that retention removed; their counts per day are kept.
+        </Typography>
+      )}
       <HistoryTable entries={entries} testId={testId} />
       <TestRenames testId={testId} />
     </Box>

@@ -24,6 +24,7 @@ import { useMemo, useState, type ReactNode } from "react";
 import { SIGN_IN_HINT, useSignedIn } from "../../api/use-signed-in";
 import { ConfirmDialog } from "../../components/ConfirmDialog";
 import { NotifySection } from "../notify/NotifySection";
+import { RetentionSection } from "../retention/RetentionSection";
 import { SettingEditor } from "./SettingEditor";
 import { SettingRow } from "./SettingRow";
 import { templateSummary } from "./template-summary";
@@ -230,6 +231,7 @@ export function DailyRunSchedulerPage() {
         />
       </Paper>
       <NotifySection />
+      <RetentionSection />
     </Stack>
   );
 }

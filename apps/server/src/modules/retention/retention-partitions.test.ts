@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { partitionResultsByMonth } from "../../bench/partitioned-results.js";
+import { RetentionFileSchema, readRetentionPolicy } from "../../config-retention.js";
+import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
+import {
+  insertApiRequests,
+  insertAttachment,
+  insertResult,
+  insertRun,
+  insertTest,
+  type RunRef,
+} from "../../../test/factories.js";
+import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { unstableCounts } from "../runs/runs.service.js";
+import { estimateRetention } from "./retention.estimate.js";
+import { runRetentionPass } from "./retention.pass.js";
+
+/*
+ * The partitioned layout: results by month. A month whose every run goes is detached and
+ * dropped whole (its disk returned at once); a month that also holds a run the policy keeps is
+ * emptied row by row instead, and the kept run stays whole.
+ */
+
+const policy = readRetentionPolicy(
+  RetentionFileSchema.parse({
+    default: { runsDays: 60, failuresDays: 60 },
+    rules: [{ branch: "keep/*", runsDays: 3000, failuresDays: 3000 }],
+  }),
+);
+const now = new Date();
+const monthStart = (back: number) =>
+  new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
+const inMonth = (back: number, day: number) =>
+  new Date(monthStart(back).getTime() + day * 86_400_000);
+
+let database: TestDatabase;
+let testApp: TestApp;
+let partitions: string[];
+const runs: Record<string, RunRef> = {};
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  testApp = await buildTestApp(database.db, { startWorkers: false });
+  const test = await insertTest(database.db, { title: "pays the invoice" });
+  const add = async (name: string, at: Date, branch = "main") => {
+    const run = await insertRun(database.db, {
+      test_run_key: name,
+      family: "backend",
+      branch,
+      created_at: at,
+      started_at: at,
+      total: 3,
+      passed: 2,
+      failed: 1,
+    });
+    for (const status of ["passed", "passed", "failed"] as const) {
+      const result = await insertResult(database.db, run, test, { status, start_time: at });
+      await testApp.objects.put(`p/${result.id}`, Buffer.alloc(10), { contentType: "image/png" });
+      await insertAttachment(database.db, result, { object_key: `p/${result.id}`, size: 10 });
+      await insertApiRequests(database.db, result, 2);
+    }
+    runs[name] = run;
+  };
+  await add("month4-old", inMonth(4, 10));
+  await add("month4-kept", inMonth(4, 12), "keep/forever");
+  await add("month3-old", inMonth(3, 10));
+  await add("month3-old2", inMonth(3, 20));
+  await add("recent", new Date(now.getTime() - 86_400_000));
+  partitions = await partitionResultsByMonth(database.db.pool, monthStart(5), 7);
+});
+
+afterAll(async () => {
+  await testApp?.app.close();
+  await database?.drop();
+});
+
+const partitionNames = async () =>
+  (
+    await database.db.pool.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+       WHERE i.inhparent = 'results'::regclass ORDER BY 1`,
+    )
+  ).rows.map((row) => row.name);
+
+describe("retention on monthly partitions", () => {
+  it("plans to drop only the month whose every run goes, with its exact size", async () => {
+    const month3 = partitions[2]!;
+    const estimate = await estimateRetention(database.db, policy, now);
+    expect(estimate.partitions.map((p) => p.name)).toEqual([month3]);
+    expect(estimate.partitions[0]!.bytes).toBeGreaterThan(0);
+    expect(estimate.runs).toBe(3);
+    expect(estimate.results).toBe(9);
+  });
+
+  it("detaches and drops that month, empties the mixed one row by row, keeps the kept run", async () => {
+    const [month4, month3] = [partitions[1]!, partitions[2]!];
+    const outcome = await runRetentionPass(
+      {
+        db: database.db,
+        objects: testApp.objects,
+        policy,
+        log: testApp.app.log,
+        unstableCounts: (ids) => unstableCounts(database.db, ids),
+      },
+      "server-a",
+      "nightly",
+      now,
+    );
+    expect(outcome).toMatchObject({
+      state: "finished",
+      totals: { runs: 3, results: 9, attachments: 9, partitions: [month3] },
+    });
+    const names = await partitionNames();
+    expect(names).not.toContain(month3);
+    expect(names).toContain(month4);
+    const exists = await database.db.pool.query(`SELECT to_regclass($1) AS t`, [month3]);
+    expect(exists.rows[0].t).toBeNull();
+    const { rows } = await database.db.pool.query<{ key: string; results: number; api: number }>(
+      `SELECT test_run_key AS key,
+              (SELECT count(*)::int FROM results r WHERE r.run_id = runs.id) AS results,
+              (SELECT count(*)::int FROM api_requests a WHERE a.run_id = runs.id) AS api
+       FROM runs ORDER BY id`,
+    );
+    expect(rows).toEqual([
+      { key: "month4-kept", results: 3, api: 6 },
+      { key: "recent", results: 3, api: 6 },
+    ]);
+    const orphans = await database.db.pool.query(
+      `SELECT count(*)::int AS n FROM api_requests WHERE run_id NOT IN (SELECT id FROM runs)`,
+    );
+    expect(orphans.rows[0].n).toBe(0);
+    const rolled = await database.db.pool.query(
+      `SELECT sum(passed)::int AS passed, sum(failed)::int AS failed FROM retention_test_days`,
+    );
+    expect(rolled.rows[0]).toEqual({ passed: 6, failed: 3 });
+  });
+});

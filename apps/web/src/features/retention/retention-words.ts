@@ -1,0 +1,52 @@
+import type { RetentionPass, RetentionPeriods, RetentionRule } from "@assay/core";
+
+/** How the Setting screen says retention's periods and passes. */
+
+export function period(days: number | null): string {
+  if (days === null) return "forever";
+  return days === 1 ? "1 day" : `${days.toLocaleString("en-US")} days`;
+}
+
+export const PERIOD_LABELS: [keyof RetentionPeriods, string][] = [
+  ["passedDetailsDays", "Passed results' steps and attachments"],
+  ["failedDetailsDays", "Failed results' steps and attachments"],
+  ["runsDays", "Passed results (runs without failures go whole)"],
+  ["failuresDays", "Failures and their runs"],
+];
+
+export function ruleMatch(rule: RetentionRule): string {
+  const parts = [
+    rule.family ? `${rule.family} runs` : "runs",
+    rule.branch ? `on branch ${rule.branch}` : "",
+  ];
+  return parts.filter(Boolean).join(" ");
+}
+
+const count = (n: number, one: string, many: string) =>
+  `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+
+/** What a pass removed, in one sentence. */
+export function removedText(pass: RetentionPass): string {
+  const parts = [
+    count(pass.runs, "whole run", "whole runs"),
+    count(pass.results, "result", "results"),
+    `the steps of ${count(pass.stepsTrimmed, "result", "results")}`,
+    count(pass.attachments, "attachment", "attachments"),
+  ];
+  if (pass.partitions.length > 0)
+    parts.push(count(pass.partitions.length, "monthly partition", "monthly partitions"));
+  return `Removed ${parts.join(", ")}.`;
+}
+
+export const TRIGGER_LABEL: Record<RetentionPass["trigger"], string> = {
+  nightly: "nightly pass",
+  cli: "assay retention",
+  demo: "demo data",
+};
+
+export const STATE_LABEL: Record<RetentionPass["state"], string> = {
+  running: "Running",
+  finished: "Finished",
+  failed: "Failed",
+  abandoned: "Stopped",
+};
