@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import type pg from "pg";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
@@ -74,12 +73,9 @@ import { harmonizationRoutes } from "./modules/harmonization/harmonization.route
 import { notifyRoutes } from "./modules/notify/notify.routes.js";
 import { badgeRoutes } from "./modules/badge/badge.routes.js";
 import { reportRoutes } from "./modules/report/report.routes.js";
-import { startNotifier, wakeNotifier } from "./modules/notify/notify.jobs.js";
-import {
-  enqueueRunDeliveries,
-  syncConfigRules,
-  type NotifyDeps,
-} from "./modules/notify/notify.service.js";
+import { notifyOnRunEnd, startNotifier } from "./modules/notify/notify.jobs.js";
+import { triageFailureGroups } from "./modules/notify/notify.groups.js";
+import { syncConfigRules, type NotifyDeps } from "./modules/notify/notify.service.js";
 import { deriveKey } from "./secret-key.js";
 import { registerCompareWorker } from "./modules/harmonization/harmonization.runner.js";
 
@@ -251,18 +247,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     key: deriveKey(secret, "notify-secrets"),
     publicUrl: config.publicUrl,
     policy: { allowPrivate: config.webhookAllowPrivate },
+    failureGroups: triageFailureGroups(db),
     log: deps.logger as Logger,
   };
   const triageSettings = { similarity: config.triageSimilarity };
   const ingest = {
-    runEnded: {
-      stored: (client: pg.PoolClient, runId: number) => enqueueRunDeliveries(client, runId),
-      // The run is stored whatever happens here: a delivery not woken now goes at the next minute.
-      committed: () =>
-        wakeNotifier(deps.jobs).catch((error: unknown) =>
-          deps.logger.warn({ err: error }, "notifications: could not wake the sender"),
-        ),
-    },
+    runEnded: notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, notify.log),
     db,
     parseWorkers,
     uploadSlots: pLimit(2 * parseThreads),

@@ -38,13 +38,14 @@ export interface IngestDeps {
   /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
-   * `committed` after COMMIT. Absent: nobody is told.
+   * `committed` after COMMIT. Absent: nobody is told. `how`: an upload may be one shard of
+   * several (more may follow into the same run); a finish is the run's explicit end.
    */
   runEnded?: RunEndedHook;
 }
 
 export interface RunEndedHook {
-  stored(client: pg.PoolClient, runId: number): Promise<void>;
+  stored(client: pg.PoolClient, runId: number, how: "upload" | "finish"): Promise<void>;
   committed(): Promise<void>;
 }
 
@@ -250,7 +251,7 @@ async function storeUpload(
     await deps.onRunStored?.(client, run.id);
   }
   const counts = await repo.runCounts(client, run.id);
-  await deps.runEnded?.stored(client, run.id);
+  await deps.runEnded?.stored(client, run.id, "upload");
   const created = writer.summary.inserted > 0 || !fields.run_key;
   const outcome: IngestOutcome = {
     statusCode: created ? 201 : 200,

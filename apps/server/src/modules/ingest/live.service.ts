@@ -160,7 +160,7 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
       await finalizeRun(client, run.id);
       await deps.onRunStored?.(client, run.id);
     }
-    await deps.runEnded?.stored(client, run.id);
+    await deps.runEnded?.stored(client, run.id, "finish");
     return {
       test_run_key: key,
       state: "finished" as const,
