@@ -279,7 +279,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
-  await app.register(reportRoutes(db));
+  await app.register(reportRoutes(db, deps.objects, config.publicUrl));
   await app.register(
     runViewRoutes({
       db,
