@@ -253,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const triageSettings = { similarity: config.triageSimilarity };
   const ingest = {
     runEnded: notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, notify.log),
+    publicUrl: config.publicUrl,
     db,
     parseWorkers,
     uploadSlots: pLimit(2 * parseThreads),

@@ -42,6 +42,8 @@ export interface IngestDeps {
    * several (more may follow into the same run); a finish is the run's explicit end.
    */
   runEnded?: RunEndedHook;
+  /** ASSAY_PUBLIC_URL: the answer's `link` to the run is absolute on it. */
+  publicUrl?: string;
 }
 
 export interface RunEndedHook {
@@ -266,6 +268,9 @@ async function storeUpload(
       missing_attachments: writer.summary.missingAttachments,
       warnings,
       url: runUrl(fields.family, key),
+      ...(deps.publicUrl
+        ? { link: new URL(runUrl(fields.family, key), deps.publicUrl).toString() }
+        : {}),
     },
   };
   return { outcome, learnedTests: writer.learnedTests };
