@@ -33,6 +33,8 @@ beforeAll(async () => {
     ASSAY_ADMIN_PASSWORD: ADMIN.password,
     ASSAY_INGEST_TOKEN: TOKEN,
     ASSAY_WEBHOOK_ALLOW_PRIVATE: "true",
+    // Sent as soon as the upload is stored: no wait for more shards of the run.
+    ASSAY_NOTIFY_SETTLE_SECONDS: "0",
   });
 }, 120_000);
 afterAll(async () => {

@@ -14,7 +14,7 @@ const HTML = "<!doctype html><title>run</title><h1>Nightly</h1>";
 const seen: { url?: string; auth?: string }[] = [];
 const server = createServer((request, response) => {
   seen.push({ url: request.url, auth: request.headers.authorization });
-  if (request.url === "/v1/test-runs/nightly%2042/report.html")
+  if (request.url?.split("?")[0] === "/v1/test-runs/nightly%2042/report.html")
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(HTML);
   else
     response
@@ -64,6 +64,20 @@ describe("assay report", () => {
     expect(result.stdout).toMatch(/^Wrote run\.html/);
     expect(readFileSync(path.join(cwd, "run.html"), "utf8")).toBe(HTML);
     expect(seen.at(-1)?.auth).toBe("Bearer t0k");
+    expect(seen.at(-1)?.url).not.toContain("screenshots");
+  });
+
+  it("asks for the screenshots inlined with --screenshots", async () => {
+    const result = await assay([
+      "report",
+      "--run-key",
+      "nightly 42",
+      "--screenshots",
+      "--server",
+      url,
+    ]);
+    expect(result.code).toBe(0);
+    expect(seen.at(-1)?.url).toBe("/v1/test-runs/nightly%2042/report.html?screenshots=true");
   });
 
   it("says the server's reason and exits 1 for an unknown run, and asks for --run-key", async () => {

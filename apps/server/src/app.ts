@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { availableParallelism } from "node:os";
 import Fastify, { type FastifyInstance } from "fastify";
-import type pg from "pg";
 import {
   serializerCompiler,
   validatorCompiler,
@@ -62,8 +61,7 @@ import { registerHarmonization } from "./modules/harmonization/harmonization.reg
 import { registerNotify } from "./modules/notify/notify.register.js";
 import { badgeRoutes } from "./modules/badge/badge.routes.js";
 import { reportRoutes } from "./modules/report/report.routes.js";
-import { wakeNotifier } from "./modules/notify/notify.jobs.js";
-import { enqueueRunDeliveries } from "./modules/notify/notify.service.js";
+import { notifyOnRunEnd } from "./modules/notify/notify.jobs.js";
 import { registerRetention } from "./modules/retention/retention.register.js";
 import { retentionDeps } from "./retention-deps.js";
 
@@ -131,14 +129,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", () => pendingPool.end());
   const triageSettings = { similarity: config.triageSimilarity };
   const ingest = {
-    runEnded: {
-      stored: (client: pg.PoolClient, runId: number) => enqueueRunDeliveries(client, runId),
-      // The run is stored whatever happens here: a delivery not woken now goes at the next minute.
-      committed: () =>
-        wakeNotifier(deps.jobs).catch((error: unknown) =>
-          deps.logger.warn({ err: error }, "notifications: could not wake the sender"),
-        ),
-    },
+    runEnded: notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+    publicUrl: config.publicUrl,
     db,
     parseWorkers,
     uploadSlots: pLimit(2 * parseThreads),
@@ -170,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   );
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
-  await app.register(reportRoutes(db));
+  await app.register(reportRoutes(db, deps.objects, config.publicUrl));
   await app.register(
     runViewRoutes({
       db,

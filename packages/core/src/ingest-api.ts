@@ -94,6 +94,10 @@ export const IngestResponseSchema = z.object({
       "What the reports said that was stored otherwise than written: a test case without a name (named after its suite or file), totals that disagree with the tests listed (both numbers and the likely cause). The run keeps them too.",
     ),
   url: z.string().describe("Where the run is shown in the web app"),
+  link: z
+    .string()
+    .optional()
+    .describe("The same, absolute, on the server's public URL (ASSAY_PUBLIC_URL)"),
 });
 export type IngestResponse = z.infer<typeof IngestResponseSchema>;
 

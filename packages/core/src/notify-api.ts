@@ -11,15 +11,12 @@ export const NOTIFY_CHANNELS = ["slack", "teams", "email", "webhook"] as const;
 export const NotifyChannelSchema = z.enum(NOTIFY_CHANNELS).describe("Where the message goes");
 export type NotifyChannel = z.infer<typeof NotifyChannelSchema>;
 
-/**
- * When a matching run is sent. new_failures needs triage's failure groups: a server without them
- * refuses such a rule (400) rather than guessing.
- */
+/** When a matching run is sent; new_failures reads triage's failure groups of the run. */
 export const NOTIFY_WHEN = ["always", "failure", "recovery", "new_failures"] as const;
 export const NotifyWhenSchema = z
   .enum(NOTIFY_WHEN)
   .describe(
-    "always; failure: the run has failed tests; recovery: no failed tests after a matching run that had some; new_failures: failure groups seen for the first time (needs triage)",
+    "always; failure: the run has failed tests; recovery: no failed tests after a matching run that had some; new_failures: the run has failure groups seen for the first time, or back after the job's last runs went without them (regressions)",
   );
 export type NotifyWhen = z.infer<typeof NotifyWhenSchema>;
 
@@ -101,7 +98,6 @@ export type NotifyRule = z.infer<typeof NotifyRuleSchema>;
 
 export const NotifyRuleListSchema = z.object({
   rules: z.array(NotifyRuleSchema),
-  newFailuresAvailable: z.boolean().describe("Whether 'on new failures' can be chosen"),
 });
 export type NotifyRuleList = z.infer<typeof NotifyRuleListSchema>;
 

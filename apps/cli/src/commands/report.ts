@@ -3,7 +3,7 @@ import { parseArgs } from "node:util";
 import { serverTarget } from "../client.js";
 import { KnownError } from "../errors.js";
 
-export const reportUsage = `Usage: assay report --run-key KEY [-o FILE] [--server URL] [--token TOKEN]
+export const reportUsage = `Usage: assay report --run-key KEY [-o FILE] [--screenshots] [--server URL] [--token TOKEN]
 
 Saves a run as one HTML file that opens offline in any browser: its counts, the failures, then
 every test with its steps and error (the Test Reports dialog's "Download report").
@@ -11,6 +11,8 @@ every test with its steps and error (the Test Reports dialog's "Download report"
 Options:
   --run-key KEY    the run's key (test_run_key), as printed by \`assay upload\`
   -o, --output F   where to write it (default: assay-KEY.html)
+  --screenshots    inline the tests' screenshots (each up to 1 MB, 20 MB in all; the others
+                   are named with a link to them in Assay)
   --server URL     Assay server (default: $ASSAY_URL or http://localhost:8080)
   --token TOKEN    a service token, when reading needs sign-in (default: $ASSAY_TOKEN)
 
@@ -21,6 +23,7 @@ Examples:
 const options = {
   "run-key": { type: "string" },
   output: { type: "string", short: "o" },
+  screenshots: { type: "boolean" },
   server: { type: "string" },
   token: { type: "string" },
 } as const;
@@ -31,6 +34,7 @@ export async function report(argv: string[]): Promise<void> {
   if (!key) throw new KnownError(`give the run with --run-key KEY.\n\n${reportUsage}`);
   const target = serverTarget(values.server, values.token);
   const url = new URL(`/v1/test-runs/${encodeURIComponent(key)}/report.html`, target.url);
+  if (values.screenshots) url.searchParams.set("screenshots", "true");
   let response: Response;
   try {
     response = await fetch(url, {

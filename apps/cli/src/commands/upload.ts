@@ -7,11 +7,16 @@ import { glob, isDynamicPattern } from "tinyglobby";
 import { answerBody, sendStream, serverTarget, type ApiAnswer } from "../client.js";
 import { KnownError } from "../errors.js";
 import { multipartBody, type FileOnDisk } from "@assay/server/multipart-body";
+import { referencedFiles } from "./upload-attachments.js";
+import { UploadProgress } from "./upload-progress.js";
 
 export const uploadUsage = `Usage: assay upload PATH... [options]
 
 Uploads test reports (and the screenshots they refer to) to Assay. PATH may be a file, a folder
-(an Allure results folder is sent whole) or a glob such as "reports/**/*.xml".
+(an Allure results folder is sent whole) or a glob such as "reports/**/*.xml". The files a
+Playwright or CTRF JSON report refers to by path (screenshots, traces) are sent with it when they
+exist here. On a terminal it shows the bytes sent, then the server's storing; CI logs get only
+the outcome and the run's link.
 
 Options:
   --format FORMAT      auto (default), junit, cucumber, allure, ctrf, playwright, mocha, locust,
@@ -19,6 +24,7 @@ Options:
   --family FAMILY      frontend (default), backend or load
   --run-key KEY        merge into this run (sharded jobs use one key); default: $ASSAY_RUN_KEY
                        (set for builds started from Assay), else a new run
+  --no-attachments     send only the PATHs given, not the files JSON reports refer to
   --junit-retries      JUnit: same-named test cases of one suite are retries of one test, as some
                        rerun tools write them (default: every test case is a test of its own)
   --name NAME          run name (default: $TEST_RUN_NAME, else the upload time)
@@ -45,6 +51,7 @@ const options = {
   family: { type: "string" },
   "run-key": { type: "string" },
   "junit-retries": { type: "boolean" },
+  "no-attachments": { type: "boolean" },
   name: { type: "string" },
   site: { type: "string" },
   env: { type: "string" },
@@ -117,21 +124,6 @@ function bodyFor(
   return multipartBody(fields, files);
 }
 
-function progressPrinter(total: number) {
-  // Only large uploads on a terminal get a progress line; CI logs stay clean.
-  if (total < 5 * 1024 * 1024 || !process.stderr.isTTY) return undefined;
-  let last = -1;
-  return (sent: number) => {
-    const percent = Math.floor((sent / total) * 100);
-    if (percent === last) return;
-    last = percent;
-    process.stderr.write(
-      `\ruploading ${(sent / 1048576).toFixed(1)} / ${(total / 1048576).toFixed(1)} MiB (${percent}%)`,
-    );
-    if (sent >= total) process.stderr.write("\n");
-  };
-}
-
 export async function upload(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -142,7 +134,9 @@ export async function upload(argv: string[]): Promise<void> {
   if (positionals.length === 0)
     throw new KnownError(`give at least one file, folder or glob.\n\n${uploadUsage}`);
   const target = serverTarget(values.server, values.token);
-  const files = await expandPaths(positionals);
+  const given = await expandPaths(positionals);
+  const referenced = values["no-attachments"] ? [] : referencedFiles(given);
+  const files = [...given, ...referenced];
   const fields = {
     format: values.format,
     family: values.family,
@@ -177,17 +171,16 @@ export async function upload(argv: string[]): Promise<void> {
   };
   let answer: ApiAnswer | undefined;
   for (let attempt = 1; !answer; attempt++) {
+    const progress = UploadProgress.forTerminal(multipart.length);
     try {
-      answer = await sendStream(
-        target,
-        "/v1/ingest/reports",
-        multipart.open(),
-        headers,
-        progressPrinter(multipart.length),
+      answer = await sendStream(target, "/v1/ingest/reports", multipart.open(), headers, (sent) =>
+        progress?.sent(sent),
       );
     } catch (error) {
       if (!(error instanceof KnownError) || attempt >= 3) throw error;
       await new Promise((r) => setTimeout(r, 1000 * attempt));
+    } finally {
+      progress?.done();
     }
   }
   const body = answerBody(target, answer, IngestResponseSchema, "an upload");
@@ -199,11 +192,32 @@ export async function upload(argv: string[]): Promise<void> {
   console.log(
     `Total ${n(c.total)}, passed ${n(c.passed)}, failed ${n(c.failed)}, skipped ${n(c.pending)}${c.flaky ? `, flaky ${n(c.flaky)}` : ""}.`,
   );
+  if (referenced.length > 0) {
+    const bytes = referenced.reduce((sum, file) => sum + file.size, 0);
+    console.log(
+      `Sent ${n(referenced.length)} attachment(s) the reports refer to (${(bytes / 1048576).toFixed(1)} MiB).`,
+    );
+  }
   if (body.missing_attachments.length > 0) {
     console.log(
       `Attachments not found in the upload: ${body.missing_attachments.slice(0, 5).join(", ")}`,
     );
   }
   for (const warning of body.warnings) console.log(`Warning: ${warning}`);
-  console.log(new URL(body.url, target.url).toString());
+  console.log(runLink(body, target.url));
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The run's absolute address: the server's public one (ASSAY_PUBLIC_URL), unless the server has
+ * none set and answers its localhost default to a CLI that reached it elsewhere; then the
+ * address the CLI used.
+ */
+export function runLink(body: { url: string; link?: string }, server: URL): string {
+  if (body.link) {
+    const link = new URL(body.link);
+    if (!LOOPBACK.has(link.hostname) || LOOPBACK.has(server.hostname)) return link.toString();
+  }
+  return new URL(body.url, server).toString();
 }

@@ -50,13 +50,16 @@ export interface IngestDeps {
   /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
-   * `committed` after COMMIT. Absent: nobody is told.
+   * `committed` after COMMIT. Absent: nobody is told. `how`: an upload may be one shard of
+   * several (more may follow into the same run); a finish is the run's explicit end.
    */
   runEnded?: RunEndedHook;
+  /** ASSAY_PUBLIC_URL: the answer's `link` to the run is absolute on it. */
+  publicUrl?: string;
 }
 
 export interface RunEndedHook {
-  stored(client: pg.PoolClient, runId: number): Promise<void>;
+  stored(client: pg.PoolClient, runId: number, how: "upload" | "finish"): Promise<void>;
   committed(): Promise<void>;
 }
 
@@ -262,7 +265,7 @@ async function storeUpload(
     await deps.onRunStored?.(client, run.id, writer.registeredTests);
   }
   const counts = await repo.runCounts(client, run.id);
-  await deps.runEnded?.stored(client, run.id);
+  await deps.runEnded?.stored(client, run.id, "upload");
   const created = writer.summary.inserted > 0 || !fields.run_key;
   const outcome: IngestOutcome = {
     statusCode: created ? 201 : 200,
@@ -277,6 +280,9 @@ async function storeUpload(
       missing_attachments: writer.summary.missingAttachments,
       warnings,
       url: runUrl(fields.family, key),
+      ...(deps.publicUrl
+        ? { link: new URL(runUrl(fields.family, key), deps.publicUrl).toString() }
+        : {}),
     },
   };
   return { outcome, learnedTests: writer.learnedTests };

@@ -161,7 +161,7 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
       // Its tests were registered by the appends before, each seen then.
       await deps.onRunStored?.(client, run.id, { count: 0, ids: [] });
     }
-    await deps.runEnded?.stored(client, run.id);
+    await deps.runEnded?.stored(client, run.id, "finish");
     return {
       test_run_key: key,
       state: "finished" as const,

@@ -20,21 +20,34 @@ export const NotifyFileSchema = z
   )
   .optional();
 
+/**
+ * ASSAY_NOTIFY_SETTLE_SECONDS: how long an uploaded run's notification waits for more uploads
+ * (shards) into the same run; each one starts the wait again.
+ */
+export const DEFAULT_SETTLE_SECONDS = 60;
+const MAX_SETTLE_SECONDS = 3600;
+
 /** The file's rules with their secrets; kept out of every serialization of the Config. */
 export class NotifyConfig {
   readonly #rules: readonly NotifyRuleBody[];
-  constructor(rules: readonly NotifyRuleBody[]) {
+  constructor(
+    rules: readonly NotifyRuleBody[],
+    readonly settleSeconds = DEFAULT_SETTLE_SECONDS,
+  ) {
     this.#rules = rules;
   }
   rules(): readonly NotifyRuleBody[] {
     return this.#rules;
   }
   toJSON(): string {
-    return `[${this.#rules.length} notification rule(s)]`;
+    return `[${this.#rules.length} notification rule(s), settle ${this.settleSeconds} s]`;
   }
 }
 
-/** Reads each rule's secret from the environment; a variable named but unset is a problem. */
+/**
+ * Reads each rule's secret from the environment (a variable named but unset is a problem) and
+ * ASSAY_NOTIFY_SETTLE_SECONDS.
+ */
 export function readNotifyConfig(
   file: z.infer<typeof NotifyFileSchema>,
   env: NodeJS.ProcessEnv,
@@ -48,5 +61,11 @@ export function readNotifyConfig(
       );
     return { ...rule, ...(secret ? { secret } : {}) };
   });
-  return problems.length > 0 ? { problems } : new NotifyConfig(rules);
+  const settle = env.ASSAY_NOTIFY_SETTLE_SECONDS?.trim();
+  const settleSeconds = settle ? Number(settle) : DEFAULT_SETTLE_SECONDS;
+  if (!Number.isInteger(settleSeconds) || settleSeconds < 0 || settleSeconds > MAX_SETTLE_SECONDS)
+    problems.push(
+      `ASSAY_NOTIFY_SETTLE_SECONDS: expected whole seconds from 0 to ${MAX_SETTLE_SECONDS}, got "${settle}"`,
+    );
+  return problems.length > 0 ? { problems } : new NotifyConfig(rules, settleSeconds);
 }

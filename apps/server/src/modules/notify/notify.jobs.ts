@@ -1,6 +1,8 @@
+import type { FastifyBaseLogger } from "fastify";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
+import type { RunEndedHook } from "../ingest/ingest.service.js";
 import { sweep } from "./notify.sender.js";
-import type { NotifyDeps } from "./notify.service.js";
+import { enqueueRunDeliveries, type NotifyDeps } from "./notify.service.js";
 
 /**
  * The outbox's clock on pg-boss: a sweep when a run is stored (woken at once on this server), a
@@ -34,4 +36,25 @@ export async function startNotifier(jobs: Jobs, deps: NotifyDeps): Promise<void>
 /** Sends the run's deliveries now (after the ingest transaction that queued them committed). */
 export async function wakeNotifier(jobs: Jobs): Promise<void> {
   await jobs.send(notifyQueue, { reason: "run stored" });
+}
+
+/**
+ * Ingestion's hook: a run stored or finished queues its deliveries in its own transaction, and
+ * wakes the sender after COMMIT. An upload's wait `settleSeconds` (ASSAY_NOTIFY_SETTLE_SECONDS)
+ * for more shards of the run; a live run's finish is its end and goes at once.
+ */
+export function notifyOnRunEnd(
+  jobs: Jobs,
+  settleSeconds: number,
+  log: FastifyBaseLogger,
+): RunEndedHook {
+  return {
+    stored: (client, runId, how) =>
+      enqueueRunDeliveries(client, runId, how === "finish" ? 0 : settleSeconds),
+    // The run is stored whatever happens here: a delivery not woken now goes at the next minute.
+    committed: () =>
+      wakeNotifier(jobs).catch((error: unknown) =>
+        log.warn({ err: error }, "notifications: could not wake the sender"),
+      ),
+  };
 }

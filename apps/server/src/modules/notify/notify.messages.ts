@@ -21,6 +21,8 @@ export interface RunMessage {
   durationMs: number;
   /** At most NOTIFY_TOP_FAILURES, each with its tests. */
   failures: FailureGroup[];
+  /** "New failures" under an "on new failures" rule (only those are listed), else "Top failures". */
+  failuresTitle: "Top failures" | "New failures";
   url: string;
 }
 
@@ -85,7 +87,7 @@ export function slackPayload(message: RunMessage): object {
     },
   ];
   if (message.failures.length > 0) {
-    const text = `*Top failures*\n${failureLines(message, slackText, "•").join("\n")}`;
+    const text = `*${message.failuresTitle}*\n${failureLines(message, slackText, "•").join("\n")}`;
     blocks.push({ type: "section", text: { type: "mrkdwn", text: cut(text, 3000) } });
   }
   blocks.push({
@@ -125,7 +127,12 @@ export function teamsPayload(message: RunMessage): object {
     },
   ];
   if (message.failures.length > 0) {
-    body.push({ type: "TextBlock", weight: "Bolder", text: "Top failures", spacing: "Medium" });
+    body.push({
+      type: "TextBlock",
+      weight: "Bolder",
+      text: message.failuresTitle,
+      spacing: "Medium",
+    });
     for (const group of message.failures) {
       body.push({
         type: "TextBlock",
@@ -171,7 +178,7 @@ export function emailParts(message: RunMessage): { subject: string; text: string
     countsLine(message),
     `Duration: ${formatDuration(message.durationMs)}`,
     ...(message.failures.length
-      ? ["", "Top failures:", ...failureLines(message, (v) => v, "-")]
+      ? ["", `${message.failuresTitle}:`, ...failureLines(message, (v) => v, "-")]
       : []),
     "",
     `Open in Assay: ${message.url}`,
@@ -198,7 +205,7 @@ export function emailParts(message: RunMessage): { subject: string; text: string
 <td ${cell}>Failed <strong>${message.counts.failed}</strong></td>
 <td ${cell}>Skipped <strong>${message.counts.skipped}</strong></td>
 <td ${cell}>Duration <strong>${html(formatDuration(message.durationMs))}</strong></td></tr></table>
-${failures ? `<h2 style="font-size:16px;margin:0 0 8px">Top failures</h2><ul style="padding-left:20px">${failures}</ul>` : ""}
+${failures ? `<h2 style="font-size:16px;margin:0 0 8px">${message.failuresTitle}</h2><ul style="padding-left:20px">${failures}</ul>` : ""}
 <p style="margin:16px 0 0"><a href="${html(message.url)}" style="background:#1565c0;color:#fff;padding:8px 14px;border-radius:4px;text-decoration:none">Open in Assay</a></p>
 <p style="margin:16px 0 0;color:#888;font-size:12px">Sent by Assay for the rule “${html(message.ruleName)}”.</p>
 </div></body></html>`;

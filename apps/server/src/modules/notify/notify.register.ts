@@ -3,12 +3,13 @@ import type { Logger } from "pino";
 import { runsWorkers, type AppDeps } from "../../app-deps.js";
 import { deriveKey } from "../../secret-key.js";
 import { startNotifier } from "./notify.jobs.js";
+import { triageFailureGroups } from "./notify.groups.js";
 import { notifyRoutes } from "./notify.routes.js";
 import { syncConfigRules, type NotifyDeps } from "./notify.service.js";
 
 /**
  * Notifications in the app: the rules' routes, the file's rules copied in, the sender. Runs
- * reach it through ingest's runEnded callbacks (app.ts), which queue and wake deliveries.
+ * reach it through ingest's runEnded callbacks (app.ts: notifyOnRunEnd).
  */
 export async function registerNotify(
   app: FastifyInstance,
@@ -21,6 +22,7 @@ export async function registerNotify(
     key: deriveKey(secret, "notify-secrets"),
     publicUrl: config.publicUrl,
     policy: { allowPrivate: config.webhookAllowPrivate },
+    failureGroups: triageFailureGroups(deps.db),
     log: deps.logger as Logger,
   };
   await app.register(notifyRoutes(notify));

@@ -153,14 +153,23 @@ export async function latestDeliveries(db: Queryable, limit: number): Promise<De
 
 /**
  * Queues a delivery of the run for each active rule whose filters match it, once per rule and
- * run (a second upload into the run adds nothing). Runs in the caller's transaction, so a run
- * committed is a run queued. Returns how many were queued.
+ * run, due `settleSeconds` from now. A later upload into the run (another shard) moves a
+ * delivery not yet attempted to `settleSeconds` after itself, so the message reads the whole
+ * run's counts. A run still open (opened by POST /v1/ingest/runs, its shards uploading into it)
+ * is not queued: its finish is. Runs in the caller's transaction, so a run committed is a run
+ * queued; the wait counts from this statement (clock_timestamp), not from the transaction's
+ * start, which a large upload's parse may have left well behind. Returns how many were queued or moved.
  */
-export async function enqueueRun(db: Queryable, runId: number): Promise<number> {
+export async function enqueueRun(
+  db: Queryable,
+  runId: number,
+  settleSeconds: number,
+): Promise<number> {
   const { rowCount } = await db.query(
-    `INSERT INTO notify_outbox (rule_id, run_id)
-     SELECT r.id, runs.id FROM notify_rules r, runs
-     WHERE runs.id = $1 AND r.is_active AND r.archived_at IS NULL
+    `INSERT INTO notify_outbox (rule_id, run_id, next_at)
+     SELECT r.id, runs.id, clock_timestamp() + make_interval(secs => $2)
+     FROM notify_rules r, runs
+     WHERE runs.id = $1 AND runs.state = 'finished' AND r.is_active AND r.archived_at IS NULL
        AND (r.filters->>'family' IS NULL OR r.filters->>'family' = runs.family)
        AND (r.filters->>'platform' IS NULL
             OR (r.filters->>'platform' = 'nextGen') = runs.is_next_gen)
@@ -169,8 +178,9 @@ export async function enqueueRun(db: Queryable, runId: number): Promise<number> 
        AND (r.filters->>'environment' IS NULL OR r.filters->>'environment' = runs.env)
        AND (r.filters->>'name' IS NULL
             OR strpos(lower(runs.test_run_name), lower(r.filters->>'name')) > 0)
-     ON CONFLICT (rule_id, run_id) DO NOTHING`,
-    [runId],
+     ON CONFLICT (rule_id, run_id) DO UPDATE SET next_at = excluded.next_at
+       WHERE notify_outbox.state = 'pending' AND notify_outbox.attempts = 0`,
+    [runId, settleSeconds],
   );
   return rowCount ?? 0;
 }
@@ -276,26 +286,15 @@ export async function previousRunFailed(
   return rows[0] ? rows[0].failed > 0 : undefined;
 }
 
-export interface FailedTest {
-  name: string;
-  error: string | null;
-}
-
-/**
- * The run's failed tests (final attempts; a 'Pending reason' failure is a skip, spec section 4),
- * in the report's order, at most `limit`.
- */
-export async function topFailedTests(
+/** The titles of tests (the tests a failure group lists), by test id. */
+export async function testNames(
   db: Queryable,
-  runId: number,
-  limit: number,
-): Promise<FailedTest[]> {
-  const { rows } = await db.query<FailedTest>(
-    `SELECT name, left(error_message, 300) AS error FROM results
-     WHERE run_id = $1 AND is_final AND status = 'failed'
-       AND (error_message IS NULL OR error_message NOT LIKE '%Pending reason%')
-     ORDER BY id LIMIT $2`,
-    [runId, limit],
+  testIds: readonly number[],
+): Promise<Map<number, string>> {
+  if (testIds.length === 0) return new Map();
+  const { rows } = await db.query<{ id: number; name: string }>(
+    "SELECT id::float8 AS id, title AS name FROM tests WHERE id = ANY($1::bigint[])",
+    [testIds],
   );
-  return rows;
+  return new Map(rows.map((row) => [row.id, row.name]));
 }

@@ -20,67 +20,49 @@ import { openSecret, type NotifyDeps } from "./notify.service.js";
 /** How long a claimed delivery is this worker's before another may take it. */
 const LEASE_SECONDS = 120;
 const BATCH = 20;
-/** Failed tests read to group when triage's groups are absent, and tests shown per group. */
-const FAILURES_READ = 500;
-const TESTS_PER_GROUP = 5;
 
-/** Why a run is not sent under the rule, or the message's outcome when it is. */
+/** Why a run is not sent under the rule, or the message's outcome and failures when it is. */
 async function decide(
   deps: NotifyDeps,
   rule: repo.RuleRow,
   run: repo.RunFacts,
-): Promise<{ outcome: RunMessage["outcome"] } | { skip: string }> {
+): Promise<Decision | { skip: string }> {
   const failed = run.failed > 0;
-  if (rule.when_to === "always") return { outcome: failed ? "failed" : "passed" };
-  if (rule.when_to === "failure" || rule.when_to === "new_failures") {
-    return failed ? { outcome: "failed" } : { skip: "no failed tests" };
+  const onlyNew = rule.when_to === "new_failures";
+  const failures = () =>
+    deps.failureGroups.groups(run.key, { onlyNew, limit: NOTIFY_TOP_FAILURES });
+  if (rule.when_to === "always")
+    return { outcome: failed ? "failed" : "passed", failures: failed ? await failures() : [] };
+  if (!failed) {
+    if (rule.when_to !== "recovery") return { skip: "no failed tests" };
+    const before = await repo.previousRunFailed(deps.db.pool, Number(rule.id), Number(run.id));
+    return before
+      ? { outcome: "recovered", failures: [] }
+      : { skip: "the run before it had no failures" };
   }
-  if (failed) return { skip: "the run failed; the rule sends on recovery" };
-  const before = await repo.previousRunFailed(deps.db.pool, Number(rule.id), Number(run.id));
-  return before ? { outcome: "recovered" } : { skip: "the run before it had no failures" };
+  if (rule.when_to === "recovery") return { skip: "the run failed; the rule sends on recovery" };
+  const groups = await failures();
+  if (onlyNew && groups.length === 0)
+    return { skip: "no new failures: every failure group was seen in the job's recent runs" };
+  return { outcome: "failed", failures: groups };
 }
 
-async function failuresOf(
-  deps: NotifyDeps,
-  rule: repo.RuleRow,
-  runId: number,
-): Promise<FailureGroup[]> {
-  if (deps.failureGroups) {
-    return deps.failureGroups.groups(runId, {
-      onlyNew: rule.when_to === "new_failures",
-      limit: NOTIFY_TOP_FAILURES,
-    });
-  }
-  // Without triage: the run's failures grouped by their error's first line, biggest first.
-  const tests = await repo.topFailedTests(deps.db.pool, runId, FAILURES_READ);
-  const groups = new Map<string, string[]>();
-  for (const test of tests) {
-    const title = test.error?.split("\n")[0]?.trim() || "Failed without a message";
-    groups.set(title, [...(groups.get(title) ?? []), test.name]);
-  }
-  return [...groups]
-    .sort((a, b) => b[1].length - a[1].length)
-    .slice(0, NOTIFY_TOP_FAILURES)
-    .map(([title, names]) => ({
-      title,
-      tests:
-        names.length > TESTS_PER_GROUP
-          ? [...names.slice(0, TESTS_PER_GROUP), `…and ${names.length - TESTS_PER_GROUP} more`]
-          : names,
-    }));
+interface Decision {
+  outcome: RunMessage["outcome"];
+  failures: FailureGroup[];
 }
 
-export async function buildMessage(
-  deps: NotifyDeps,
+export function buildMessage(
   rule: repo.RuleRow,
   run: repo.RunFacts,
-  outcome: RunMessage["outcome"],
-): Promise<RunMessage> {
+  publicUrl: string,
+  decision: Decision,
+): RunMessage {
   const wall =
     run.started_at && run.finished_at ? run.finished_at.getTime() - run.started_at.getTime() : 0;
   return {
     ruleName: rule.name,
-    outcome,
+    outcome: decision.outcome,
     run: { key: run.key, name: run.name, family: run.family, branch: run.branch, site: run.site },
     counts: {
       total: run.total,
@@ -90,8 +72,9 @@ export async function buildMessage(
       flaky: run.flaky,
     },
     durationMs: wall > 0 ? wall : run.duration_ms,
-    failures: run.failed > 0 ? await failuresOf(deps, rule, Number(run.id)) : [],
-    url: runUrl(deps.publicUrl, run),
+    failures: decision.failures,
+    failuresTitle: rule.when_to === "new_failures" ? "New failures" : "Top failures",
+    url: runUrl(publicUrl, run),
   };
 }
 
@@ -120,7 +103,7 @@ async function deliverOne(deps: NotifyDeps, claimed: repo.ClaimedRow): Promise<v
     await repo.settle(deps.db.pool, claimed.id, "skipped", decision.skip);
     return;
   }
-  const attempt = await send(deps, rule, await buildMessage(deps, rule, run, decision.outcome));
+  const attempt = await send(deps, rule, buildMessage(rule, run, deps.publicUrl, decision));
   if (attempt.kind === "retry" && claimed.attempts < MAX_ATTEMPTS) {
     const wait = retryDelaySeconds(claimed.attempts, attempt.retryAfterSeconds);
     await repo.settle(

@@ -17,15 +17,11 @@ import * as repo from "./notify.repo.js";
  * answered without it. What a run's delivery says and whether it is sent is notify.sender.ts.
  */
 
-/**
- * Where failure groups come from. Triage (failure groups, new vs known) is built apart; until a
- * server passes a source, messages list the run's first failed tests and "on new failures" is
- * refused when a rule is saved.
- */
+/** Where failure groups come from: triage (notify.groups.ts); tests pass their own. */
 export interface FailureGroupSource {
-  /** The run's failure groups, biggest first; `onlyNew`: groups not seen before this run. */
+  /** The run's failure groups, biggest first; `onlyNew`: new groups and regressions only. */
   groups(
-    runId: number,
+    runKey: string,
     options: { onlyNew: boolean; limit: number },
   ): Promise<{ title: string; tests: string[] }[]>;
 }
@@ -38,7 +34,7 @@ export interface NotifyDeps {
   publicUrl: string;
   /** The SSRF rules of the scheduler's webhook, for every URL and SMTP host. */
   policy: WebhookPolicy;
-  failureGroups?: FailureGroupSource;
+  failureGroups: FailureGroupSource;
   log: Logger;
 }
 
@@ -93,7 +89,6 @@ export async function listRules(deps: NotifyDeps): Promise<NotifyRuleList> {
         deliveries.filter((d) => d.rule_id === row.id),
       ),
     ),
-    newFailuresAvailable: deps.failureGroups !== undefined,
   };
 }
 
@@ -113,8 +108,6 @@ function bodyProblem(
   body: NotifyRuleBody,
   hasStored: boolean,
 ): string | undefined {
-  if (body.when === "new_failures" && !deps.failureGroups)
-    return "'On new failures' needs triage's failure groups, which this server does not have yet: choose 'on failure' for now.";
   if (body.channel === "email") {
     if (!body.email)
       return "An email rule needs its SMTP server and recipients (email.host, email.from, email.to).";
@@ -183,10 +176,15 @@ export async function archiveRule(deps: NotifyDeps, id: number, by: string) {
 
 /**
  * Queues the run's deliveries for every active rule that matches it, inside the transaction
- * that stored or finished the run (ingestion's runEnded hook).
+ * that stored or finished the run (ingestion's runEnded hook). An upload's are due after
+ * `settleSeconds` of quiet (its run may have more shards coming); a finished live run's at once.
  */
-export async function enqueueRunDeliveries(client: pg.PoolClient, runId: number): Promise<void> {
-  await repo.enqueueRun(client, runId);
+export async function enqueueRunDeliveries(
+  client: pg.PoolClient,
+  runId: number,
+  settleSeconds: number,
+): Promise<void> {
+  await repo.enqueueRun(client, runId, settleSeconds);
 }
 
 /** The rule's secret in clear, for a delivery only; undefined when none or unreadable. */

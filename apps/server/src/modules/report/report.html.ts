@@ -1,10 +1,13 @@
 import { formatDuration, isPendingFailure } from "@assay/core";
 import type { ReportResult, ReportRun } from "./report.repo.js";
+import type { Shot } from "./report.shots.js";
 
 /**
  * A run as one HTML file that opens offline in any browser: no script, no external file. Counts,
  * the failures first, then every test as a closed <details> with its steps and error; the
- * browser lays out a closed <details>' summary only, so 14,000 tests open quickly.
+ * browser lays out a closed <details>' summary only, and with content-visibility only those on
+ * screen (docs/performance.md, "Run report as one file": a 14,000-test file loads in about half
+ * the time with it).
  */
 
 const html = (value: string) =>
@@ -26,7 +29,18 @@ function stepMark(passed: boolean | null): string {
   return passed === true ? "✓" : passed === false ? "✗" : "–";
 }
 
-function testBlock(result: ReportResult): string {
+function shotsBlock(shots: Shot[] | undefined): string {
+  if (!shots?.length) return "";
+  return shots
+    .map((shot) =>
+      "dataUrl" in shot
+        ? `<figure><img src="${shot.dataUrl}" alt="${html(shot.name)}" loading="lazy"><figcaption>${html(shot.name)}</figcaption></figure>`
+        : `<p class="left">Screenshot ${html(shot.name)} left out: ${html(shot.leftOut)}. See it in Assay: <a href="${html(shot.link)}">${html(shot.link)}</a></p>`,
+    )
+    .join("");
+}
+
+function testBlock(result: ReportResult, shots?: Shot[]): string {
   const status = shownStatus(result);
   const steps = result.json_steps.length
     ? `<ol>${result.json_steps
@@ -39,20 +53,30 @@ function testBlock(result: ReportResult): string {
   const error = result.error_message
     ? `<pre>${html(result.error_message)}${result.error_stack ? `\n\n${html(result.error_stack)}` : ""}</pre>`
     : "";
-  return `<details class="${status}"><summary><b>${WORD[status]}</b> ${html(result.name)} <i>${formatDuration(result.duration_ms)}</i></summary>${steps}${error}</details>`;
+  return `<details class="${status}"><summary><b>${WORD[status]}</b> ${html(result.name)} <i>${formatDuration(result.duration_ms)}</i></summary>${steps}${error}${shotsBlock(shots)}</details>`;
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,Arial,sans-serif;margin:24px;color:#222}
 h1{font-size:22px;margin:0 0 4px}.meta{color:#666;margin:0 0 16px}
 .counts span{display:inline-block;margin-right:20px}.counts b{font-size:18px}
-details{border-bottom:1px solid #eee;padding:3px 0}summary{cursor:pointer}
+details{border-bottom:1px solid #eee;padding:3px 0;content-visibility:auto;contain-intrinsic-size:auto 24px}summary{cursor:pointer}
 summary i{color:#888;font-style:normal;float:right}
 .failed>summary b{color:#c62828}.passed>summary b{color:#2e7d32}.skipped>summary b{color:#757575}
 pre{background:#fafafa;border:1px solid #eee;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere}
-ol{margin:4px 0}.s.f{color:#c62828}h2{font-size:17px;margin:24px 0 8px}`;
+ol{margin:4px 0}.s.f{color:#c62828}h2{font-size:17px;margin:24px 0 8px}
+figure{margin:8px 0}img{max-width:100%;border:1px solid #ddd}figcaption{color:#666;font-size:12px}
+.left{color:#8d6e00}`;
 
-/** The whole report; `at` is when it was made (shown, UTC). */
-export function reportHtml(run: ReportRun, results: ReportResult[], at: Date): string {
+/**
+ * The whole report; `at` is when it was made (shown, UTC). `shots`: each result's screenshots
+ * (by result id), shown once: a failed test's under Failures, any other's under Every test.
+ */
+export function reportHtml(
+  run: ReportRun,
+  results: ReportResult[],
+  at: Date,
+  shots = new Map<string, Shot[]>(),
+): string {
   const failed = results.filter((r) => shownStatus(r) === "failed");
   const meta = [
     run.family,
@@ -68,9 +92,13 @@ export function reportHtml(run: ReportRun, results: ReportResult[], at: Date): s
     `<h1>${html(run.name)}</h1><p class="meta">${html(meta)} · run ${html(run.key)}</p>`,
     `<p class="counts"><span>Total <b>${run.total}</b></span><span>✓ Passed <b>${run.passed}</b></span><span>✗ Failed <b>${run.failed}</b></span><span>⧗ Skipped <b>${run.skipped}</b></span><span>Duration <b>${formatDuration(run.duration_ms)}</b></span></p>`,
     `<h2>Failures (${failed.length})</h2>`,
-    failed.length ? failed.map(testBlock).join("\n") : "<p>No failed tests.</p>",
+    failed.length
+      ? failed.map((r) => testBlock(r, shots.get(r.id))).join("\n")
+      : "<p>No failed tests.</p>",
     `<h2>Every test (${results.length})</h2>`,
-    results.map(testBlock).join("\n"),
+    results
+      .map((r) => testBlock(r, shownStatus(r) === "failed" ? undefined : shots.get(r.id)))
+      .join("\n"),
     `<p class="meta">Made by Assay on ${at.toISOString().replace("T", " ").slice(0, 19)} UTC.</p></body></html>`,
   ];
   return parts.join("\n");

@@ -18,6 +18,7 @@ export interface ReportRun {
 }
 
 export interface ReportResult {
+  id: string;
   name: string;
   status: "passed" | "failed" | "skipped";
   duration_ms: number;
@@ -39,8 +40,28 @@ export async function findReportRun(db: Db, key: string): Promise<ReportRun | un
 /** Final attempts in report order (results_run_id index through run_id). */
 export async function listReportResults(db: Db, runId: string): Promise<ReportResult[]> {
   const { rows } = await db.pool.query<ReportResult>(
-    `SELECT name, status, duration_ms, error_message, left(error_stack, 4000) AS error_stack, json_steps
+    `SELECT id, name, status, duration_ms, error_message, left(error_stack, 4000) AS error_stack, json_steps
      FROM results WHERE run_id = $1 AND is_final ORDER BY id`,
+    [runId],
+  );
+  return rows;
+}
+
+export interface ReportImage {
+  result_id: string;
+  name: string;
+  content_type: string;
+  object_key: string;
+  size: string;
+}
+
+/** The images attached to the run's final results (attachments: read), in result order. */
+export async function listReportImages(db: Db, runId: string): Promise<ReportImage[]> {
+  const { rows } = await db.pool.query<ReportImage>(
+    `SELECT a.result_id, a.name, a.content_type, a.object_key, a.size
+     FROM results r JOIN attachments a ON a.result_id = r.id
+     WHERE r.run_id = $1 AND r.is_final AND a.content_type LIKE 'image/%'
+     ORDER BY r.id, a.id`,
     [runId],
   );
   return rows;

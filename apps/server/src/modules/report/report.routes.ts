@@ -3,13 +3,23 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import { reportHtml } from "./report.html.js";
+import type { ObjectStore } from "../../storage/index.js";
 import { findReportRun, listReportResults } from "./report.repo.js";
+import { IMAGE_CAP, reportShots, TOTAL_CAP } from "./report.shots.js";
 
 const ParamsSchema = z.object({ key: z.string().min(1).max(200).describe("The run's key") });
+const QuerySchema = z.strictObject({
+  screenshots: z
+    .stringbool()
+    .default(false)
+    .describe(
+      `Inline the tests' screenshots (each up to ${IMAGE_CAP / 1048576} MB, ${TOTAL_CAP / 1048576} MB in all; past that a note and a link)`,
+    ),
+});
 
 /** GET /v1/test-runs/{key}/report.html: the run as one HTML file (issue 38). */
 export const reportRoutes =
-  (db: Db): FastifyPluginAsyncZod =>
+  (db: Db, objects: ObjectStore, publicUrl: string): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       "/v1/test-runs/:key/report.html",
@@ -21,12 +31,16 @@ export const reportRoutes =
             "Counts, the failures, then every test with its steps and error. The HTML is the answer (no JSON schema); errors are JSON.",
           produces: ["text/html"],
           params: ParamsSchema,
+          querystring: QuerySchema,
         },
       },
       async (request, reply) => {
         const run = await findReportRun(db, request.params.key);
         if (!run) throw notFound(`No run with key ${request.params.key}.`);
-        const body = reportHtml(run, await listReportResults(db, run.id), new Date());
+        const shots = request.query.screenshots
+          ? await reportShots(db, objects, run.id, publicUrl)
+          : undefined;
+        const body = reportHtml(run, await listReportResults(db, run.id), new Date(), shots);
         const file = `assay-${run.key.replace(/[^A-Za-z0-9._-]/g, "_")}.html`;
         return (
           reply

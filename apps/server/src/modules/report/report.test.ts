@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { fixturePart, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
+import { IMAGE_CAP } from "./report.shots.js";
 
 /** The run report as one HTML file: a download, self-contained, with every test, steps and errors. */
 
@@ -13,7 +14,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   app = (
     await buildTestApp(database.db, {
-      env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN },
+      env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN, ASSAY_PUBLIC_URL: "https://assay.example.com" },
       startWorkers: false,
     })
   ).app;
@@ -23,7 +24,25 @@ beforeAll(async () => {
     test_run_name: "Nightly <UI>",
   });
   expect(res.statusCode).toBe(201);
+  // jest-junit.xml's two failures each refer to a screenshot: one as the reporter wrote it, one
+  // standing for a full-page capture too large to inline.
+  const shots = await upload(
+    app,
+    [
+      fixturePart("junit", "jest-junit.xml"),
+      fixturePart("junit", "screenshots/applies-a-discount.png"),
+      {
+        name: "screenshots/charges-the-card.png",
+        content: Buffer.concat([DISCOUNT_PNG.subarray(0, 16), Buffer.alloc(IMAGE_CAP + 1)]),
+      },
+    ],
+    { family: "frontend", run_key: "report-2" },
+  );
+  expect(shots.statusCode, shots.body).toBe(201);
+  expect(shots.json().attachments).toBe(2);
 }, 120_000);
+
+const DISCOUNT_PNG = fixturePart("junit", "screenshots/applies-a-discount.png").content as Buffer;
 
 afterAll(async () => {
   await app?.close();
@@ -48,6 +67,19 @@ describe("GET /v1/test-runs/{key}/report.html", () => {
     expect(body).toMatch(/<ol><li class="s">✓ /);
     expect(failures).toBeGreaterThan(0);
     expect(body).toMatch(/<details class="failed"><summary><b>✗ failed<\/b>.*<pre>\S/s);
+  });
+
+  it("inlines screenshots when asked, each once, and says which were left out and why", async () => {
+    const url = "/v1/test-runs/report-2/report.html";
+    expect((await app.inject({ method: "GET", url })).body).not.toContain("<img");
+    const body = (await app.inject({ method: "GET", url: `${url}?screenshots=true` })).body;
+    const images = body.match(/<img src="data:image\/png;base64,[^"]+"/g) ?? [];
+    expect(images).toEqual([`<img src="data:image/png;base64,${DISCOUNT_PNG.toString("base64")}"`]);
+    expect(body).toMatch(
+      /Screenshot charges-the-card\.png left out: 1\.0 MB, over the 1\.0 MB a report inlines\. See it in Assay: <a href="https:\/\/assay\.example\.com\/v1\/objects\/attachments\/[^"]+\.png">/,
+    );
+    const wrong = await app.inject({ method: "GET", url: `${url}?screenshots=maybe` });
+    expect(wrong.statusCode).toBe(400);
   });
 
   it("answers 404 in words for an unknown run", async () => {

@@ -24,7 +24,6 @@ import { CHANNEL_LABEL, WHEN_LABEL } from "./rule-words";
 
 interface Props {
   rule: NotifyRule | null;
-  newFailuresAvailable: boolean;
   saving: boolean;
   error: string | null;
   onSave(body: NotifyRuleBody): void;
@@ -39,14 +38,7 @@ const FILTER_FIELDS: [keyof NotifyFilters, string][] = [
 ];
 
 /** Adds or edits a rule. Stored secrets are never shown: left empty, they are kept. */
-export function NotifyRuleDialog({
-  rule,
-  newFailuresAvailable,
-  saving,
-  error,
-  onSave,
-  onClose,
-}: Props) {
+export function NotifyRuleDialog({ rule, saving, error, onSave, onClose }: Props) {
   const [name, setName] = useState(rule?.name ?? "");
   const [channel, setChannel] = useState<NotifyChannel>(rule?.channel ?? "slack");
   const [when, setWhen] = useState<NotifyWhen>(rule?.when ?? "failure");
@@ -120,13 +112,8 @@ export function NotifyRuleDialog({
               onChange={(e) => setWhen(e.target.value as NotifyWhen)}
             >
               {NOTIFY_WHEN.map((value) => (
-                <MenuItem
-                  key={value}
-                  value={value}
-                  disabled={value === "new_failures" && !newFailuresAvailable}
-                >
+                <MenuItem key={value} value={value}>
                   {WHEN_LABEL[value]}
-                  {value === "new_failures" && !newFailuresAvailable ? " (needs triage)" : ""}
                 </MenuItem>
               ))}
             </TextField>

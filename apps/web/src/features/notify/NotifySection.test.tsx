@@ -64,7 +64,7 @@ function serve(admin: boolean, list: NotifyRuleList) {
 
 describe("Notifications on the Setting screen", () => {
   it("lists each rule with where, when, which runs and its last delivery in words", async () => {
-    serve(false, { rules: [SLACK_RULE], newFailuresAvailable: false });
+    serve(false, { rules: [SLACK_RULE] });
     renderUi(<NotifySection />);
     const table = await screen.findByRole("table", { name: "Notifications" });
     const [row] = within(table).getAllByRole("row").slice(1);
@@ -79,7 +79,7 @@ describe("Notifications on the Setting screen", () => {
   });
 
   it("adds an email rule with its recipients and password, and offers new failures only with triage", async () => {
-    const sent = serve(true, { rules: [], newFailuresAvailable: false });
+    const sent = serve(true, { rules: [] });
     renderUi(<NotifySection />);
     await screen.findByText(/No notifications yet/);
     await userEvent.click(screen.getByRole("button", { name: "Add notification" }));
@@ -122,7 +122,7 @@ describe("Notifications on the Setting screen", () => {
   });
 
   it("keeps a stored webhook URL when the field is left empty", async () => {
-    const sent = serve(true, { rules: [SLACK_RULE], newFailuresAvailable: false });
+    const sent = serve(true, { rules: [SLACK_RULE] });
     renderUi(<NotifySection />);
     await userEvent.click(await screen.findByRole("button", { name: "Edit" }));
     expect(screen.getByLabelText("Webhook URL")).toHaveValue("");

@@ -196,7 +196,6 @@ export function NotifySection() {
       {editing && (
         <NotifyRuleDialog
           rule={editing === "new" ? null : editing}
-          newFailuresAvailable={rules.data?.newFailuresAvailable ?? false}
           saving={save.isPending}
           error={save.error?.message ?? null}
           onClose={close}

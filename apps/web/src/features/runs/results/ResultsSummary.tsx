@@ -161,6 +161,14 @@ export const ResultsSummary = memo(function ResultsSummary({
         >
           Download report
         </Link>
+        <Link
+          variant="caption"
+          href={`/v1/test-runs/${encodeURIComponent(runKey)}/report.html?screenshots=true`}
+          download
+          sx={{ ml: 1 }}
+        >
+          with screenshots
+        </Link>
       </InfoBox>
       <InfoBox
         label="Total Duration"
