@@ -214,6 +214,7 @@ async function storeUpload(
   const existing = await repo.existingTestRunTestIds(client, run.id);
   const writer = new ResultsWriter(client, {
     runId: run.id,
+    runAt: run.run_at,
     family: fields.family,
     testIdPattern: new RegExp(deps.testIdPattern, "i"),
     attachments: deps.attachments,
@@ -226,6 +227,7 @@ async function storeUpload(
   } else {
     const parsed = deps.parseWorkers.parse(spool, {
       runId: run.id,
+      runAt: run.run_at,
       format: fields.format,
       family: fields.family,
       testIdPattern: deps.testIdPattern,
