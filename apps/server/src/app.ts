@@ -55,6 +55,7 @@ import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
+import { warmRunView } from "./modules/runs/view/view.service.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import { startTriageBackfill } from "./modules/triage/triage.jobs.js";
@@ -255,14 +256,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     log: deps.logger as Logger,
   };
   const triageSettings = { similarity: config.triageSimilarity };
+  const runViews = {
+    db,
+    cache: new RunViewCache(),
+    ticketPattern: config.catalog.ticketPattern,
+    majorTags: config.catalog.majorTags,
+    testIdPattern: config.catalog.testIdPattern,
+  };
   const ingest = {
     runEnded: {
       stored: (client: pg.PoolClient, runId: number) => enqueueRunDeliveries(client, runId),
       // The run is stored whatever happens here: a delivery not woken now goes at the next minute.
-      committed: () =>
-        wakeNotifier(deps.jobs).catch((error: unknown) =>
+      // Its view is built now, not at its first open (view.service.ts warmRunView).
+      committed: (run?: { family: string; key: string }) => {
+        if (run) warmRunView(runViews, run);
+        return wakeNotifier(deps.jobs).catch((error: unknown) =>
           deps.logger.warn({ err: error }, "notifications: could not wake the sender"),
-        ),
+        );
+      },
     },
     db,
     parseWorkers,
@@ -292,15 +303,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
   await app.register(reportRoutes(db));
-  await app.register(
-    runViewRoutes({
-      db,
-      cache: new RunViewCache(),
-      ticketPattern: config.catalog.ticketPattern,
-      majorTags: config.catalog.majorTags,
-      testIdPattern: config.catalog.testIdPattern,
-    }),
-  );
+  await app.register(runViewRoutes(runViews));
   await app.register(tagsRoutes(db));
   await app.register(triageRoutes(db));
   if (deps.startWorkers !== false)
