@@ -60,8 +60,9 @@ describe("Test Reports run lists", () => {
       { timeout: 20_000 },
     );
     expect(runsTable).toHaveAttribute("aria-busy", "true");
-    // Skeleton rows are hidden from assistive technology; the busy table says it loads.
-    expect(runsTable.querySelectorAll("tbody tr .MuiSkeleton-root")).toHaveLength(15 * 11);
+    // Skeleton rows are hidden from assistive technology; the busy table says it loads. Eleven
+    // columns and the compare tick box.
+    expect(runsTable.querySelectorAll("tbody tr .MuiSkeleton-root")).toHaveLength(15 * 12);
   });
 
   it("says the spec's message when the list fails", async () => {
@@ -84,7 +85,9 @@ describe("Test Reports run lists", () => {
     renderApp("/test_runs");
     await screen.findByText("Nightly 2");
     const headers = within(table("Frontend runs")).getAllByRole("columnheader");
-    expect(headers.map((h) => h.textContent)).toEqual([
+    // The first column ticks two runs to compare (issue 35's run diff).
+    expect(headers[0]).toHaveAccessibleName("Pick to compare");
+    expect(headers.slice(1).map((h) => h.textContent)).toEqual([
       "Run",
       "Site",
       "Platform",
@@ -101,7 +104,7 @@ describe("Test Reports run lists", () => {
     const cells = within(first!)
       .getAllByRole("cell")
       .map((c) => c.textContent);
-    expect(cells.slice(1, 11)).toEqual([
+    expect(cells.slice(2, 12)).toEqual([
       "dev1.nextgen.example.com",
       "NextGen",
       "daily-robot",
