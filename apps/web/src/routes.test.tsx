@@ -16,6 +16,7 @@ const SIDEBAR: [label: string, href: string][] = [
   ["Failures", "/failures"],
   ["Flaky Tests", "/flaky"],
   ["Test History", "/history"],
+  ["Renamed Tests", "/renamed-tests"],
   ["Dynamic Tags", "/dtags"],
   ["Data Harmonization", "/data"],
   ["Setting", "/settings"],

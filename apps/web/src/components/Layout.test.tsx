@@ -99,7 +99,7 @@ describe("layout chrome", () => {
     // The screens themselves do not depend on the catalogue.
     expect(
       within(screen.getByRole("navigation", { name: "Screens" })).getAllByRole("link"),
-    ).toHaveLength(10);
+    ).toHaveLength(12);
   });
 
   it("reports a catalogue that does not match the schema instead of rendering it", async () => {

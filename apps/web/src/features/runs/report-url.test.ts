@@ -14,7 +14,7 @@ describe("readReportState", () => {
       page: 1,
       size: 15,
       dialog: null,
-      filters: { hidden: DEFAULT_HIDDEN, tags: [], failure: null },
+      filters: { hidden: DEFAULT_HIDDEN, tags: [], failure: null, group: null, defect: null },
       list: {},
     });
   });
