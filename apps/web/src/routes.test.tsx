@@ -15,6 +15,7 @@ const SIDEBAR: [label: string, href: string][] = [
   ["Top Fails", "/top_fails"],
   ["Failures", "/failures"],
   ["Test History", "/history"],
+  ["Renamed Tests", "/renamed-tests"],
   ["Dynamic Tags", "/dtags"],
   ["Data Harmonization", "/data"],
   ["Setting", "/settings"],
