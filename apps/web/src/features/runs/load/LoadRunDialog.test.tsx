@@ -83,7 +83,9 @@ describe("LoadRunDialog", { timeout: 20_000 }, () => {
       Report: "–",
     });
     // The only link is the load trend's (issue 35), never a report's.
-    expect(screen.getAllByRole("link").map((link) => link.textContent)).toEqual(["Trend over time"]);
+    expect(screen.getAllByRole("link").map((link) => link.textContent)).toEqual([
+      "Trend over time",
+    ]);
   });
 
   it("lists the per-endpoint statistics with the aggregated row last and bold", async () => {
