@@ -156,6 +156,8 @@ const EXPECTED: Record<string, Access> = {
   "POST /v1/jira/details": "read",
   "GET /v1/jira/release-versions": "read",
   "GET /v1/release-detail": "read",
+  "GET /v1/retention": "read",
+  "GET /v1/retention/tests/:id": "read",
   // Spira is asked with the signed-in user's own credentials (their profile).
   "GET /v1/spira/releases": "user",
 };
