@@ -190,7 +190,8 @@ describe("Test Reports", () => {
     await page.goto(`${server.url}/test_runs`);
     const table = page.getByRole("table", { name: "Frontend runs" });
     await table.getByText("2026-05-03 08:00 NextGen dev1").waitFor();
-    const names = await table.locator("tbody tr td:first-child a").allTextContents();
+    // The first cell ticks the run to compare (the run diff); the second names it.
+    const names = await table.locator("tbody tr td:nth-child(2) a").allTextContents();
     expect(names).toEqual([3, 2, 1].map((d) => `2026-05-0${d} 08:00 NextGen dev1`));
     await screenshot(page, "test-reports-list-1440x900");
   });
