@@ -95,7 +95,9 @@ describe("Top Fails and Test History", () => {
     await page.waitForURL(`${server.url}/history/9101`);
     await page.getByRole("table", { name: "Past results" }).waitFor();
 
-    expect(await page.getByRole("textbox", { name: "Test ID" }).inputValue()).toBe("9101");
+    expect(await page.getByRole("textbox", { name: "Test ID", exact: true }).inputValue()).toBe(
+      "9101",
+    );
     const statuses = (await rowsOf("Past results").allInnerTexts()).map((r) =>
       r.split("\t")[1]?.trim(),
     );
@@ -118,7 +120,7 @@ describe("Top Fails and Test History", () => {
   it("looks up another id with Enter and puts it in the URL", async () => {
     await page.goto(`${server.url}/history/9101`);
     await page.getByRole("table", { name: "Past results" }).waitFor();
-    const field = page.getByRole("textbox", { name: "Test ID" });
+    const field = page.getByRole("textbox", { name: "Test ID", exact: true });
     await field.fill("");
     expect(await page.getByRole("button", { name: "Retrieve" }).isDisabled()).toBe(true);
     // What is typed stays as typed; an id that is not digits is refused in words, not rewritten.
@@ -151,7 +153,7 @@ describe("Dynamic Tags", () => {
     await expect.poll(() => tagField.isEnabled(), { timeout: 15_000 }).toBe(true);
     // Text that is no tag is refused on the screen with the rule, before any request.
     await tagField.fill("Smoke Checkout");
-    await page.getByRole("textbox", { name: "Test ID" }).fill("9101");
+    await page.getByRole("textbox", { name: "Test ID", exact: true }).fill("9101");
     await page.getByRole("button", { name: "Add tag" }).click();
     await page.getByText("“smoke checkout” is not a tag: a tag starts with @").waitFor();
     await tagField.fill("@Smoke-Checkout");

@@ -69,12 +69,15 @@ describe("triage on the demo", () => {
     await page.getByRole("combobox", { name: "Failure group" }).click();
     await page.getByRole("option", { name: `${group.count} × ${group.message}` }).click();
     // Only the group's failures are left, each card telling it came back.
-    await expect
-      .poll(() => page.getByText(`${group.count} of`, { exact: false }).count())
-      .toBeGreaterThan(0);
+    await expect.poll(() => new URL(page.url()).searchParams.get("group")).toBe(String(group.id));
     const cause = page.getByTestId("result-cause").first();
     await cause.waitFor();
-    expect(await cause.textContent()).toContain("regression: back after a pause");
+    await expect
+      .poll(async () => {
+        const causes = await page.getByTestId("result-cause").allTextContents();
+        return causes.every((text) => text.includes("regression: back after a pause"));
+      })
+      .toBe(true);
     expect(new URL(page.url()).searchParams.get("group")).toBe(String(group.id));
     await screenshot(page, "triage-regression-group-filter");
 
