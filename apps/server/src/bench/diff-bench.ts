@@ -1,10 +1,7 @@
-import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import Fastify from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import pg from "pg";
-import { createDb } from "../db/pool.js";
-import { migrate } from "../db/migrate.js";
+import { out, scratchName, timed, withScratchDatabase } from "./scratch-database.js";
 import { diffRoutes } from "../modules/diff/diff.routes.js";
 import { diffRuns } from "../modules/diff/diff.service.js";
 
@@ -20,25 +17,11 @@ import { diffRuns } from "../modules/diff/diff.service.js";
 
 const TESTS = 14_000;
 const OTHER_RUNS = Number(process.env.OTHER_RUNS ?? 30);
-// Another name (DIFF_BENCH_DB) lets two checkouts measure without dropping each other's.
-const DB_NAME = process.env.DIFF_BENCH_DB ?? "assay_diff_bench";
-if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME))
-  throw new Error("DIFF_BENCH_DB: expected a lower-case database name such as db_mine");
-const out = (line: string) => process.stdout.write(`${line}\n`);
+const DB_NAME = scratchName("DIFF_BENCH_DB", "assay_diff_bench", "db_mine");
 const SETTINGS = { slowerPercent: 20, slowerMs: 500 };
 
 async function main() {
-  const admin = process.argv[2] ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const root = new pg.Client({ connectionString: admin });
-  await root.connect();
-  await root.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
-  await root.query(`CREATE DATABASE ${DB_NAME}`);
-  await root.end();
-  const url = new URL(admin);
-  url.pathname = `/${DB_NAME}`;
-  const db = createDb(url.toString(), 4);
-  try {
-    await migrate(db.pool);
+  await withScratchDatabase(DB_NAME, async (db) => {
     const started = performance.now();
     const runs = OTHER_RUNS + 2;
     // Run r holds tests r*700 .. r*700 + 14,000: consecutive runs share 95 % of their tests.
@@ -100,28 +83,14 @@ async function main() {
     out(`GET answer: ${(await get()).rawPayload.length} bytes`);
     await time(`GET /v1/runs/{a}/diff/{b}`, get);
     await app.close();
-    out(
-      `load average ${loadavg()
-        .map((l) => l.toFixed(2))
-        .join(" ")}`,
-    );
-  } finally {
-    await db.close();
-  }
+  });
 }
 
 const ms = (since: number) => Math.round(performance.now() - since);
 
 async function time(label: string, fn: () => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < 2; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < 10; i++) {
-    const t0 = performance.now();
-    await fn();
-    times.push(performance.now() - t0);
-  }
-  times.sort((x, y) => x - y);
-  out(`${label}: median ${times[5]!.toFixed(1)} ms, max ${times[9]!.toFixed(1)} ms`);
+  const { median, max } = await timed(fn);
+  out(`${label}: median ${median.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
 }
 
 await main();
