@@ -1,19 +1,16 @@
 import type { FlakyTest } from "@assay/core";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
-import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
-import Skeleton from "@mui/material/Skeleton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
 import TableContainer from "@mui/material/TableContainer";
 import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
-import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { Link as RouterLink, useParams, useSearchParams } from "react-router";
+import { Link as RouterLink, useParams } from "react-router";
+import { ContextFilters, useFilterParams } from "../../components/ContextFilters";
+import { QueryRows } from "../../components/QueryRows";
 import { FlakyOverview } from "./FlakyOverview";
 import { FlakyTestPage } from "./FlakyTestPage";
 import { OutcomeStrip } from "./OutcomeStrip";
@@ -73,48 +70,21 @@ function FlakyRow({ test }: { test: FlakyTest }) {
 }
 
 function Rows({ search }: { search: string }) {
-  const tests = useFlakyTests(search);
-  if (tests.isPending) {
-    return Array.from({ length: 8 }, (_, row) => (
-      <TableRow key={row} aria-hidden>
-        <TableCell colSpan={COLUMNS}>
-          <Skeleton variant="text" />
-        </TableCell>
-      </TableRow>
-    ));
-  }
-  if (tests.isError) {
-    return (
-      <TableRow>
-        <TableCell colSpan={COLUMNS}>
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" onClick={() => void tests.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            Could not load the flaky tests: {tests.error.message}
-          </Alert>
-        </TableCell>
-      </TableRow>
-    );
-  }
-  if (tests.data.length === 0) {
-    return (
-      <TableRow>
-        <TableCell colSpan={COLUMNS} sx={{ py: 4, textAlign: "center" }}>
-          <Typography color="text.secondary">
-            No flaky tests with these filters: no test flips between passing and failing.
-          </Typography>
-        </TableCell>
-      </TableRow>
-    );
-  }
-  return tests.data.map((test) => (
-    <FlakyRow key={`${test.testId} ${contextLabel(test.context)}`} test={test} />
-  ));
+  return (
+    <QueryRows
+      query={useFlakyTests(search)}
+      columns={COLUMNS}
+      what="the flaky tests"
+      empty="No flaky tests with these filters: no test flips between passing and failing."
+      isEmpty={(tests) => tests.length === 0}
+    >
+      {(tests) =>
+        tests.map((test) => (
+          <FlakyRow key={`${test.testId} ${contextLabel(test.context)}`} test={test} />
+        ))
+      }
+    </QueryRows>
+  );
 }
 
 /**
@@ -123,42 +93,13 @@ function Rows({ search }: { search: string }) {
  */
 export function FlakyTestsPage() {
   const { id } = useParams();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   if (id && /^\d{1,15}$/.test(id)) return <FlakyTestPage testId={Number(id)} />;
-  const set = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
-  };
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
       <FlakyOverview />
       <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }} role="search">
-        <TextField
-          select
-          size="small"
-          label="Family"
-          value={params.get("family") ?? ""}
-          onChange={(event) => set("family", event.target.value)}
-          sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="">All</MenuItem>
-          <MenuItem value="frontend">Frontend</MenuItem>
-          <MenuItem value="backend">Backend</MenuItem>
-        </TextField>
-        {FILTERS.map(([name, label]) => (
-          <TextField
-            key={name}
-            size="small"
-            label={label}
-            defaultValue={params.get(name) ?? ""}
-            onBlur={(event) => set(name, event.target.value.trim())}
-            onKeyDown={(event) => {
-              if (event.key === "Enter") set(name, (event.target as HTMLInputElement).value.trim());
-            }}
-          />
-        ))}
+        <ContextFilters params={params} set={set} fields={FILTERS} />
       </Box>
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label="Flaky tests">

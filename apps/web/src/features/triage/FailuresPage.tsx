@@ -1,10 +1,7 @@
 import { FAILURES_DEFAULT_DAYS, type FailureGroupSummary } from "@assay/core";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
-import Button from "@mui/material/Button";
 import MenuItem from "@mui/material/MenuItem";
 import Paper from "@mui/material/Paper";
-import Skeleton from "@mui/material/Skeleton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
 import TableCell from "@mui/material/TableCell";
@@ -13,7 +10,9 @@ import TableHead from "@mui/material/TableHead";
 import TableRow from "@mui/material/TableRow";
 import TextField from "@mui/material/TextField";
 import Typography from "@mui/material/Typography";
-import { Link as RouterLink, useParams, useSearchParams } from "react-router";
+import { Link as RouterLink, useParams } from "react-router";
+import { ContextFilters, useFilterParams } from "../../components/ContextFilters";
+import { QueryRows } from "../../components/QueryRows";
 import { FailureGroupPage } from "./FailureGroupPage";
 import { LazyTrend } from "./LazyTrend";
 import { daysAgo } from "./time-ago";
@@ -82,59 +81,24 @@ function GroupRow({ group }: { group: FailureGroupSummary }) {
 }
 
 function Rows({ search }: { search: string }) {
-  const groups = useFailureGroups(search);
-  if (groups.isPending) {
-    return Array.from({ length: 8 }, (_, row) => (
-      <TableRow key={row} aria-hidden>
-        <TableCell colSpan={COLUMNS}>
-          <Skeleton variant="text" />
-        </TableCell>
-      </TableRow>
-    ));
-  }
-  if (groups.isError) {
-    return (
-      <TableRow>
-        <TableCell colSpan={COLUMNS}>
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" onClick={() => void groups.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            Could not load the failure groups: {groups.error.message}
-          </Alert>
-        </TableCell>
-      </TableRow>
-    );
-  }
-  if (groups.data.groups.length === 0) {
-    return (
-      <TableRow>
-        <TableCell colSpan={COLUMNS} sx={{ py: 4, textAlign: "center" }}>
-          <Typography color="text.secondary">
-            No failures in this period with these filters: nothing to triage.
-          </Typography>
-        </TableCell>
-      </TableRow>
-    );
-  }
-  return groups.data.groups.map((group) => <GroupRow key={group.id} group={group} />);
+  return (
+    <QueryRows
+      query={useFailureGroups(search)}
+      columns={COLUMNS}
+      what="the failure groups"
+      empty="No failures in this period with these filters: nothing to triage."
+      isEmpty={(data) => data.groups.length === 0}
+    >
+      {(data) => data.groups.map((group) => <GroupRow key={group.id} group={group} />)}
+    </QueryRows>
+  );
 }
 
 /** The Failures screen: failure groups (causes) over a period, most occurrences first. */
 export function FailuresPage() {
   const { id } = useParams();
-  const [params, setParams] = useSearchParams();
+  const [params, set] = useFilterParams();
   if (id && /^\d+$/.test(id)) return <FailureGroupPage id={Number(id)} />;
-  const set = (name: string, value: string) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(name, value);
-    else next.delete(name);
-    setParams(next, { replace: true });
-  };
   return (
     <Box sx={{ display: "flex", flexDirection: "column", gap: 2 }}>
       <Box sx={{ display: "flex", gap: 1.5, flexWrap: "wrap" }} role="search">
@@ -152,30 +116,7 @@ export function FailuresPage() {
             </MenuItem>
           ))}
         </TextField>
-        <TextField
-          select
-          size="small"
-          label="Family"
-          value={params.get("family") ?? ""}
-          onChange={(event) => set("family", event.target.value)}
-          sx={{ minWidth: 140 }}
-        >
-          <MenuItem value="">All</MenuItem>
-          <MenuItem value="frontend">Frontend</MenuItem>
-          <MenuItem value="backend">Backend</MenuItem>
-        </TextField>
-        {FILTERS.map(([name, label]) => (
-          <TextField
-            key={name}
-            size="small"
-            label={label}
-            defaultValue={params.get(name) ?? ""}
-            onBlur={(event) => set(name, event.target.value.trim())}
-            onKeyDown={(event) => {
-              if (event.key === "Enter") set(name, (event.target as HTMLInputElement).value.trim());
-            }}
-          />
-        ))}
+        <ContextFilters params={params} set={set} fields={FILTERS} />
       </Box>
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label="Failure groups">
