@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { envProblems } from "./config-errors.js";
 
 /**
  * The run diff's settings (docs/configuration.md "Run diff"), from the environment through
@@ -39,12 +40,4 @@ export function readDiffSettings(
       slowerMs: parsed.data.ASSAY_DIFF_SLOWER_MS,
     },
   };
-}
-
-/** "VARIABLE: what was expected, got "value"" for each issue of a parsed environment. */
-export function envProblems(error: z.ZodError, env: NodeJS.ProcessEnv): string[] {
-  return error.issues.map((issue) => {
-    const key = String(issue.path[0]);
-    return `${key}: ${issue.message}, got ${JSON.stringify(env[key])}`;
-  });
 }

@@ -1,3 +1,5 @@
+import type { z } from "zod";
+
 /** The errors a start can end with; the CLI prints their message without a stack trace. */
 
 /** Thrown when the configuration is unusable; `problems` has one line per bad setting. */
@@ -20,4 +22,12 @@ export class StartRefused extends Error {
     super(message);
     this.name = "StartRefused";
   }
+}
+
+/** "VARIABLE: what was expected, got "value"" for each issue of a parsed environment. */
+export function envProblems(error: z.ZodError, env: NodeJS.ProcessEnv): string[] {
+  return error.issues.map((issue) => {
+    const key = String(issue.path[0]);
+    return `${key}: ${issue.message}, got ${JSON.stringify(env[key])}`;
+  });
 }

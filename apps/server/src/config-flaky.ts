@@ -1,5 +1,6 @@
 import { FLAKY_DEFAULT_WINDOW } from "@assay/core";
 import { z } from "zod";
+import { envProblems } from "./config-errors.js";
 
 /**
  * Flaky tests' settings (issue 35; docs/configuration.md "Flaky tests"), from the environment
@@ -39,13 +40,7 @@ export function readFlakyConfig(
   env: NodeJS.ProcessEnv,
 ): { config: FlakySettings } | { problems: string[] } {
   const parsed = FlakyEnvSchema.safeParse(env);
-  if (!parsed.success)
-    return {
-      problems: parsed.error.issues.map((issue) => {
-        const key = String(issue.path[0]);
-        return `${key}: ${issue.message}, got ${JSON.stringify(env[key])}`;
-      }),
-    };
+  if (!parsed.success) return { problems: envProblems(parsed.error, env) };
   return {
     config: {
       window: parsed.data.ASSAY_FLAKY_WINDOW,

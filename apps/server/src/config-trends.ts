@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { envProblems } from "./config-diff.js";
+import { envProblems } from "./config-errors.js";
 
 /**
  * The load trends' regression rule (docs/configuration.md "Load trends"), from the environment

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { envProblems } from "../../config-errors.js";
 
 /**
  * The Nora Releases report's settings (docs/configuration.md "Nora Releases report"), from the
@@ -44,13 +45,7 @@ export function readReleasesConfig(
   env: NodeJS.ProcessEnv,
 ): { config: ReleasesConfig } | { problems: string[] } {
   const parsed = ReleasesEnvSchema.safeParse(env);
-  if (!parsed.success)
-    return {
-      problems: parsed.error.issues.map((issue) => {
-        const key = String(issue.path[0]);
-        return `${key}: ${issue.message}, got ${JSON.stringify(env[key])}`;
-      }),
-    };
+  if (!parsed.success) return { problems: envProblems(parsed.error, env) };
   return {
     config: {
       // A trailing ORDER BY cannot be followed by the report's AND: it is dropped.
