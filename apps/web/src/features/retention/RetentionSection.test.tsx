@@ -51,7 +51,7 @@ describe("RetentionSection", () => {
       .getAllByRole("row")
       .map((row) => row.textContent);
     expect(rows).toEqual([
-      "KeptEvery other runruns on branch release/*",
+      "KeptAll other runsruns on branch release/*",
       "Passed results' steps and attachments90 days90 days",
       "Failed results' steps and attachments180 days180 days",
       "Passed results (runs without failures go whole)400 days800 days",
@@ -64,7 +64,7 @@ describe("RetentionSection", () => {
       "Removed 2 whole runs, 20,000 results, the steps of 15 results, 1 attachment, 1 monthly partition.",
     );
     expect(last).toHaveTextContent(
-      "Freed about 3.0 GiB of database (database 7.0 GiB before, 4.0 GiB after) and 1.5 KiB of object storage.",
+      "Removed about 3.0 GiB of rows and indexes: PostgreSQL reuses that space for new results, a dropped month returns its disk at once. Database 7.0 GiB before the pass, 4.0 GiB after. 1.5 KiB of object storage returned.",
     );
   });
 

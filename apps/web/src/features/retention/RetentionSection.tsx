@@ -1,4 +1,4 @@
-import { byteSize, type RetentionPass, type RetentionPolicyView } from "@assay/core";
+import { type RetentionPass, type RetentionPolicyView } from "@assay/core";
 import Alert from "@mui/material/Alert";
 import Chip from "@mui/material/Chip";
 import Paper from "@mui/material/Paper";
@@ -13,6 +13,7 @@ import Typography from "@mui/material/Typography";
 import {
   period,
   PERIOD_LABELS,
+  freedText,
   removedText,
   ruleMatch,
   STATE_LABEL,
@@ -30,7 +31,7 @@ const STATE_COLOUR = {
 /** The periods as a table: one column for the default, one per rule, in the order they apply. */
 function PolicyTable({ policy }: { policy: RetentionPolicyView }) {
   const columns = [
-    { name: "Every other run", periods: policy.default },
+    { name: "All other runs", periods: policy.default },
     ...policy.rules.map((rule) => ({ name: ruleMatch(rule), periods: rule })),
   ];
   return (
@@ -68,10 +69,6 @@ function LastPass({ pass }: { pass: RetentionPass | null }) {
         No pass yet: the first runs at the next scheduled time.
       </Typography>
     );
-  const database =
-    pass.databaseBytesBefore !== null && pass.databaseBytesAfter !== null
-      ? ` (database ${byteSize(pass.databaseBytesBefore)} before, ${byteSize(pass.databaseBytesAfter)} after)`
-      : "";
   return (
     <Stack sx={{ gap: 0.5 }} aria-label="Last retention pass">
       <Stack direction="row" sx={{ gap: 1, alignItems: "center" }}>
@@ -87,10 +84,7 @@ function LastPass({ pass }: { pass: RetentionPass | null }) {
         </Typography>
       </Stack>
       <Typography variant="body2">{removedText(pass)}</Typography>
-      <Typography variant="body2">
-        Freed about {byteSize(pass.bytesFreed)} of database{database} and{" "}
-        {byteSize(pass.objectBytesFreed)} of object storage.
-      </Typography>
+      <Typography variant="body2">{freedText(pass)}</Typography>
       {pass.message && (
         <Alert severity={pass.state === "failed" ? "error" : "warning"}>{pass.message}</Alert>
       )}

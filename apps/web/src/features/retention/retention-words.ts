@@ -1,4 +1,9 @@
-import type { RetentionPass, RetentionPeriods, RetentionRule } from "@assay/core";
+import {
+  byteSize,
+  type RetentionPass,
+  type RetentionPeriods,
+  type RetentionRule,
+} from "@assay/core";
 
 /** How the Setting screen says retention's periods and passes. */
 
@@ -50,3 +55,20 @@ export const STATE_LABEL: Record<RetentionPass["state"], string> = {
   failed: "Failed",
   abandoned: "Stopped",
 };
+
+/**
+ * What the pass gave back, in words that match the sizes shown: deleted rows leave space that
+ * PostgreSQL reuses for the next results rather than returning it to the disk (only a dropped
+ * month does that), so the database's size can even grow across a pass while uploads go on.
+ */
+export function freedText(pass: RetentionPass): string {
+  const sizes =
+    pass.databaseBytesBefore !== null && pass.databaseBytesAfter !== null
+      ? ` Database ${byteSize(pass.databaseBytesBefore)} before the pass, ${byteSize(pass.databaseBytesAfter)} after.`
+      : "";
+  return (
+    `Removed about ${byteSize(pass.bytesFreed)} of rows and indexes: PostgreSQL reuses that space ` +
+    `for new results, a dropped month returns its disk at once.${sizes} ` +
+    `${byteSize(pass.objectBytesFreed)} of object storage returned.`
+  );
+}
