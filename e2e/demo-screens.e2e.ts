@@ -134,6 +134,31 @@ describe("demo screens at 1440x900", () => {
     await screenshot(page, "demo-load-list");
   });
 
+  it("shows the retention policy and the demo's pass on the Setting screen", async () => {
+    // The demo ends with a retention pass over its oldest runs (trigger "demo").
+    const retention = async () =>
+      (await (await fetch(`${server.url}/v1/retention`)).json()) as {
+        lastPass: { state: string; results: number } | null;
+      };
+    await expect
+      .poll(async () => (await retention()).lastPass?.state, { timeout: 60_000 })
+      .toBe("finished");
+    const { lastPass } = await retention();
+    await page.goto(`${server.url}/settings`);
+    const section = page.getByRole("region", { name: "Retention" });
+    const policy = section.getByRole("table", { name: "Retention policy" });
+    await policy.waitFor();
+    expect(await policy.getByRole("columnheader").allTextContents()).toContain("All other runs");
+    const last = section.getByLabel("Last retention pass");
+    await expect.poll(() => last.textContent()).toContain("Finished");
+    const text = (await last.textContent()) ?? "";
+    expect(text).toContain("demo data");
+    expect(text).toContain(`${lastPass!.results.toLocaleString("en-US")} results`);
+    expect(text).toMatch(/Database [\d.]+ [KMG]iB before the pass, [\d.]+ [KMG]iB after\./);
+    await section.scrollIntoViewIfNeeded();
+    await screenshot(page, "demo-setting-retention");
+  });
+
   it("loads signed-out pages and the API documentation without console errors", async () => {
     for (const path of ["/dtags", "/docs"]) {
       await page.goto(`${server.url}${path}`, { waitUntil: "networkidle" });

@@ -30,6 +30,7 @@ export function UnstableButton({ testId, name }: { testId: number; name: string 
       disabled={add.isPending}
       title={add.error ? `Could not tag: ${add.error.message}` : undefined}
       color={add.error ? "error" : "primary"}
+      sx={{ whiteSpace: "nowrap" }}
       onClick={() =>
         add.mutate(
           { name: UNSTABLE_TAG, testId, testName: name },

@@ -64,7 +64,7 @@ describe("RetentionSection", () => {
       "Removed 2 whole runs, 20,000 results, the steps of 15 results, 1 attachment, 1 monthly partition.",
     );
     expect(last).toHaveTextContent(
-      "Removed about 3.0 GiB of rows and indexes: PostgreSQL reuses that space for new results, a dropped month returns its disk at once. Database 7.0 GiB before the pass, 4.0 GiB after. 1.5 KiB of object storage returned.",
+      "That is about 3.0 GiB of rows and indexes, space PostgreSQL reuses for new results (a dropped month returns its disk at once). Database 7.0 GiB before the pass, 4.0 GiB after. 1.5 KiB of object storage returned.",
     );
   });
 

@@ -67,8 +67,8 @@ export function freedText(pass: RetentionPass): string {
       ? ` Database ${byteSize(pass.databaseBytesBefore)} before the pass, ${byteSize(pass.databaseBytesAfter)} after.`
       : "";
   return (
-    `Removed about ${byteSize(pass.bytesFreed)} of rows and indexes: PostgreSQL reuses that space ` +
-    `for new results, a dropped month returns its disk at once.${sizes} ` +
+    `That is about ${byteSize(pass.bytesFreed)} of rows and indexes, space PostgreSQL reuses ` +
+    `for new results (a dropped month returns its disk at once).${sizes} ` +
     `${byteSize(pass.objectBytesFreed)} of object storage returned.`
   );
 }
