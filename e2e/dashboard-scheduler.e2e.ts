@@ -2,7 +2,7 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
 import { signInOnPage, submitLoginPage } from "./support/oidc-login.js";
-import { startE2eServer, type E2eServer } from "./support/server.js";
+import { startDemoServer, type E2eServer } from "./support/server.js";
 
 // The Dashboard on demo data (switches, GRAPH and TABLE) and the Daily Run Scheduler's table
 // (create, edit, deactivate, Run now, delete), in real Chromium against the real server.
@@ -17,25 +17,11 @@ let page: Page;
 // mid-animation showed the lines of the first days only.
 browserPerFile((p) => (page = p), { reducedMotion: "reduce" });
 
-/** Waits until the demo's daily runs are loaded (the full demo takes a minute or two). */
-async function waitForDemo(url: string): Promise<void> {
-  const until = Date.now() + 280_000;
-  while (Date.now() < until) {
-    const res = await fetch(`${url}/v1/instance`);
-    const body = (await res.json()) as { demo_loaded_at?: string | null };
-    if (body.demo_loaded_at) return;
-    await new Promise((r) => setTimeout(r, 2000));
-  }
-  throw new Error("the demo did not load in time");
-}
-
 beforeAll(async () => {
-  server = await startE2eServer({
-    ASSAY_DEMO: "1",
+  server = await startDemoServer({
     ASSAY_ADMIN_EMAIL: ADMIN.email,
     ASSAY_ADMIN_PASSWORD: ADMIN.password,
   });
-  await waitForDemo(server.url);
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

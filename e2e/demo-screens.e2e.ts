@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
-import { startE2eServer, type E2eServer } from "./support/server.js";
+import { startDemoServer, type E2eServer } from "./support/server.js";
 
 /**
  * The demo data a fresh `npm start` shows, at 1440x900, signed out: the backend dialog's
@@ -46,13 +46,7 @@ async function summaryScrolls(): Promise<boolean> {
 }
 
 beforeAll(async () => {
-  // At info level the server says when the demo data has loaded.
-  server = await startE2eServer({ ASSAY_DEMO: "1", LOG_LEVEL: "info" });
-  const until = Date.now() + 280_000;
-  while (!server.output().includes("demo data loaded")) {
-    if (Date.now() > until) throw new Error(`demo data did not load:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  server = await startDemoServer();
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
-import { startE2eServer, type E2eServer } from "./support/server.js";
+import { startDemoServer, type E2eServer } from "./support/server.js";
 
 // The Nora Releases report on demo data, in real Chromium against the real server: opened from
 // the Dashboard (it is not in the sidebar), the view select, the stacked bar chart and the table
@@ -14,18 +14,9 @@ let page: Page;
 browserPerFile((p) => (page = p), { reducedMotion: "reduce" });
 
 beforeAll(async () => {
-  server = await startE2eServer({
-    ASSAY_DEMO: "1",
+  server = await startDemoServer({
     ASSAY_RELEASE_NOTES_URL: "https://notes.example.com/nora/{version}",
   });
-  const until = Date.now() + 280_000;
-  for (;;) {
-    const res = await fetch(`${server.url}/v1/instance`);
-    const body = (await res.json()) as { demo_loaded_at?: string | null };
-    if (body.demo_loaded_at) break;
-    if (Date.now() > until) throw new Error(`the demo did not load:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 2000));
-  }
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

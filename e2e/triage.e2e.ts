@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
-import { startE2eServer, type E2eServer } from "./support/server.js";
+import { startDemoServer, type E2eServer } from "./support/server.js";
 
 /**
  * Triage on the demo a fresh `npm start` shows (issue 34), signed out at 1440x900: last night's
@@ -45,12 +45,7 @@ async function regressions(): Promise<{ key: string; backend: boolean; group: Gr
 }
 
 beforeAll(async () => {
-  server = await startE2eServer({ ASSAY_DEMO: "1", LOG_LEVEL: "info" });
-  const until = Date.now() + 280_000;
-  while (!server.output().includes("demo data loaded")) {
-    if (Date.now() > until) throw new Error(`demo data did not load:\n${server.output()}`);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  server = await startDemoServer();
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

@@ -97,3 +97,22 @@ export async function startE2eServer(
     },
   };
 }
+
+/**
+ * The server with the demo data of a fresh `npm start`, once it has loaded (a minute or two:
+ * GET /v1/instance says when).
+ */
+export async function startDemoServer(env: Record<string, string> = {}): Promise<E2eServer> {
+  const server = await startE2eServer({ ASSAY_DEMO: "1", ...env });
+  const until = Date.now() + 280_000;
+  for (;;) {
+    const res = await fetch(`${server.url}/v1/instance`);
+    const body = (await res.json()) as { demo_loaded_at?: string | null };
+    if (body.demo_loaded_at) return server;
+    if (Date.now() > until) {
+      await server.stop();
+      throw new Error(`the demo did not load:\n${server.output()}`);
+    }
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
