@@ -14,8 +14,13 @@ import { AppError } from "../../errors.js";
 import type { IssuerIdentity } from "./accounts.service.js";
 import { sendAuthProblem } from "./auth-page.js";
 import { completeSignIn, revokeSessionTokens, signOutUrl } from "./auth.service.js";
-import { handoffOfLogin, isDhHost, ownOrigin, type HandoffHosts } from "../handoff/handoff-hosts.js";
-import { handoffRoutes, handoffUrl, startAtDhHost } from "../handoff/handoff.routes.js";
+import {
+  handoffOfLogin,
+  isDhHost,
+  ownOrigin,
+  type HandoffHosts,
+} from "../handoff/handoff-hosts.js";
+import { handoffRoutes, sendToHost, startAtDhHost } from "../handoff/handoff.routes.js";
 import { issueHandoff, type HandoffContext } from "../handoff/handoff.service.js";
 import { sameSecret } from "./principal.js";
 import { signInRedirect } from "./access.js";
@@ -173,7 +178,7 @@ export const authRoutes =
           tags: ["auth"],
           summary: "Where the identity provider returns: checks the answer, starts a session",
           querystring: CallbackQuerySchema,
-          response: { 400: HtmlPage, 401: HtmlPage, 403: HtmlPage, 503: HtmlPage },
+          response: { 200: HtmlPage, 400: HtmlPage, 401: HtmlPage, 403: HtmlPage, 503: HtmlPage },
         },
       },
       async (request, reply) => {
@@ -200,8 +205,7 @@ export const authRoutes =
             tokens: result.tokens,
             returnTo,
           });
-          const target = handoffUrl(deps.hosts, handoff.host, code);
-          return reply.header("cache-control", "no-store").redirect(target, 302);
+          return sendToHost(reply, deps.hosts, handoff.host, code);
         }
         // A new id at every sign-in: a session id planted before sign-in is worth nothing after.
         const previous = sessionIdOf(request, deps.cookies);

@@ -12,7 +12,8 @@ export interface HandoffHosts {
 }
 
 /** Letters, digits, dots and hyphens: a DNS name, so nothing else can ride into a URL. */
-const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+const HOST_NAME =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
 
 const publicHostname = (hosts: HandoffHosts) => new URL(hosts.publicOrigin).hostname;
 
@@ -39,9 +40,7 @@ export function dhOrigin(hosts: HandoffHosts, hostname: string): string {
  * alone), else ASSAY_PUBLIC_URL.
  */
 export function ownOrigin(hosts: HandoffHosts, request: FastifyRequest): string {
-  return isDhHost(hosts, request.hostname)
-    ? dhOrigin(hosts, request.hostname)
-    : hosts.publicOrigin;
+  return isDhHost(hosts, request.hostname) ? dhOrigin(hosts, request.hostname) : hosts.publicOrigin;
 }
 
 /**

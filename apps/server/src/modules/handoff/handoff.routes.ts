@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.js";
 import { signInRedirect } from "../auth/access.js";
-import { sendAuthProblem } from "../auth/auth-page.js";
+import { escapeHtml, sendAuthProblem } from "../auth/auth-page.js";
 import { LOGIN_STATE_TTL_MS, safeReturnTo } from "../auth/login-state.js";
 import {
   setHandoffCookie,
@@ -47,9 +47,29 @@ export function startAtDhHost(
   return reply.header("cache-control", "no-store").redirect(target, 302);
 }
 
-/** Where the public address's callback sends the browser with a fresh code. */
-export function handoffUrl(hosts: HandoffHosts, host: string, code: string): string {
-  return `${dhOrigin(hosts, host)}/auth/handoff?code=${encodeURIComponent(code)}`;
+/**
+ * The public address's callback sends the browser on to the host with a fresh code by a page,
+ * not a redirect: the provider's login form sits at the end of the redirect chain, and its CSP
+ * (form-action 'self') would stop a chain that leaves the public address. The page is not kept
+ * (no-store) and sends no Referer with the code.
+ */
+export function sendToHost(
+  reply: FastifyReply,
+  hosts: HandoffHosts,
+  host: string,
+  code: string,
+): FastifyReply {
+  const url = escapeHtml(`${dhOrigin(hosts, host)}/auth/handoff?code=${encodeURIComponent(code)}`);
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=${url}">
+<title>Signing in · Assay</title></head>
+<body style="font:14px sans-serif;margin:72px auto;max-width:360px">
+<p>Signed in. Going back to <a href="${url}">${escapeHtml(host)}</a>…</p></body></html>`;
+  return reply
+    .header("cache-control", "no-store")
+    .header("referrer-policy", "no-referrer")
+    .type("text/html; charset=utf-8")
+    .send(body);
 }
 
 const HtmlPage = z.string().describe("An HTML page saying what went wrong and how to go on");

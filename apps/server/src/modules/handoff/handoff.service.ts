@@ -89,7 +89,11 @@ export async function redeemHandoff(
   const row = await repo.takeHandoff(ctx.db, codeHash);
   if (!row) throw unknown;
   if (row.used_at !== null || row.tokens_encrypted === null) {
-    throw refused(400, "handoff_used", "This sign-in link was already used; each link signs in once.");
+    throw refused(
+      400,
+      "handoff_used",
+      "This sign-in link was already used; each link signs in once.",
+    );
   }
   if (row.expires_at.getTime() <= Date.now()) {
     throw refused(
@@ -113,5 +117,9 @@ export async function redeemHandoff(
   }
   const text = open(ctx.tokensKey, row.tokens_encrypted, context(codeHash));
   if (text === undefined) throw unknown;
-  return { userId: row.user_id, tokens: JSON.parse(text) as SessionTokens, returnTo: row.return_to };
+  return {
+    userId: row.user_id,
+    tokens: JSON.parse(text) as SessionTokens,
+    returnTo: row.return_to,
+  };
 }
