@@ -202,6 +202,7 @@ describe("Data Harmonization", () => {
     // The session is the host's alone: the public address is not signed in by it.
     const atPublic = await page.context().request.get(`${server.url}/v1/me`);
     expect(await atPublic.json()).toEqual({ signed_in: false });
+    await page.getByText(/Run \d+: Finished/).waitFor({ timeout: 60_000 });
     await screenshot(page, "data-harmonization-host-signed-in");
 
     await page.getByRole("button", { name: "Account menu" }).click();
