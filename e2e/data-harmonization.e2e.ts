@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
-import { signInOnPage } from "./support/oidc-login.js";
+import { signInOnPage, submitLoginPage } from "./support/oidc-login.js";
 import { startE2eServer, type E2eServer } from "./support/server.js";
 
 // Data Harmonization on a fresh start with demo data: each platform's view on the demo
@@ -20,8 +20,9 @@ beforeAll(async () => {
     ASSAY_DEMO: "1",
     ASSAY_ADMIN_EMAIL: USER.email,
     ASSAY_ADMIN_PASSWORD: USER.password,
-    // One server answers both names: "localhost" is a data-harmonization site.
-    ASSAY_DATA_HARMONIZATION_HOSTS: "^localhost$",
+    // One server answers every name: "localhost" and "dh.localhost" (which Chromium resolves to
+    // 127.0.0.1 itself) are data-harmonization sites; ASSAY_PUBLIC_URL is http://127.0.0.1:port.
+    ASSAY_DATA_HARMONIZATION_HOSTS: "^(dh\\.)?localhost$",
   });
 }, 120_000);
 afterAll(async () => {
@@ -176,5 +177,39 @@ describe("Data Harmonization", () => {
     await page.getByRole("tab", { name: "Data Validation" }).waitFor();
     expect(await page.getByRole("navigation").count()).toBe(0);
     await screenshot(page, "data-harmonization-host");
+  });
+
+  it("signs in from a data-harmonization host by its own name, lands back there, signs out", async () => {
+    const dhOrigin = `http://dh.localhost:${new URL(server.url).port}`;
+    const here = `${dhOrigin}/data?from=journey`;
+    await page.goto(here);
+    await page.getByRole("tab", { name: "Data Validation" }).waitFor();
+    await screenshot(page, "data-harmonization-host-signed-out");
+
+    await page.getByRole("link", { name: "Sign in" }).click();
+    // The provider's login page is at ASSAY_PUBLIC_URL, not at the host.
+    await page.waitForURL(/\/oidc\/interaction\//);
+    expect(new URL(page.url()).origin).toBe(server.url);
+    await submitLoginPage(page, USER);
+
+    // Back on the same page of the host, signed in there by the one-time code.
+    await page.waitForURL(here);
+    await page.getByRole("button", { name: "Account menu" }).waitFor();
+    await choose("Environment", "Legacy Dev (demo)");
+    await expect
+      .poll(() => page.getByRole("button", { name: "Run Report" }).isEnabled())
+      .toBe(true);
+    // The session is the host's alone: the public address is not signed in by it.
+    const atPublic = await page.context().request.get(`${server.url}/v1/me`);
+    expect(await atPublic.json()).toEqual({ signed_in: false });
+    await page.getByText(/Run \d+: Finished/).waitFor({ timeout: 60_000 });
+    await screenshot(page, "data-harmonization-host-signed-in");
+
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await page.getByRole("menuitem", { name: "Sign out" }).click();
+    await page.getByRole("link", { name: "Sign in" }).waitFor();
+    expect(page.url()).toBe(here);
+    const me = await page.evaluate(async () => (await fetch("/v1/me")).json());
+    expect(me).toEqual({ signed_in: false });
   });
 });

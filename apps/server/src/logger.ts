@@ -2,8 +2,11 @@ import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import { pino, type Logger } from "pino";
 import type { Config } from "./config.js";
 
-/** Paths whose query carries a credential: the sign-in callback's code and state. */
-const SECRET_QUERY_PATHS = new Set(["/auth/callback"]);
+/**
+ * Paths whose query carries a credential: the sign-in callback's code and state, and the one-time
+ * code a data-harmonization host exchanges for a session (modules/handoff).
+ */
+const SECRET_QUERY_PATHS = new Set(["/auth/callback", "/auth/handoff"]);
 
 /** A request's URL for the log: the query of SECRET_QUERY_PATHS replaced by "[redacted]". */
 export function loggedUrl(url: string): string {

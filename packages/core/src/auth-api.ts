@@ -21,6 +21,19 @@ export const LoginQuerySchema = z.object({
     .max(2000)
     .optional()
     .describe("Path to return to after sign-in; only same-origin paths (/...) are followed"),
+  return_host: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe(
+      "A data-harmonization host (ASSAY_DATA_HARMONIZATION_HOSTS) to return to, signed in " +
+        "there by a one-time code; any other host is refused",
+    ),
+  handoff: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe("With return_host: the hash of that host's browser nonce, set by Assay"),
   at_public_url: z
     .literal("1")
     .optional()
@@ -36,6 +49,15 @@ export const CallbackQuerySchema = z.looseObject({
   iss: z.string().optional().describe("Issuer of the answer (RFC 9207), checked against ours"),
   error: z.string().optional().describe("The provider's refusal, if any"),
   error_description: z.string().optional(),
+});
+
+/** The one-time code a data-harmonization host exchanges for its own session. */
+export const HandoffQuerySchema = z.object({
+  code: z
+    .string()
+    .max(2000)
+    .optional()
+    .describe("The one-time sign-in code Assay's public address made for this host"),
 });
 
 export const LogoutBodySchema = z

@@ -356,6 +356,19 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
+/** A one-time sign-in code for a data-harmonization host (migration 0135, modules/handoff). */
+export interface SignInHandoffsTable {
+  code_hash: Buffer;
+  host: string;
+  browser_hash: Buffer;
+  user_id: number;
+  tokens_encrypted: Buffer | null;
+  return_to: string;
+  created_at: DefaultTimestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 export interface Database extends RetentionTables {
   builds: BuildsTable;
   build_events: BuildEventsTable;
@@ -387,6 +400,7 @@ export interface Database extends RetentionTables {
   oidc_models: OidcModelsTable;
   oidc_signing_keys: OidcSigningKeysTable;
   sessions: SessionsTable;
+  sign_in_handoffs: SignInHandoffsTable;
   dh_runs: DhRunsTable;
   dh_run_rows: DhRunRowsTable;
   jira_tickets: JiraTicketsTable;

@@ -51,5 +51,7 @@ describe("the request log", () => {
     expect(loggedUrl("/v1/test-runs?page=2")).toBe("/v1/test-runs?page=2");
     expect(loggedUrl("/auth/callback")).toBe("/auth/callback");
     expect(loggedUrl("/auth/callback?code=x")).toBe("/auth/callback?[redacted]");
+    // A data-harmonization host's one-time sign-in code is as good as a session while it lives.
+    expect(loggedUrl("/auth/handoff?code=x")).toBe("/auth/handoff?[redacted]");
   });
 });

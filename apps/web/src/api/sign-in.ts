@@ -33,8 +33,12 @@ export async function signOut(): Promise<void> {
   const { redirect_to } = await sendJson("POST", "/auth/logout", undefined, LogoutResponseSchema);
   rememberCsrfToken(null);
   const { pathname, search, hash } = window.location;
+  const here = `${pathname}${search}${hash}`;
+  // Assay's root (no provider logout to visit, or a data-harmonization host, which ends only
+  // its own session): straight back to this page, signed out.
+  if (redirect_to === "/" && isOwnPage(here)) return browser.assign(here);
   try {
-    window.sessionStorage.setItem(AFTER_SIGN_OUT, `${pathname}${search}${hash}`);
+    window.sessionStorage.setItem(AFTER_SIGN_OUT, here);
   } catch {
     // Storage refused (private mode quota): the root's default page will do.
   }

@@ -18,7 +18,8 @@ export function BareLayout({ account = false }: { account?: boolean }) {
       <title>{`${title} · Assay`}</title>
       <Stack
         direction="row"
-        sx={{ alignItems: "center", justifyContent: "space-between", gap: 2, mb: 2 }}
+        // As tall as the signed-in avatar button, so signing in does not move the page down.
+        sx={{ alignItems: "center", justifyContent: "space-between", gap: 2, mb: 2, minHeight: 40 }}
       >
         <Typography variant="h1">{title}</Typography>
         {account && <HeaderActions />}

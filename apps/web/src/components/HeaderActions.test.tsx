@@ -84,4 +84,18 @@ describe("the header's sign-in side", { timeout: 30_000 }, () => {
     expect(logout?.[1]?.method).toBe("POST");
     expect(logout?.[1]?.headers).toMatchObject({ "X-CSRF-Token": "tok-7" });
   });
+
+  it("stays on the same page when the server ends only its own session (a DH host)", async () => {
+    window.history.pushState(null, "", "/data?env=staging");
+    const assign = vi.spyOn(browser, "assign").mockImplementation(() => undefined);
+    mockApi({
+      "/v1/me": () => jsonResponse(buildMe({ csrf_token: "tok-7" })),
+      "/auth/logout": () => jsonResponse({ redirect_to: "/" }),
+    });
+    renderHeader("/data?env=staging");
+    await userEvent.click(await screen.findByRole("button", { name: "Account menu" }));
+    await userEvent.click(screen.getByRole("menuitem", { name: "Sign out" }));
+    await waitFor(() => expect(assign).toHaveBeenCalledWith("/data?env=staging"));
+    window.history.pushState(null, "", "/");
+  });
 });

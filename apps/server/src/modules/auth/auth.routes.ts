@@ -13,7 +13,15 @@ import type { Database } from "../../db/schema.js";
 import { AppError } from "../../errors.js";
 import type { IssuerIdentity } from "./accounts.service.js";
 import { sendAuthProblem } from "./auth-page.js";
-import { completeSignIn, signOutUrl } from "./auth.service.js";
+import { completeSignIn, revokeSessionTokens, signOutUrl } from "./auth.service.js";
+import {
+  handoffOfLogin,
+  isDhHost,
+  ownOrigin,
+  type HandoffHosts,
+} from "../handoff/handoff-hosts.js";
+import { handoffRoutes, sendToHost, startAtDhHost } from "../handoff/handoff.routes.js";
+import { issueHandoff, type HandoffContext } from "../handoff/handoff.service.js";
 import { sameSecret } from "./principal.js";
 import { signInRedirect } from "./access.js";
 import {
@@ -33,7 +41,12 @@ import {
   sessionIdOf,
   type CookieSettings,
 } from "./session-cookie.js";
-import { endSession, sessionCsrfToken, type SessionContext } from "./sessions.service.js";
+import {
+  createSession,
+  endSession,
+  sessionCsrfToken,
+  type SessionContext,
+} from "./sessions.service.js";
 
 export interface AuthRouteDeps {
   db: Kysely<Database>;
@@ -44,6 +57,9 @@ export interface AuthRouteDeps {
   /** AES-256-GCM key of the sign-in state cookie. */
   loginKey: Buffer;
   publicOrigin: string;
+  /** ASSAY_PUBLIC_URL and the data-harmonization hosts sign-in may return to. */
+  hosts: HandoffHosts;
+  handoffs: HandoffContext;
 }
 
 const HtmlPage = z.string().describe("An HTML page saying what went wrong and how to go on");
@@ -74,6 +90,7 @@ export const authRoutes =
       { parseAs: "string", bodyLimit: 4096 },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
     );
+    await app.register(handoffRoutes(deps));
 
     app.get(
       "/auth/login",
@@ -88,6 +105,14 @@ export const authRoutes =
       },
       async (request, reply) => {
         const returnTo = safeReturnTo(request.query.return_to, deps.publicOrigin);
+        // A data-harmonization host signs in at the public address and gets a one-time code back.
+        if (isDhHost(deps.hosts, request.hostname)) {
+          return startAtDhHost(reply, deps, request.hostname, returnTo);
+        }
+        const asked = handoffOfLogin(deps.hosts, request.query);
+        if ("refused" in asked) {
+          return sendAuthProblem(reply, 400, "Sign-in refused", asked.refused, "/");
+        }
         // The state cookie and the provider's redirect belong to ASSAY_PUBLIC_URL: a browser
         // that opened Assay at another address starts there, or its cookie never comes back.
         const address = addressOf(request.host, deps.publicOrigin);
@@ -122,6 +147,7 @@ export const authRoutes =
           verifier,
           issuer: settings.issuer,
           returnTo,
+          ...asked,
           expiresAt: Date.now() + LOGIN_STATE_TTL_MS,
         };
         const parameters: Record<string, string> = {
@@ -152,7 +178,7 @@ export const authRoutes =
           tags: ["auth"],
           summary: "Where the identity provider returns: checks the answer, starts a session",
           querystring: CallbackQuerySchema,
-          response: { 400: HtmlPage, 401: HtmlPage, 403: HtmlPage, 503: HtmlPage },
+          response: { 200: HtmlPage, 400: HtmlPage, 401: HtmlPage, 403: HtmlPage, 503: HtmlPage },
         },
       },
       async (request, reply) => {
@@ -169,11 +195,24 @@ export const authRoutes =
           const returnTo = returnToOfState(request.query.state, deps.publicOrigin);
           return problemPage(reply, error, "Sign-in failed", returnTo);
         }
+        const { handoff, returnTo } = result.state;
+        if (handoff) {
+          // Signed in for a data-harmonization host: no session here, a code for that host.
+          const code = await issueHandoff(deps.handoffs, {
+            host: handoff.host,
+            browserHash: Buffer.from(handoff.browserHash, "base64url"),
+            userId: result.userId,
+            tokens: result.tokens,
+            returnTo,
+          });
+          return sendToHost(reply, deps.hosts, handoff.host, code);
+        }
         // A new id at every sign-in: a session id planted before sign-in is worth nothing after.
         const previous = sessionIdOf(request, deps.cookies);
         if (previous) await endSession(deps.sessions, previous);
-        setSessionCookie(reply, deps.cookies, result.session.id, result.session.expiresAt);
-        return reply.header("cache-control", "no-store").redirect(result.returnTo, 302);
+        const session = await createSession(deps.sessions, result.userId, result.tokens);
+        setSessionCookie(reply, deps.cookies, session.id, session.expiresAt);
+        return reply.header("cache-control", "no-store").redirect(returnTo, 302);
       },
     );
 
@@ -204,7 +243,7 @@ export const authRoutes =
         }
         const sent = request.body?.csrf_token ?? request.headers["x-csrf-token"];
         const tokenOk = typeof sent === "string" && sameSecret(sent, csrfToken);
-        if (request.headers.origin !== deps.publicOrigin || !tokenOk) {
+        if (request.headers.origin !== ownOrigin(deps.hosts, request) || !tokenOk) {
           return sendAuthProblem(
             reply,
             403,
@@ -216,6 +255,12 @@ export const authRoutes =
         const tokens = await endSession(deps.sessions, id);
         clearSessionCookie(reply, deps.cookies);
         request.log.info("signed out");
+        // A data-harmonization host ends its own session and stays on its page; the provider's
+        // logout would land on the public address instead.
+        if (isDhHost(deps.hosts, request.hostname)) {
+          await revokeSessionTokens(deps, tokens, request.log);
+          return finish("/");
+        }
         return finish(await signOutUrl(deps, tokens, request.log));
       },
     );

@@ -6,12 +6,7 @@ import { AppError } from "../../errors.js";
 import { accountForSignIn, type IdentityClaims, type IssuerIdentity } from "./accounts.service.js";
 import { openLoginState } from "./login-state.js";
 import { issuerUnavailable, type OidcClient } from "./oidc-client.js";
-import {
-  createSession,
-  RefreshRejected,
-  type SessionContext,
-  type SessionTokens,
-} from "./sessions.service.js";
+import { RefreshRejected, type SessionContext, type SessionTokens } from "./sessions.service.js";
 
 export interface SignInDeps {
   db: Kysely<Database>;
@@ -83,8 +78,9 @@ async function claimsOf(
 
 /**
  * Finishes the authorization-code flow: the state cookie must be this browser's, then
- * openid-client checks iss (RFC 9207), state, PKCE and the ID token's nonce. Returns the new
- * session and where to go; throws an AppError (401, 403 or 503) otherwise, creating nothing.
+ * openid-client checks iss (RFC 9207), state, PKCE and the ID token's nonce. Returns who signed
+ * in, the provider's tokens and the sign-in state (where to go, and whether a data-harmonization
+ * host asked); the caller starts the session. Throws an AppError (401, 403 or 503) otherwise.
  */
 export async function completeSignIn(
   deps: SignInDeps,
@@ -121,9 +117,8 @@ export async function completeSignIn(
   }
   const claims = await claimsOf(deps, configuration, response, input.log);
   const account = await accountForSignIn(deps.db, deps.identity, claims);
-  const session = await createSession(deps.sessions, account.id, tokensOf(response));
   input.log.info({ userId: account.id }, "signed in");
-  return { session, returnTo: state.returnTo };
+  return { userId: account.id, tokens: tokensOf(response), state };
 }
 
 /** The provider's refresh for sessions.service; a refusal (invalid_grant) ends the session. */
@@ -145,6 +140,33 @@ export function refresherFor(oidc: OidcClient) {
   };
 }
 
+/** Revokes a session's refresh token where the provider supports it; a failure is logged. */
+async function revokeRefreshToken(
+  configuration: client.Configuration,
+  tokens: SessionTokens | undefined,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (!tokens?.refresh_token || !configuration.serverMetadata().revocation_endpoint) return;
+  await client
+    .tokenRevocation(configuration, tokens.refresh_token, { token_type_hint: "refresh_token" })
+    .catch((error: unknown) =>
+      log.warn({ reason: messageOf(error) }, "refresh token revocation failed"),
+    );
+}
+
+/**
+ * A data-harmonization host's sign-out: its refresh token is revoked, the provider's own sign-in
+ * stays (its logout would land on the public address, not back on this host's page).
+ */
+export async function revokeSessionTokens(
+  deps: { oidc: OidcClient },
+  tokens: SessionTokens | undefined,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  const configuration = await deps.oidc.configuration().catch(() => undefined);
+  if (configuration) await revokeRefreshToken(configuration, tokens, log);
+}
+
 /**
  * Where the browser goes after its session here ended: the provider's logout (RP-initiated
  * logout with id_token_hint, or Cognito's logout_uri form), or Assay's home page when the
@@ -163,13 +185,7 @@ export async function signOutUrl(
   }
   const metadata = configuration.serverMetadata();
   const { settings } = deps.oidc;
-  if (tokens?.refresh_token && metadata.revocation_endpoint) {
-    await client
-      .tokenRevocation(configuration, tokens.refresh_token, { token_type_hint: "refresh_token" })
-      .catch((error: unknown) =>
-        log.warn({ reason: messageOf(error) }, "refresh token revocation failed"),
-      );
-  }
+  await revokeRefreshToken(configuration, tokens, log);
   if (!metadata.end_session_endpoint) return "/";
   if (settings.cognito) {
     const url = new URL(metadata.end_session_endpoint);

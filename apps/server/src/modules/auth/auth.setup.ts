@@ -25,6 +25,8 @@ export function authKeys(secret: Buffer) {
     cookie: deriveKey(secret, "session-cookie"),
     sessionTokens: deriveKey(secret, "session-tokens"),
     loginState: deriveKey(secret, "login-state"),
+    /** AES-256-GCM key of the tokens a data-harmonization host's sign-in code carries. */
+    handoffTokens: deriveKey(secret, "handoff-tokens"),
   };
 }
 
@@ -97,6 +99,7 @@ export function createAuth(input: {
   const oidc = createOidcClient(settings);
   const cookies = cookieSettings(config.publicUrl);
   const identity = { kind: settings.kind, issuer: settings.issuer };
+  const hosts = { publicOrigin: config.publicUrl, dhHosts: config.dataHarmonizationHosts };
   const sessions: SessionContext = {
     db: db.kysely,
     tokensKey: keys.sessionTokens,
@@ -112,7 +115,7 @@ export function createAuth(input: {
     identity,
     sessions,
     cookies,
-    publicOrigin: config.publicUrl,
+    hosts,
   });
   const routes = authRoutes({
     db: db.kysely,
@@ -122,6 +125,8 @@ export function createAuth(input: {
     cookies,
     loginKey: keys.loginState,
     publicOrigin: config.publicUrl,
+    hosts,
+    handoffs: { db: db.kysely, tokensKey: keys.handoffTokens },
   });
   return { resolvePrincipal, routes, cookieSecret: keys.cookie, settings };
 }

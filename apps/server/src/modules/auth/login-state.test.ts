@@ -122,11 +122,13 @@ describe("cookie names", () => {
       secure: true,
       session: "__Host-assay_session",
       login: "__Host-assay_login",
+      handoff: "__Host-assay_handoff",
     });
     expect(cookieSettings("http://localhost:8080")).toEqual({
       secure: false,
       session: "assay_session",
       login: "assay_login",
+      handoff: "assay_handoff",
     });
   });
 });

@@ -6,6 +6,7 @@ import { AppError } from "../../errors.js";
 import type { Principal, PrincipalResolver } from "./access.js";
 import { accountForToken, principalOf, type IssuerIdentity } from "./accounts.service.js";
 import { bearerOf } from "./bearer.js";
+import { ownOrigin, type HandoffHosts } from "../handoff/handoff-hosts.js";
 import { looksLikeJwt, type JwtVerifier } from "./jwt-verifier.js";
 import { sessionIdOf, type CookieSettings } from "./session-cookie.js";
 import { findActiveSession, type ActiveSession, type SessionContext } from "./sessions.service.js";
@@ -25,8 +26,11 @@ export interface PrincipalDeps {
   identity: IssuerIdentity;
   sessions: SessionContext;
   cookies: CookieSettings;
-  /** ASSAY_PUBLIC_URL: the only Origin a cookie-authenticated change may come from. */
-  publicOrigin: string;
+  /**
+   * ASSAY_PUBLIC_URL and the data-harmonization hosts: a cookie-authenticated change must come
+   * from the origin of the host it was made to (ownOrigin).
+   */
+  hosts: HandoffHosts;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -90,7 +94,7 @@ export function createPrincipalResolver(deps: PrincipalDeps): PrincipalResolver 
     if (!id) return undefined;
     const session = await findActiveSession(deps.sessions, id);
     if (!session) return undefined;
-    checkCsrf(request, session, deps.publicOrigin);
+    checkCsrf(request, session, ownOrigin(deps.hosts, request));
     request.authSession = session;
     return session.principal;
   };

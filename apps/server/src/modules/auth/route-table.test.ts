@@ -41,6 +41,7 @@ const EXPECTED: Record<string, Access> = {
   "GET /.well-known/oauth-authorization-server/oidc": "open",
   "GET /auth/login": "open",
   "GET /auth/callback": "open",
+  "GET /auth/handoff": "open",
   "POST /auth/logout": "open",
   "GET /v1/me": "identify",
   "PUT /v1/me": "user",

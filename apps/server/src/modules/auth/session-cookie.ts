@@ -11,13 +11,20 @@ export interface CookieSettings {
   secure: boolean;
   session: string;
   login: string;
+  /** On a data-harmonization host: the nonce binding a sign-in code to this browser (modules/handoff). */
+  handoff: string;
 }
 
 /** Cookie names and flags for the scheme of ASSAY_PUBLIC_URL. */
 export function cookieSettings(publicUrl: string): CookieSettings {
   const secure = new URL(publicUrl).protocol === "https:";
   const prefix = secure ? "__Host-" : "";
-  return { secure, session: `${prefix}assay_session`, login: `${prefix}assay_login` };
+  return {
+    secure,
+    session: `${prefix}assay_session`,
+    login: `${prefix}assay_login`,
+    handoff: `${prefix}assay_handoff`,
+  };
 }
 
 function base(settings: CookieSettings): CookieSerializeOptions {
@@ -52,6 +59,17 @@ export function setLoginCookie(
 /** Drops the sign-in state cookie: it is good for one callback only. */
 export function clearLoginCookie(reply: FastifyReply, settings: CookieSettings): void {
   reply.clearCookie(settings.login, base(settings));
+}
+
+/** Sets (value) or drops (undefined) the handoff nonce cookie of a data-harmonization host. */
+export function setHandoffCookie(
+  reply: FastifyReply,
+  settings: CookieSettings,
+  value: string | undefined,
+  maxAgeSeconds = 0,
+): void {
+  if (value === undefined) reply.clearCookie(settings.handoff, base(settings));
+  else reply.setCookie(settings.handoff, value, { ...base(settings), maxAge: maxAgeSeconds });
 }
 
 /** The session id of a correctly signed session cookie, or undefined (absent or forged). */
