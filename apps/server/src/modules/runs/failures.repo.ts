@@ -175,3 +175,17 @@ export async function runMoments(
   );
   return rows;
 }
+
+/** Results' error texts by id (a failure group's sample: one occurrence as the reporter wrote it). */
+export async function failureTexts(
+  client: pg.Pool | pg.ClientBase,
+  resultIds: readonly number[],
+): Promise<Map<number, { message: string | null; stack: string | null }>> {
+  if (resultIds.length === 0) return new Map();
+  const { rows } = await client.query<{ id: number; message: string | null; stack: string | null }>(
+    `SELECT id::float8 AS id, error_message AS message, left(error_stack, ${STACK_CHARS}) AS stack
+     FROM results WHERE id = ANY($1::bigint[])`,
+    [resultIds],
+  );
+  return new Map(rows.map((row) => [row.id, { message: row.message, stack: row.stack }]));
+}

@@ -56,8 +56,6 @@ export async function recordRunFailures(
         errorType: known.fp.errorType,
         message: known.fp.message,
         frame: known.fp.frame,
-        sampleMessage: failure.error_message,
-        sampleStack: failure.error_stack,
         resultId: failure.id,
         seenAt: failure.seen_at,
       });

@@ -289,15 +289,35 @@ describe("failure groups over a period and one group", () => {
     const one = (await get(`/v1/failure-groups/${orders?.id}`)).body as unknown as {
       tests: unknown[];
       runs: { runKey: string }[];
+      sampleMessage: string;
       sampleStack: string;
       firstSeen: { runKey: string };
     };
     expect(one.tests).toHaveLength(3);
+    // The sample is the first occurrence (run A's), read from its result.
+    expect(one.sampleMessage).toMatch(/^expected 200 but got 500 for \/api\/orders\/1[123]$/);
     expect(one.runs.map((r) => r.runKey).sort()).toEqual([runA, runB].sort());
     expect(one.sampleStack).toContain("OrderClient.fetch");
     expect(one.firstSeen.runKey).toBe(runA);
     expect((await get("/v1/failure-groups/999999")).status).toBe(404);
     expect((await get("/v1/failure-groups?since=yesterday")).status).toBe(400);
+
+    // Its first result no longer stored (retention): the sample is the newest occurrence, run B's.
+    const first = await database.db.pool.query<{ first_result_id: string }>(
+      "UPDATE failure_groups SET first_result_id = -1 WHERE id = $1 RETURNING (SELECT first_result_id FROM failure_groups WHERE id = $1)",
+      [orders?.id],
+    );
+    try {
+      const later = (await get(`/v1/failure-groups/${orders?.id}`)).body as unknown as {
+        sampleMessage: string;
+      };
+      expect(later.sampleMessage).toBe("expected 200 but got 500 for /api/orders/99");
+    } finally {
+      await database.db.pool.query("UPDATE failure_groups SET first_result_id = $2 WHERE id = $1", [
+        orders?.id,
+        first.rows[0]?.first_result_id,
+      ]);
+    }
   });
 
   it("sets the type of all of a group from its page", async () => {
