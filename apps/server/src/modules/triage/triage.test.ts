@@ -72,6 +72,7 @@ const get = async (url: string, app: FastifyInstance = apps.anonymous) => {
 interface Group {
   id: number;
   count: number;
+  toInvestigate: number;
   message: string;
   tests: number[];
   isNew: boolean;
@@ -131,6 +132,7 @@ describe("failure groups of a run", () => {
 describe("defect decisions", () => {
   it("a person sets a group's type in a run for all its results, with who and history", async () => {
     const [orders] = await groupsOf(runA);
+    expect(orders?.toInvestigate).toBe(3);
     const res = await apps.user.inject({
       method: "PUT",
       url: `/v1/runs/${runA}/failure-groups/${orders?.id}/defect`,
@@ -143,6 +145,7 @@ describe("defect decisions", () => {
     });
     const [after] = await groupsOf(runA);
     expect(after?.defect.type).toBe("product_bug");
+    expect(after?.toInvestigate).toBe(0);
   });
 
   it("refuses a bad type with 400 in words, a signed-out caller with 401, and changes nothing", async () => {
@@ -272,7 +275,13 @@ describe("regression", () => {
 describe("failure groups over a period and one group", () => {
   it("ranks groups by occurrences, filters by family and branch, and shows one group's tests and runs", async () => {
     const list = (await get("/v1/failure-groups?family=backend&branch=main")).body as unknown as {
-      groups: { id: number; count: number; message: string; trend: { count: number }[] }[];
+      groups: {
+        id: number;
+        count: number;
+        toInvestigate: number;
+        message: string;
+        trend: { count: number }[];
+      }[];
     };
     const counts = list.groups.map((g) => g.count);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
@@ -280,6 +289,8 @@ describe("failure groups over a period and one group", () => {
       (g) => g.message === "expected <n> but got <n> for /api/orders/<n>",
     );
     expect(orders?.count).toBe(4);
+    // Run A's three decided by a person, run B's one taken automatically: none to investigate.
+    expect(orders?.toInvestigate).toBe(0);
     expect(orders?.trend).toHaveLength(30);
     expect(orders?.trend.at(-1)?.count).toBe(4);
     const other = (await get("/v1/failure-groups?branch=release")).body as unknown as {
