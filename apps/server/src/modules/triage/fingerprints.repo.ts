@@ -67,7 +67,7 @@ export async function storeRunFingerprints(
   const remove = run.firstTime
     ? ""
     : `, gone AS (DELETE FROM result_fingerprints
-                  WHERE run_id = $3 AND result_id <> ALL($12::bigint[]))`;
+                  WHERE run_id = $1 AND result_id <> ALL($9::bigint[]))`;
   const onConflict = run.firstTime
     ? ""
     : "ON CONFLICT (result_id) DO UPDATE SET group_id = excluded.group_id";
@@ -81,9 +81,9 @@ export async function storeRunFingerprints(
     `WITH g AS (
        INSERT INTO failure_groups (fingerprint, error_type, message, frame, first_run_id,
                                    first_result_id, first_seen_at, last_seen_at)
-       SELECT g.fingerprint, g.error_type, g.message, g.frame, $3::bigint, g.result_id,
+       SELECT g.fingerprint, g.error_type, g.message, g.frame, $1::bigint, g.result_id,
               to_timestamp(g.seen_ms / 1000), to_timestamp(g.seen_ms / 1000)
-       FROM unnest($1::text[], $2::text[], $5::text[], $6::text[], $7::bigint[], $8::float8[])
+       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::float8[])
               WITH ORDINALITY AS g(fingerprint, error_type, message, frame, result_id, seen_ms, n)
        ORDER BY g.n
        ON CONFLICT (fingerprint) DO UPDATE SET
@@ -97,26 +97,26 @@ export async function storeRunFingerprints(
      )${remove}
      INSERT INTO result_fingerprints (result_id, run_id, test_id, group_id, family, platform,
                                       branch, nora_site, seen_at)
-     SELECT r.result_id, $3, r.test_id, g.id, $4, r.platform, r.branch, r.site,
+     SELECT r.result_id, $1, r.test_id, g.id, $2, r.platform, r.branch, r.site,
             to_timestamp(r.seen_ms / 1000)
-     FROM unnest($12::bigint[], $9::bigint[], $10::text[], $11::text[], $13::text[],
+     FROM unnest($9::bigint[], $10::bigint[], $11::text[], $12::text[], $13::text[],
                  $14::text[], $15::float8[])
             AS r(result_id, test_id, fingerprint, platform, branch, site, seen_ms)
      JOIN g ON g.fingerprint = r.fingerprint
      ${onConflict}`,
     [
-      textArray(sorted.map((g) => g.fingerprint)),
-      textArray(sorted.map((g) => g.errorType)),
       run.id,
       run.family,
+      textArray(sorted.map((g) => g.fingerprint)),
+      textArray(sorted.map((g) => g.errorType)),
       textArray(sorted.map((g) => g.message)),
       textArray(sorted.map((g) => g.frame)),
       numberArray(sorted.map((g) => g.resultId)),
       numberArray(sorted.map((g) => g.seenAt.getTime())),
+      numberArray(rows.map((r) => r.resultId)),
       numberArray(rows.map((r) => r.testId)),
       textArray(rows.map((r) => r.fingerprint)),
       textArray(rows.map((r) => r.platform)),
-      numberArray(rows.map((r) => r.resultId)),
       textArray(rows.map((r) => r.branch)),
       textArray(rows.map((r) => r.site)),
       numberArray(rows.map((r) => r.seenAt.getTime())),
