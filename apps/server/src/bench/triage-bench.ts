@@ -72,7 +72,7 @@ async function timesOf(rounds: number, fn: () => Promise<unknown>): Promise<numb
 }
 
 const statementKind = (sql: string): string => {
-  if (sql.includes("FROM results r JOIN runs")) return "read the run's failures";
+  if (sql.includes("FROM results r CROSS JOIN run")) return "read the run's failures";
   if (sql.includes("triage_runs (run_id")) return "triage_runs";
   if (sql.includes("INTO failure_groups")) return "failure_groups";
   if (sql.includes("result_fingerprints") && sql.startsWith("WITH todo")) return "analysis";

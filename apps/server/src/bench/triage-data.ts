@@ -114,8 +114,8 @@ export async function fillTriageStore(pool: pg.Pool, shape: StoreShape): Promise
               (ARRAY['product_bug','automation_bug','system_issue','no_defect'])[1 + group_id % 4],
               false, 'lead@example.com', seen_at + interval '6 hours'
        FROM result_fingerprints WHERE result_id % 5 = 0
-       RETURNING id, result_id)
-     UPDATE result_fingerprints rf SET defect_id = made.id FROM made
+       RETURNING id, result_id, type)
+     UPDATE result_fingerprints rf SET defect_id = made.id, defect_type = made.type FROM made
      WHERE rf.result_id = made.result_id`,
   );
   for (const table of ["runs", "triage_runs", "failure_groups", "result_fingerprints"]) {

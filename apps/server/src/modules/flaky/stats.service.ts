@@ -3,12 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import type { FlakySettings } from "../../config-flaky.js";
 import { withTransaction, type Db } from "../../db/pool.js";
-import {
-  earlierOutcomes,
-  runIdsAfter,
-  runOutcomesFor,
-  type EarlierOutcome,
-} from "../runs/failures.service.js";
+import { recordUnreadRuns } from "../runs/backfill.service.js";
+import { earlierOutcomes, runOutcomesFor, type EarlierOutcome } from "../runs/failures.service.js";
 import * as repo from "./stats.repo.js";
 
 /** The figures a window is stored with. */
@@ -117,8 +113,6 @@ export async function recordRunOutcomes(
   await repo.recordTrend(client, run.at, run.family, settings.threshold);
 }
 
-const BACKFILL_PAGE = 200;
-
 /**
  * Counts every stored run flaky has not counted yet (runs stored before flaky existed), in id
  * order (the order ingest stores them), each run in its own transaction. Returns how many.
@@ -128,21 +122,10 @@ export async function backfillRuns(
   settings: FlakySettings,
   log?: FastifyBaseLogger,
 ): Promise<number> {
-  let after = 0;
-  let done = 0;
-  for (;;) {
-    const page = await withTransaction(db, async (client) => {
-      const ids = await runIdsAfter(client, after, BACKFILL_PAGE);
-      const counted = await repo.countedRunIds(client, ids);
-      return { ids, todo: ids.filter((id) => !counted.has(id)) };
-    });
-    for (const runId of page.todo) {
-      await withTransaction(db, (client) => recordRunOutcomes(client, runId, settings));
-      done++;
-    }
-    if (page.ids.length < BACKFILL_PAGE) break;
-    after = page.ids[page.ids.length - 1] ?? after;
-  }
+  const done = await recordUnreadRuns(db, {
+    done: repo.countedRunIds,
+    record: (client, runId) => recordRunOutcomes(client, runId, settings),
+  });
   if (done > 0) log?.info({ runs: done }, "flaky: stored runs counted");
   return done;
 }

@@ -56,3 +56,8 @@ export function earlierOutcomes(
 export function runMoments(db: Db, runIds: readonly number[]) {
   return repo.runMoments(db.pool, runIds);
 }
+
+/** Results' error texts by id; a result no longer stored is absent. */
+export function failureTexts(db: Db, resultIds: readonly number[]) {
+  return repo.failureTexts(db.pool, resultIds);
+}

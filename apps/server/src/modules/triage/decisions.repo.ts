@@ -40,9 +40,9 @@ export async function recordDecisions(
        SELECT rf.result_id, rf.run_id, $2, $3, $4::text[], false, $5
        FROM result_fingerprints rf WHERE rf.result_id = ANY($1::bigint[])
        ORDER BY rf.result_id
-       RETURNING id, result_id
+       RETURNING id, result_id, type
      )
-     UPDATE result_fingerprints rf SET defect_id = made.id FROM made
+     UPDATE result_fingerprints rf SET defect_id = made.id, defect_type = made.type FROM made
      WHERE rf.result_id = made.result_id`,
     [resultIds, decision.type, decision.comment, decision.bugs, decision.decidedBy],
   );
@@ -164,9 +164,9 @@ export async function applyPastDecisions(
                 'sameTest', c.same_test)
        FROM chosen c JOIN defect_decisions d ON d.id = c.source_id
        ORDER BY c.result_id
-       RETURNING id, result_id
+       RETURNING id, result_id, type
      )
-     UPDATE result_fingerprints rf SET defect_id = made.id FROM made
+     UPDATE result_fingerprints rf SET defect_id = made.id, defect_type = made.type FROM made
      WHERE rf.result_id = made.result_id AND rf.defect_id IS NULL`,
     [runId, threshold, days],
   );

@@ -3,7 +3,8 @@ import { ANALYSIS_DAYS, fingerprintFailure, type FailureFingerprint } from "@ass
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import { withTransaction, type Db } from "../../db/pool.js";
-import { runFailuresFor, runIdsAfter } from "../runs/failures.service.js";
+import { recordUnreadRuns } from "../runs/backfill.service.js";
+import { runFailuresFor } from "../runs/failures.service.js";
 import { applyPastDecisions } from "./decisions.repo.js";
 import * as repo from "./fingerprints.repo.js";
 
@@ -56,8 +57,6 @@ export async function recordRunFailures(
         errorType: known.fp.errorType,
         message: known.fp.message,
         frame: known.fp.frame,
-        sampleMessage: failure.error_message,
-        sampleStack: failure.error_stack,
         resultId: failure.id,
         seenAt: failure.seen_at,
       });
@@ -84,8 +83,6 @@ export async function recordRunFailures(
   }
 }
 
-const BACKFILL_PAGE = 200;
-
 /**
  * Fingerprints every stored run triage has not read yet (runs stored before triage existed),
  * oldest first so first-seen is right, each run in its own transaction. Returns how many.
@@ -95,23 +92,13 @@ export async function backfillRuns(
   settings: TriageSettings,
   log?: FastifyBaseLogger,
   /** Only runs up to this id (the demo classifies its older failures before the newest runs). */
-  untilRunId = Number.MAX_SAFE_INTEGER,
+  untilRunId?: number,
 ): Promise<number> {
-  let after = 0;
-  let done = 0;
-  for (;;) {
-    const page = await withTransaction(db, async (client) => {
-      const ids = await runIdsAfter(client, after, BACKFILL_PAGE);
-      const triaged = await repo.triagedRunIds(client, ids);
-      return { ids, todo: ids.filter((id) => !triaged.has(id) && id <= untilRunId) };
-    });
-    for (const runId of page.todo) {
-      await withTransaction(db, (client) => recordRunFailures(client, runId, settings));
-      done++;
-    }
-    if (page.ids.length < BACKFILL_PAGE) break;
-    after = page.ids[page.ids.length - 1] ?? after;
-  }
+  const done = await recordUnreadRuns(db, {
+    done: repo.triagedRunIds,
+    record: (client, runId) => recordRunFailures(client, runId, settings),
+    ...(untilRunId === undefined ? {} : { untilRunId }),
+  });
   if (done > 0) log?.info({ runs: done }, "triage: stored runs fingerprinted");
   return done;
 }

@@ -10,6 +10,9 @@ export interface GroupRow {
   frame: string | null;
   sample_message: string | null;
   sample_stack: string | null;
+  /** Where a sample is read when none is stored: the first occurrence, then the newest. */
+  first_result_id: number | null;
+  newest_result_id: number | null;
   first_run_key: string | null;
   first_seen_at: Date;
   last_seen_at: Date;
@@ -19,8 +22,10 @@ export interface GroupRow {
 export async function findGroup(db: pg.Pool, id: number): Promise<GroupRow | null> {
   const { rows } = await db.query<GroupRow>(
     `SELECT g.id::float8 AS id, g.fingerprint, g.error_type, g.message, g.frame,
-            g.sample_message, g.sample_stack, fr.run_key AS first_run_key, g.first_seen_at,
-            g.last_seen_at,
+            g.sample_message, g.sample_stack, g.first_result_id::float8 AS first_result_id,
+            (SELECT rf.result_id::float8 FROM result_fingerprints rf WHERE rf.group_id = g.id
+             ORDER BY rf.seen_at DESC LIMIT 1) AS newest_result_id,
+            fr.run_key AS first_run_key, g.first_seen_at, g.last_seen_at,
             (SELECT count(*)::int FROM result_fingerprints rf WHERE rf.group_id = g.id) AS count
      FROM failure_groups g LEFT JOIN triage_runs fr ON fr.run_id = g.first_run_id
      WHERE g.id = $1`,

@@ -15,7 +15,7 @@ import {
 } from "@assay/core";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
-import { runState } from "../runs/failures.service.js";
+import { failureTexts, runState } from "../runs/failures.service.js";
 import * as decisions from "./decisions.repo.js";
 import * as detail from "./group-detail.repo.js";
 import * as groups from "./groups.repo.js";
@@ -132,6 +132,30 @@ export async function failureGroups(
   };
 }
 
+/**
+ * A group's sample: one occurrence as the reporter wrote it. Ingest no longer copies it into
+ * the group (a new group's texts were most of triage's ingest cost: docs/performance.md,
+ * "Triage"); it is read from the first occurrence, or the newest once retention removed that
+ * one. Groups made before keep their stored copy.
+ */
+async function sampleOf(
+  db: Db,
+  group: detail.GroupRow,
+): Promise<{ message: string | null; stack: string | null }> {
+  if (group.sample_message !== null || group.sample_stack !== null) {
+    return { message: group.sample_message, stack: group.sample_stack };
+  }
+  const ids = [group.first_result_id, group.newest_result_id].filter(
+    (id): id is number => id !== null,
+  );
+  const texts = await failureTexts(db, ids);
+  for (const id of ids) {
+    const found = texts.get(id);
+    if (found) return found;
+  }
+  return { message: null, stack: null };
+}
+
 /** GET /v1/failure-groups/{id}: one group with its tests, runs, trend and decisions. */
 export async function failureGroup(
   db: Db,
@@ -144,14 +168,15 @@ export async function failureGroup(
   const trendSince = new Date(now.getTime() - (TREND_DAYS - 1) * DAY_MS);
   trendSince.setUTCHours(0, 0, 0, 0);
   const daily = await groups.dailyCounts(db.pool, [id], trendSince);
+  const sample = await sampleOf(db, group);
   return {
     id: group.id,
     fingerprint: group.fingerprint,
     errorType: group.error_type,
     message: group.message,
     frame: group.frame,
-    sampleMessage: group.sample_message,
-    sampleStack: group.sample_stack,
+    sampleMessage: sample.message,
+    sampleStack: sample.stack,
     firstSeen: { runKey: group.first_run_key, at: iso(group.first_seen_at) },
     lastSeenAt: iso(group.last_seen_at),
     count: group.count,

@@ -72,6 +72,7 @@ const get = async (url: string, app: FastifyInstance = apps.anonymous) => {
 interface Group {
   id: number;
   count: number;
+  toInvestigate: number;
   message: string;
   tests: number[];
   isNew: boolean;
@@ -131,6 +132,7 @@ describe("failure groups of a run", () => {
 describe("defect decisions", () => {
   it("a person sets a group's type in a run for all its results, with who and history", async () => {
     const [orders] = await groupsOf(runA);
+    expect(orders?.toInvestigate).toBe(3);
     const res = await apps.user.inject({
       method: "PUT",
       url: `/v1/runs/${runA}/failure-groups/${orders?.id}/defect`,
@@ -143,6 +145,7 @@ describe("defect decisions", () => {
     });
     const [after] = await groupsOf(runA);
     expect(after?.defect.type).toBe("product_bug");
+    expect(after?.toInvestigate).toBe(0);
   });
 
   it("refuses a bad type with 400 in words, a signed-out caller with 401, and changes nothing", async () => {
@@ -272,7 +275,13 @@ describe("regression", () => {
 describe("failure groups over a period and one group", () => {
   it("ranks groups by occurrences, filters by family and branch, and shows one group's tests and runs", async () => {
     const list = (await get("/v1/failure-groups?family=backend&branch=main")).body as unknown as {
-      groups: { id: number; count: number; message: string; trend: { count: number }[] }[];
+      groups: {
+        id: number;
+        count: number;
+        toInvestigate: number;
+        message: string;
+        trend: { count: number }[];
+      }[];
     };
     const counts = list.groups.map((g) => g.count);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
@@ -280,6 +289,8 @@ describe("failure groups over a period and one group", () => {
       (g) => g.message === "expected <n> but got <n> for /api/orders/<n>",
     );
     expect(orders?.count).toBe(4);
+    // Run A's three decided by a person, run B's one taken automatically: none to investigate.
+    expect(orders?.toInvestigate).toBe(0);
     expect(orders?.trend).toHaveLength(30);
     expect(orders?.trend.at(-1)?.count).toBe(4);
     const other = (await get("/v1/failure-groups?branch=release")).body as unknown as {
@@ -289,15 +300,35 @@ describe("failure groups over a period and one group", () => {
     const one = (await get(`/v1/failure-groups/${orders?.id}`)).body as unknown as {
       tests: unknown[];
       runs: { runKey: string }[];
+      sampleMessage: string;
       sampleStack: string;
       firstSeen: { runKey: string };
     };
     expect(one.tests).toHaveLength(3);
+    // The sample is the first occurrence (run A's), read from its result.
+    expect(one.sampleMessage).toMatch(/^expected 200 but got 500 for \/api\/orders\/1[123]$/);
     expect(one.runs.map((r) => r.runKey).sort()).toEqual([runA, runB].sort());
     expect(one.sampleStack).toContain("OrderClient.fetch");
     expect(one.firstSeen.runKey).toBe(runA);
     expect((await get("/v1/failure-groups/999999")).status).toBe(404);
     expect((await get("/v1/failure-groups?since=yesterday")).status).toBe(400);
+
+    // Its first result no longer stored (retention): the sample is the newest occurrence, run B's.
+    const first = await database.db.pool.query<{ first_result_id: string }>(
+      "UPDATE failure_groups SET first_result_id = -1 WHERE id = $1 RETURNING (SELECT first_result_id FROM failure_groups WHERE id = $1)",
+      [orders?.id],
+    );
+    try {
+      const later = (await get(`/v1/failure-groups/${orders?.id}`)).body as unknown as {
+        sampleMessage: string;
+      };
+      expect(later.sampleMessage).toBe("expected 200 but got 500 for /api/orders/99");
+    } finally {
+      await database.db.pool.query("UPDATE failure_groups SET first_result_id = $2 WHERE id = $1", [
+        orders?.id,
+        first.rows[0]?.first_result_id,
+      ]);
+    }
   });
 
   it("sets the type of all of a group from its page", async () => {
