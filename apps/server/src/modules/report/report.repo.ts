@@ -19,6 +19,8 @@ export interface ReportRun {
 
 export interface ReportResult {
   id: string;
+  /** The stable test id triage's failure groups list (null for a result of no test). */
+  test_id: number | null;
   name: string;
   status: "passed" | "failed" | "skipped";
   duration_ms: number;
@@ -40,7 +42,8 @@ export async function findReportRun(db: Db, key: string): Promise<ReportRun | un
 /** Final attempts in report order (results_run_id index through run_id). */
 export async function listReportResults(db: Db, runId: string): Promise<ReportResult[]> {
   const { rows } = await db.pool.query<ReportResult>(
-    `SELECT id, name, status, duration_ms, error_message, left(error_stack, 4000) AS error_stack, json_steps
+    `SELECT id, test_id::float8 AS test_id, name, status, duration_ms, error_message,
+            left(error_stack, 4000) AS error_stack, json_steps
      FROM results WHERE run_id = $1 AND is_final ORDER BY id`,
     [runId],
   );
