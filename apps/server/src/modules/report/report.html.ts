@@ -1,4 +1,9 @@
-import { formatDuration, isPendingFailure, type RunFailureGroup } from "@assay/core";
+import {
+  formatDuration,
+  isPendingFailure,
+  runWallClockMs,
+  type RunFailureGroup,
+} from "@assay/core";
 import { groupAge, groupFailures, type ReportGroup } from "./report.groups.js";
 import type { ReportResult, ReportRun } from "./report.repo.js";
 import type { Shot } from "./report.shots.js";
@@ -18,7 +23,8 @@ type Shown = "passed" | "failed" | "skipped";
 const WORD: Record<Shown, string> = {
   passed: "✓ passed",
   failed: "✗ failed",
-  skipped: "⧗ skipped",
+  // ○, not ⧗: common fonts have no ⧗, which showed as an empty box.
+  skipped: "○ skipped",
 };
 
 function shownStatus(result: ReportResult): Shown {
@@ -96,6 +102,13 @@ export function reportHtml(
 ): string {
   const failed = results.filter((r) => shownStatus(r) === "failed");
   const byCause = groupFailures(failed, groups);
+  // The run list's figure: its wall clock, else (a report without times) the tests' time summed.
+  const wall = runWallClockMs({
+    started_at: run.started_at?.toISOString() ?? null,
+    finished_at: run.finished_at?.toISOString() ?? null,
+  });
+  const [durationLabel, durationMs] =
+    wall === null ? ["Tests' time", run.duration_ms] : ["Duration", wall];
   const meta = [
     run.family,
     run.branch && `branch ${run.branch}`,
@@ -108,7 +121,7 @@ export function reportHtml(
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">`,
     `<title>${html(run.name)} — Assay run report</title><style>${STYLE}</style></head><body>`,
     `<h1>${html(run.name)}</h1><p class="meta">${html(meta)} · run ${html(run.key)}</p>`,
-    `<p class="counts"><span>Total <b>${run.total}</b></span><span>✓ Passed <b>${run.passed}</b></span><span>✗ Failed <b>${run.failed}</b></span><span>⧗ Skipped <b>${run.skipped}</b></span><span>Duration <b>${formatDuration(run.duration_ms)}</b></span></p>`,
+    `<p class="counts"><span>Total <b>${run.total}</b></span><span>✓ Passed <b>${run.passed}</b></span><span>✗ Failed <b>${run.failed}</b></span><span>○ Skipped <b>${run.skipped}</b></span><span>${durationLabel} <b>${formatDuration(durationMs)}</b></span></p>`,
     `<h2>Failures (${failed.length}) by cause (${byCause.filter((g) => g.group).length})</h2>`,
     failed.length
       ? byCause.map((entry) => groupBlock(entry, shots)).join("\n")

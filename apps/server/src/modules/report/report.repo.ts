@@ -15,6 +15,7 @@ export interface ReportRun {
   skipped: number;
   duration_ms: number;
   started_at: Date | null;
+  finished_at: Date | null;
 }
 
 export interface ReportResult {
@@ -32,7 +33,7 @@ export interface ReportResult {
 export async function findReportRun(db: Db, key: string): Promise<ReportRun | undefined> {
   const { rows } = await db.pool.query<ReportRun>(
     `SELECT id, test_run_key AS key, test_run_name AS name, family, branch, nora_site AS site,
-            total, passed, failed, pending AS skipped, duration_ms, started_at
+            total, passed, failed, pending AS skipped, duration_ms, started_at, finished_at
      FROM runs WHERE test_run_key = $1`,
     [key],
   );

@@ -82,11 +82,16 @@ describe("GET /v1/test-runs/{key}/report.html", () => {
     expect(body).toMatch(/<ol><li class="s">✓ /);
     expect(failures).toBeGreaterThan(0);
     expect(body).toMatch(/<details class="failed"><summary><b>✗ failed<\/b>.*<pre>\S/s);
+    // cucumber-js dates nothing: the tests' time summed, named as such.
+    expect(body).toContain("<span>Tests' time <b>");
   });
 
   it("inlines screenshots when asked, each once, and says which were left out and why", async () => {
     const url = "/v1/test-runs/report-2/report.html";
-    expect((await app.inject({ method: "GET", url })).body).not.toContain("<img");
+    const plain = (await app.inject({ method: "GET", url })).body;
+    expect(plain).not.toContain("<img");
+    // A week-old JUnit file's suite start to its tests' end, as the run list shows it.
+    expect(plain).toContain("<span>Duration <b>0s</b></span>");
     const body = (await app.inject({ method: "GET", url: `${url}?screenshots=true` })).body;
     const images = body.match(/<img src="data:image\/png;base64,[^"]+"/g) ?? [];
     expect(images).toEqual([`<img src="data:image/png;base64,${DISCOUNT_PNG.toString("base64")}"`]);
@@ -137,7 +142,9 @@ describe("GET /v1/test-runs/{key}/report.html", () => {
     expect(sections[0]).toMatch(/Known: first seen on \d{4}-\d\d-\d\d in run report-3-before/);
     expect(names(sections[0]!)).toEqual(["declines a stolen card", "declines an expired card"]);
     expect(sections[1]).toMatch(/<h3>AssertionError: expected 10\.5 to equal 11<\/h3>/);
-    expect(sections[1]).toContain('1 failed</span> · <span class="new">New: first seen in this run');
+    expect(sections[1]).toContain(
+      '1 failed</span> · <span class="new">New: first seen in this run',
+    );
     expect(names(sections[1]!)).toEqual(["rounds the total"]);
     expect(body).not.toContain("Not grouped");
   });
