@@ -1,6 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWallClockMs, type IngestResponse, type NotifyRule, type NotifyRuleList } from "@assay/core";
+import {
+  runWallClockMs,
+  type IngestResponse,
+  type NotifyRule,
+  type NotifyRuleList,
+} from "@assay/core";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { until } from "../../../test/until.js";
