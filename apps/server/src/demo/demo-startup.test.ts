@@ -102,7 +102,8 @@ describe("startDemoLoad", () => {
       ["Demo: email", false],
     ]);
     expect(rules.rows[0]!.secret.toString("latin1")).not.toContain("slack.invalid");
-  });
+    // A whole (small) demo load: 19 s alone, past the default 20 s beside other suites.
+  }, 60_000);
 
   it("stops at shutdown without an error, keeping what was loaded", async () => {
     const { lines, ...d } = await deps();
