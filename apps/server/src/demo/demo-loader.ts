@@ -44,6 +44,8 @@ export interface LoadDemoOptions {
   triageSimilarity?: number;
   /** Flaky tests' window, threshold and decay (default: config-flaky.ts's defaults). */
   flaky?: FlakySettings;
+  /** Settings shown before the runs are in (the demo's notification rules): called first. */
+  atStart?: () => Promise<void>;
 }
 
 export type DemoLoadOutcome =
@@ -174,6 +176,7 @@ export async function loadDemo(options: LoadDemoOptions): Promise<DemoLoadOutcom
     "loading demo data (ASSAY_DEMO=0 turns this off)",
   );
   await markDemoStarted(db);
+  await options.atStart?.();
   const name = `demo-loader-${Date.now()}`;
   const { token } = await createToken(db.kysely, name, ["ingest"]);
   try {

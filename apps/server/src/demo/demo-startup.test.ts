@@ -92,7 +92,18 @@ describe("startDemoLoad", () => {
     // The ingest requests themselves stay out of the server's log.
     expect(messages).not.toContain("incoming request");
     expect(lines.filter((l) => (l.level as number) >= 40)).toEqual([]);
-  });
+    // The Setting screen's Notifications show the demo's rules: off, named as the demo's, the
+    // Slack URL sealed.
+    const rules = await d.db.pool.query<{ name: string; is_active: boolean; secret: Buffer }>(
+      "SELECT name, is_active, secret FROM notify_rules ORDER BY id",
+    );
+    expect(rules.rows.map((r) => [r.name.slice(0, 11), r.is_active])).toEqual([
+      ["Demo: Slack", false],
+      ["Demo: email", false],
+    ]);
+    expect(rules.rows[0]!.secret.toString("latin1")).not.toContain("slack.invalid");
+    // A whole (small) demo load: 19 s alone, past the default 20 s beside other suites.
+  }, 60_000);
 
   it("stops at shutdown without an error, keeping what was loaded", async () => {
     const { lines, ...d } = await deps();

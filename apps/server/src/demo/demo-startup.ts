@@ -6,6 +6,8 @@ import type { Db } from "../db/pool.js";
 import type { ObjectStore } from "../storage/index.js";
 import type { DemoPlanOptions } from "./demo-plan.js";
 import { loadDemo } from "./demo-loader.js";
+import { addDemoNotifyRules } from "./demo-notify.js";
+import { loadSecretKey } from "../secret-key.js";
 import { startDhDemoRuns } from "./dh-demo-runs.js";
 import { runDemoRetention } from "../modules/retention/retention.demo.js";
 import { retentionDeps } from "../retention-deps.js";
@@ -67,6 +69,8 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
         executors: { daily: executor, rerun: rerunExecutor },
         triageSimilarity: deps.config.triageSimilarity,
         flaky: deps.config.flaky,
+        atStart: () =>
+          addDemoNotifyRules({ ...deps, secret: deps.secret ?? loadSecretKey(deps.config), log }),
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
       else

@@ -90,13 +90,20 @@ const TALLIED = `
          $6::int AS flaky, $7::float8 AS duration_ms, $8::timestamptz AS started_at,
          $9::timestamptz AS finished_at`;
 
+/**
+ * A finished run whose results date their starts but not their ends (a JUnit suite's timestamp)
+ * ends at its start plus the tests' time, not at the upload's time: a week-old report uploaded
+ * now is not a week long, on the screens or in a notification.
+ */
 async function storeRunCounts(client: pg.PoolClient, runId: number, tally?: RunTally) {
   await client.query(
     `UPDATE runs SET
        total = c.total, passed = c.passed, failed = c.failed, pending = c.pending, flaky = c.flaky,
        duration_ms = c.duration_ms,
        started_at = coalesce(c.started_at, runs.started_at),
-       finished_at = CASE WHEN runs.state = 'finished' THEN coalesce(c.finished_at, runs.finished_at, now()) ELSE runs.finished_at END
+       finished_at = CASE WHEN runs.state = 'finished'
+         THEN coalesce(c.finished_at, c.started_at + c.duration_ms * interval '1 millisecond', runs.finished_at, now())
+         ELSE runs.finished_at END
      FROM (${tally ? TALLIED : COUNTED}) c
      WHERE runs.id = $1`,
     tally ? [runId, ...tally.values()] : [runId],

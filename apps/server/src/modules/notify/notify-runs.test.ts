@@ -1,6 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { IngestResponse, NotifyRule, NotifyRuleList } from "@assay/core";
+import {
+  runWallClockMs,
+  type IngestResponse,
+  type NotifyRule,
+  type NotifyRuleList,
+} from "@assay/core";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { until } from "../../../test/until.js";
@@ -65,6 +70,7 @@ interface Sent {
   outcome: string;
   run: { key: string };
   counts: { total: number; passed: number; failed: number };
+  durationMs: number;
   failures: { title: string; tests: string[] }[];
   failuresTitle: string;
 }
@@ -110,6 +116,18 @@ describe("a sharded run", () => {
       passed: second.counts.passed,
       failed: second.counts.failed,
     });
+    // The shards date their suites a week back but not their tests' ends: the run lasted
+    // seconds on the screens (core's wall clock), not the week until it was uploaded.
+    const { rows } = await database.db.pool.query<{ started_at: Date; finished_at: Date }>(
+      "SELECT started_at, finished_at FROM runs WHERE test_run_key = 'sharded-1'",
+    );
+    const shown = runWallClockMs({
+      started_at: rows[0]!.started_at.toISOString(),
+      finished_at: rows[0]!.finished_at.toISOString(),
+    });
+    expect(Date.now() - rows[0]!.started_at.getTime()).toBeGreaterThan(86_400_000);
+    expect(message!.durationMs).toBe(shown);
+    expect(message!.durationMs).toBeLessThan(60_000);
     await pause(SETTLE_SECONDS * 1000 + 1000);
     expect(sentFor("sharded-1")).toHaveLength(1);
   }, 60_000);

@@ -54,9 +54,15 @@ const slackText = (value: string) =>
 const cut = (value: string, max: number) =>
   value.length > max ? `${value.slice(0, max - 1)}…` : value;
 
-function failureLines(message: RunMessage, escape: (v: string) => string, bullet: string) {
+/** Each group's line, then its tests' lines one level in (`indent`, a sub-list's mark). */
+function failureLines(
+  message: RunMessage,
+  escape: (v: string) => string,
+  bullet: string,
+  indent: string,
+) {
   return message.failures.map((group) => {
-    const tests = group.tests.map((test) => `${bullet}  ${escape(cut(test, 150))}`).join("\n");
+    const tests = group.tests.map((test) => `${indent}${escape(cut(test, 150))}`).join("\n");
     return `${bullet} ${escape(cut(group.title, 200))}${tests ? `\n${tests}` : ""}`;
   });
 }
@@ -87,7 +93,9 @@ export function slackPayload(message: RunMessage): object {
     },
   ];
   if (message.failures.length > 0) {
-    const text = `*${message.failuresTitle}*\n${failureLines(message, slackText, "•").join("\n")}`;
+    // Slack keeps no leading spaces: em spaces set the tests in under their group.
+    const lines = failureLines(message, slackText, "•", "\u2003\u2003◦ ");
+    const text = `*${message.failuresTitle}*\n${lines.join("\n")}`;
     blocks.push({ type: "section", text: { type: "mrkdwn", text: cut(text, 3000) } });
   }
   blocks.push({
@@ -96,26 +104,32 @@ export function slackPayload(message: RunMessage): object {
       { type: "button", text: { type: "plain_text", text: "Open in Assay" }, url: message.url },
     ],
   });
-  return { text: `${headline(message)} — ${message.url}`, blocks };
+  // The notification's text (and what shows without blocks) is mrkdwn too.
+  return { text: `${slackText(headline(message))} — ${message.url}`, blocks };
 }
+
+/**
+ * Text from reports and names in a card: a TextBlock reads Markdown (a test named `__init__`
+ * would turn bold, "- x" a list), a RichTextBlock's TextRun shows text as it is.
+ */
+const plain = (text: string, run: object = {}, block: object = {}) => ({
+  type: "RichTextBlock",
+  ...block,
+  inlines: [{ type: "TextRun", text, ...run }],
+});
 
 export function teamsPayload(message: RunMessage): object {
   const body: object[] = [
-    {
-      type: "TextBlock",
+    plain(headline(message), {
       size: "Large",
       weight: "Bolder",
-      wrap: true,
-      text: headline(message),
       color: message.outcome === "failed" ? "Attention" : "Good",
-    },
-    {
-      type: "TextBlock",
-      isSubtle: true,
-      wrap: true,
-      spacing: "None",
-      text: `${context(message)} · rule ${message.ruleName}`,
-    },
+    }),
+    plain(
+      `${context(message)} · rule ${message.ruleName}`,
+      { isSubtle: true },
+      { spacing: "None" },
+    ),
     {
       type: "FactSet",
       facts: [
@@ -134,15 +148,9 @@ export function teamsPayload(message: RunMessage): object {
       spacing: "Medium",
     });
     for (const group of message.failures) {
-      body.push({
-        type: "TextBlock",
-        wrap: true,
-        weight: "Bolder",
-        text: cut(group.title, 200),
-        spacing: "Small",
-      });
+      body.push(plain(cut(group.title, 200), { weight: "Bolder" }, { spacing: "Small" }));
       for (const test of group.tests)
-        body.push({ type: "TextBlock", wrap: true, spacing: "None", text: `• ${cut(test, 150)}` });
+        body.push(plain(`• ${cut(test, 150)}`, {}, { spacing: "None" }));
     }
   }
   return {
@@ -178,7 +186,7 @@ export function emailParts(message: RunMessage): { subject: string; text: string
     countsLine(message),
     `Duration: ${formatDuration(message.durationMs)}`,
     ...(message.failures.length
-      ? ["", `${message.failuresTitle}:`, ...failureLines(message, (v) => v, "-")]
+      ? ["", `${message.failuresTitle}:`, ...failureLines(message, (v) => v, "-", "    - ")]
       : []),
     "",
     `Open in Assay: ${message.url}`,
@@ -186,6 +194,7 @@ export function emailParts(message: RunMessage): { subject: string; text: string
   ].join("\n");
   const colour = message.outcome === "failed" ? "#c62828" : "#2e7d32";
   const cell = 'style="padding:4px 16px 4px 0;font:14px Arial,sans-serif"';
+  const big = 'style="font-size:16px;white-space:nowrap"';
   const failures = message.failures
     .map(
       (group) =>
@@ -196,15 +205,16 @@ export function emailParts(message: RunMessage): { subject: string; text: string
         "</li>",
     )
     .join("");
-  const body = `<!doctype html><html><body style="margin:0;padding:24px;background:#f5f5f5">
-<div style="max-width:640px;margin:0 auto;background:#fff;border:1px solid #ddd;border-radius:6px;padding:24px;font:14px Arial,sans-serif;color:#222">
+  // Inline styles only (mail clients drop <style>); long names wrap instead of widening a phone's.
+  const body = `<!doctype html><html><body style="margin:0;padding:16px 8px;background:#f5f5f5">
+<div style="max-width:640px;margin:0 auto;background:#fff;border:1px solid #ddd;border-radius:6px;padding:20px;font:14px Arial,sans-serif;color:#222;overflow-wrap:anywhere;word-break:break-word">
 <h1 style="margin:0 0 4px;font-size:20px;color:${colour}">${html(headline(message))}</h1>
 <p style="margin:0 0 16px;color:#666">${html(context(message))}</p>
 <table role="presentation" style="border-collapse:collapse;margin:0 0 16px"><tr>
-<td ${cell}>Passed <strong>${message.counts.passed}</strong></td>
-<td ${cell}>Failed <strong>${message.counts.failed}</strong></td>
-<td ${cell}>Skipped <strong>${message.counts.skipped}</strong></td>
-<td ${cell}>Duration <strong>${html(formatDuration(message.durationMs))}</strong></td></tr></table>
+<td ${cell}>Passed<br><strong ${big}>${message.counts.passed}</strong></td>
+<td ${cell}>Failed<br><strong ${big}>${message.counts.failed}</strong></td>
+<td ${cell}>Skipped<br><strong ${big}>${message.counts.skipped}</strong></td>
+<td ${cell}>Duration<br><strong ${big}>${html(formatDuration(message.durationMs))}</strong></td></tr></table>
 ${failures ? `<h2 style="font-size:16px;margin:0 0 8px">${message.failuresTitle}</h2><ul style="padding-left:20px">${failures}</ul>` : ""}
 <p style="margin:16px 0 0"><a href="${html(message.url)}" style="background:#1565c0;color:#fff;padding:8px 14px;border-radius:4px;text-decoration:none">Open in Assay</a></p>
 <p style="margin:16px 0 0;color:#888;font-size:12px">Sent by Assay for the rule “${html(message.ruleName)}”.</p>

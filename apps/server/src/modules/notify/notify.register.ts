@@ -7,6 +7,9 @@ import { triageFailureGroups } from "./notify.groups.js";
 import { notifyRoutes } from "./notify.routes.js";
 import { syncConfigRules, type NotifyDeps } from "./notify.service.js";
 
+/** The key rules' secrets are sealed with, from the installation's secret. */
+export const notifyKey = (secret: Buffer) => deriveKey(secret, "notify-secrets");
+
 /**
  * Notifications in the app: the rules' routes, the file's rules copied in, the sender. Runs
  * reach it through ingest's runEnded callbacks (app.ts: notifyOnRunEnd).
@@ -19,7 +22,7 @@ export async function registerNotify(
   const { config } = deps;
   const notify: NotifyDeps = {
     db: deps.db,
-    key: deriveKey(secret, "notify-secrets"),
+    key: notifyKey(secret),
     publicUrl: config.publicUrl,
     policy: { allowPrivate: config.webhookAllowPrivate },
     failureGroups: triageFailureGroups(deps.db),

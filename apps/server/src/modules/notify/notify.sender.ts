@@ -1,4 +1,4 @@
-import { NOTIFY_TOP_FAILURES, type NotifyEmail } from "@assay/core";
+import { NOTIFY_TOP_FAILURES, runWallClockMs, type NotifyEmail } from "@assay/core";
 import { runUrl } from "../settings/webhook.js";
 import {
   deliverEmail,
@@ -58,8 +58,12 @@ export function buildMessage(
   publicUrl: string,
   decision: Decision,
 ): RunMessage {
-  const wall =
-    run.started_at && run.finished_at ? run.finished_at.getTime() - run.started_at.getTime() : 0;
+  // The figure the run list and the results dialog show (core's wall clock), so the message
+  // and the screen agree; the tests' summed time when the run has no start.
+  const wall = runWallClockMs({
+    started_at: run.started_at?.toISOString() ?? null,
+    finished_at: run.finished_at?.toISOString() ?? null,
+  });
   return {
     ruleName: rule.name,
     outcome: decision.outcome,
@@ -71,7 +75,7 @@ export function buildMessage(
       skipped: run.skipped,
       flaky: run.flaky,
     },
-    durationMs: wall > 0 ? wall : run.duration_ms,
+    durationMs: wall ?? run.duration_ms,
     failures: decision.failures,
     failuresTitle: rule.when_to === "new_failures" ? "New failures" : "Top failures",
     url: runUrl(publicUrl, run),

@@ -185,11 +185,15 @@ describe("notification rules", () => {
     const content = attachment.attachments[0]!.content as {
       type: string;
       version: string;
-      body: { type: string; text?: string; facts?: { title: string; value: string }[] }[];
+      body: {
+        type: string;
+        inlines?: { text: string }[];
+        facts?: { title: string; value: string }[];
+      }[];
       actions: { type: string; url: string }[];
     };
     expect(content.type).toBe("AdaptiveCard");
-    expect(content.body[0]!.text).toMatch(/^FAILED: Nightly UI \(2 of \d+ failed\)$/);
+    expect(content.body[0]!.inlines![0]!.text).toMatch(/^FAILED: Nightly UI \(2 of \d+ failed\)$/);
     expect(content.body.find((b) => b.type === "FactSet")?.facts).toContainEqual({
       title: "Failed",
       value: "2",
@@ -234,9 +238,9 @@ describe("notification rules", () => {
     const failures = payload.blocks[3]!.text!.text;
     expect(failures).toMatch(/^\*Top failures\*\n• /);
     expect(failures).toContain(
-      "• TypeError: card is undefined (new)\n•  Cart checkout charges the card",
+      "• TypeError: card is undefined (new)\n\u2003\u2003◦ Cart checkout charges the card",
     );
-    expect(failures).toContain("•  Cart applies a discount");
+    expect(failures).toContain("\u2003\u2003◦ Cart applies a discount");
     expect(payload.blocks[4]!.elements![0]!.url).toBe(`${PUBLIC_URL}/test_runs/nightly-1`);
     expect(payload.text).toContain(`${PUBLIC_URL}/test_runs/nightly-1`);
 

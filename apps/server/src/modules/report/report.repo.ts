@@ -15,10 +15,13 @@ export interface ReportRun {
   skipped: number;
   duration_ms: number;
   started_at: Date | null;
+  finished_at: Date | null;
 }
 
 export interface ReportResult {
   id: string;
+  /** The stable test id triage's failure groups list (null for a result of no test). */
+  test_id: number | null;
   name: string;
   status: "passed" | "failed" | "skipped";
   duration_ms: number;
@@ -30,7 +33,7 @@ export interface ReportResult {
 export async function findReportRun(db: Db, key: string): Promise<ReportRun | undefined> {
   const { rows } = await db.pool.query<ReportRun>(
     `SELECT id, test_run_key AS key, test_run_name AS name, family, branch, nora_site AS site,
-            total, passed, failed, pending AS skipped, duration_ms, started_at
+            total, passed, failed, pending AS skipped, duration_ms, started_at, finished_at
      FROM runs WHERE test_run_key = $1`,
     [key],
   );
@@ -40,7 +43,8 @@ export async function findReportRun(db: Db, key: string): Promise<ReportRun | un
 /** Final attempts in report order (results_run_id index through run_id). */
 export async function listReportResults(db: Db, runId: string): Promise<ReportResult[]> {
   const { rows } = await db.pool.query<ReportResult>(
-    `SELECT id, name, status, duration_ms, error_message, left(error_stack, 4000) AS error_stack, json_steps
+    `SELECT id, test_id::float8 AS test_id, name, status, duration_ms, error_message,
+            left(error_stack, 4000) AS error_stack, json_steps
      FROM results WHERE run_id = $1 AND is_final ORDER BY id`,
     [runId],
   );

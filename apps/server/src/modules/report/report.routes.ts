@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
+import { runFailureGroups } from "../triage/triage.service.js";
 import { reportHtml } from "./report.html.js";
 import type { ObjectStore } from "../../storage/index.js";
 import { findReportRun, listReportResults } from "./report.repo.js";
@@ -28,7 +29,7 @@ export const reportRoutes =
           tags: ["report"],
           summary: "The run as one HTML file that opens offline (a download)",
           description:
-            "Counts, the failures, then every test with its steps and error. The HTML is the answer (no JSON schema); errors are JSON.",
+            "Counts, the failures by cause (triage's failure groups), then every test with its steps and error. The HTML is the answer (no JSON schema); errors are JSON.",
           produces: ["text/html"],
           params: ParamsSchema,
           querystring: QuerySchema,
@@ -40,7 +41,11 @@ export const reportRoutes =
         const shots = request.query.screenshots
           ? await reportShots(db, objects, run.id, publicUrl)
           : undefined;
-        const body = reportHtml(run, await listReportResults(db, run.id), new Date(), shots);
+        const [results, groups] = await Promise.all([
+          listReportResults(db, run.id),
+          runFailureGroups(db, run.key),
+        ]);
+        const body = reportHtml(run, results, groups, new Date(), shots);
         const file = `assay-${run.key.replace(/[^A-Za-z0-9._-]/g, "_")}.html`;
         return (
           reply
