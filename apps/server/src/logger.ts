@@ -4,7 +4,7 @@ import type { Config } from "./config.js";
 
 /**
  * Paths whose query carries a credential: the sign-in callback's code and state, and the one-time
- * code a data-harmonization host exchanges for a session (modules/handoff).
+ * code a data-harmonization host exchanges for a session (modules/auth/handoff).
  */
 const SECRET_QUERY_PATHS = new Set(["/auth/callback", "/auth/handoff"]);
 

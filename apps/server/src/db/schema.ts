@@ -356,7 +356,7 @@ export interface SessionsTable {
   expires_at: Timestamp;
 }
 
-/** A one-time sign-in code for a data-harmonization host (migration 0135, modules/handoff). */
+/** A one-time sign-in code for a data-harmonization host (migration 0135, modules/auth/handoff). */
 export interface SignInHandoffsTable {
   code_hash: Buffer;
   host: string;

@@ -14,14 +14,9 @@ import { AppError } from "../../errors.js";
 import type { IssuerIdentity } from "./accounts.service.js";
 import { sendAuthProblem } from "./auth-page.js";
 import { completeSignIn, revokeSessionTokens, signOutUrl } from "./auth.service.js";
-import {
-  handoffOfLogin,
-  isDhHost,
-  ownOrigin,
-  type HandoffHosts,
-} from "../handoff/handoff-hosts.js";
-import { handoffRoutes, sendToHost, startAtDhHost } from "../handoff/handoff.routes.js";
-import { issueHandoff, type HandoffContext } from "../handoff/handoff.service.js";
+import { handoffOfLogin, isDhHost, ownOrigin, type HandoffHosts } from "./handoff/handoff-hosts.js";
+import { handoffRoutes, sendToHost, startAtDhHost } from "./handoff/handoff.routes.js";
+import { issueHandoff, type HandoffContext } from "./handoff/handoff.service.js";
 import { sameSecret } from "./principal.js";
 import { signInRedirect } from "./access.js";
 import {

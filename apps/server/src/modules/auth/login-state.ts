@@ -13,7 +13,7 @@ export interface LoginState {
   returnTo: string;
   /**
    * When the sign-in was asked for by a data-harmonization host: that host, and the hash of the
-   * nonce in its cookie, which the one-time code is bound to (modules/handoff).
+   * nonce in its cookie, which the one-time code is bound to (auth/handoff).
    */
   handoff?: { host: string; browserHash: string };
   /** Epoch milliseconds after which the callback is refused. */

@@ -6,7 +6,7 @@ import { AppError } from "../../errors.js";
 import type { Principal, PrincipalResolver } from "./access.js";
 import { accountForToken, principalOf, type IssuerIdentity } from "./accounts.service.js";
 import { bearerOf } from "./bearer.js";
-import { ownOrigin, type HandoffHosts } from "../handoff/handoff-hosts.js";
+import { ownOrigin, type HandoffHosts } from "./handoff/handoff-hosts.js";
 import { looksLikeJwt, type JwtVerifier } from "./jwt-verifier.js";
 import { sessionIdOf, type CookieSettings } from "./session-cookie.js";
 import { findActiveSession, type ActiveSession, type SessionContext } from "./sessions.service.js";

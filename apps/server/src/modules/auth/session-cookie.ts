@@ -11,7 +11,7 @@ export interface CookieSettings {
   secure: boolean;
   session: string;
   login: string;
-  /** On a data-harmonization host: the nonce binding a sign-in code to this browser (modules/handoff). */
+  /** On a data-harmonization host: the nonce binding a sign-in code to this browser (auth/handoff). */
   handoff: string;
 }
 

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
+import type { Database } from "../../../db/schema.js";
 
 /** SQL of sign_in_handoffs (migration 0135); this module owns the table. */
 

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Database } from "../../db/schema.js";
-import { AppError } from "../../errors.js";
-import { open, seal } from "../../secret-box.js";
-import { sameSecret } from "../auth/principal.js";
-import type { SessionTokens } from "../auth/sessions.service.js";
+import type { Database } from "../../../db/schema.js";
+import { AppError } from "../../../errors.js";
+import { open, seal } from "../../../secret-box.js";
+import { sameSecret } from "../principal.js";
+import type { SessionTokens } from "../sessions.service.js";
 import * as repo from "./handoff.repo.js";
 
 /**

@@ -6,12 +6,12 @@ import {
   fetchWithJar,
   followToRedirectUri,
   submitLogin,
-} from "../../../../../e2e/support/oidc-login.js";
-import { TEST_SECRET_KEY } from "../../../test/build-test-app.js";
-import { startListeningApp, type ListeningTestApp } from "../../../test/identity-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { createUser } from "../users/users.service.js";
-import { authKeys } from "../auth/auth.setup.js";
+} from "../../../../../../e2e/support/oidc-login.js";
+import { TEST_SECRET_KEY } from "../../../../test/build-test-app.js";
+import { startListeningApp, type ListeningTestApp } from "../../../../test/identity-app.js";
+import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import { createUser } from "../../users/users.service.js";
+import { authKeys } from "../auth.setup.js";
 import { browserNonce, issueHandoff, type HandoffContext } from "./handoff.service.js";
 
 /**

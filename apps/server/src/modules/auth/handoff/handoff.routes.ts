@@ -2,17 +2,17 @@ import { HandoffQuerySchema } from "@assay/core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors.js";
-import { signInRedirect } from "../auth/access.js";
-import { escapeHtml, sendAuthProblem } from "../auth/auth-page.js";
-import { LOGIN_STATE_TTL_MS, safeReturnTo } from "../auth/login-state.js";
+import { AppError } from "../../../errors.js";
+import { signInRedirect } from "../access.js";
+import { escapeHtml, sendAuthProblem } from "../auth-page.js";
+import { LOGIN_STATE_TTL_MS, safeReturnTo } from "../login-state.js";
 import {
   setHandoffCookie,
   setSessionCookie,
   sessionIdOf,
   type CookieSettings,
-} from "../auth/session-cookie.js";
-import { createSession, endSession, type SessionContext } from "../auth/sessions.service.js";
+} from "../session-cookie.js";
+import { createSession, endSession, type SessionContext } from "../sessions.service.js";
 import { dhOrigin, isDhHost, type HandoffHosts } from "./handoff-hosts.js";
 import { browserNonce, redeemHandoff, type HandoffContext } from "./handoff.service.js";
 
