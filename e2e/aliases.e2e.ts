@@ -51,6 +51,17 @@ const pastResults = () => page.getByRole("table", { name: "Past results" }).loca
 
 describe("Renamed Tests", () => {
   it("confirms a suggested rename in one click; the history reads across both names; Undo restores", async () => {
+    // The suggestion is searched by a job after the upload (aliases.jobs.ts): the screen opens
+    // once it is there.
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${server.url}/v1/test-aliases/suggestions`);
+          return res.ok ? ((await res.json()) as unknown[]).length : res.status;
+        },
+        { timeout: 20_000, interval: 250 },
+      )
+      .toBe(1);
     await signInOnPage(page, server.url, USER, "/renamed-tests");
     const suggestion = page.getByTestId("suggestion-row");
     await suggestion.waitFor();

@@ -144,7 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // follows it).
     onRunStored: async (client: PoolClient, runId: number, registered: RegisteredTests) => {
       await recordRunFailures(client, runId, triageSettings);
-      await recordRunAliases(client, runId, registered);
+      await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky);
     },
   };
@@ -177,7 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerTriage(app, deps, triageSettings);
   await app.register(diffRoutes({ db, settings: config.diff }));
   await app.register(trendsRoutes({ db, settings: config.trends }));
-  await registerAliases(app, { db });
+  await registerAliases(app, deps);
   await registerFlaky(app, deps);
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));

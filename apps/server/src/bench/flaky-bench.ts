@@ -11,6 +11,7 @@ import { externalCluster, withClient } from "./databases.js";
 import { IngestServer } from "./ingest-server.js";
 import { writeJunitReport } from "./junit-gen.js";
 import { median, ms, seconds, step } from "./output.js";
+import { cpuMsOf } from "./procstat.js";
 import { loadDataset } from "./query-data.js";
 
 /*
@@ -42,20 +43,60 @@ async function timesOf(fn: () => Promise<unknown>, calls = 20): Promise<number[]
   return times;
 }
 
-/** Flaky's step on `runId` alone, the windows first set back to what `before` left. */
-async function stepMs(db: Db, runId: number, before: number[]): Promise<number> {
+/**
+ * Flaky's step on `runId` alone, the windows first set back to what `before` left. `created`:
+ * the upload created the run's tests, so they are dated to this transaction as they were to the
+ * upload's (flaky skips the history probe of tests created now).
+ */
+async function stepMs(
+  db: Db,
+  runId: number,
+  before: number[],
+  created: boolean,
+): Promise<{ ms: number; cpuMs: number }> {
   const client = await db.pool.connect();
   try {
     await client.query("BEGIN");
     await client.query("TRUNCATE flaky_stats, flaky_runs, flaky_trend");
     for (const id of before) await recordRunOutcomes(client, id, settings);
+    if (created) {
+      await client.query(
+        "UPDATE tests SET created_at = now() WHERE id IN (SELECT test_id FROM results WHERE run_id = $1)",
+        [runId],
+      );
+    }
+    const { rows } = await client.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    const cpuBefore = cpuMsOf(rows[0]!.pid);
     const started = performance.now();
     await recordRunOutcomes(client, runId, settings);
-    return performance.now() - started;
+    const ms = performance.now() - started;
+    return { ms, cpuMs: cpuMsOf(rows[0]!.pid) - cpuBefore };
   } finally {
     await client.query("ROLLBACK");
     client.release();
   }
+}
+
+/**
+ * CPU milliseconds used so far by the PostgreSQL backends connected to the database at `url`
+ * (this machine's /proc; 0 for a remote server), by pid: on a busy machine the wall time is
+ * mostly waiting for a core, the CPU time is not.
+ */
+async function backendsCpuMs(url: string): Promise<Map<number, number>> {
+  const pids = await withClient(url, async (c) => {
+    const { rows } = await c.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    return rows.map((row) => row.pid);
+  });
+  return new Map(pids.map((pid) => [pid, cpuMsOf(pid)]));
+}
+
+/** CPU used by the database's backends between two readings (new backends: all of theirs). */
+function cpuBetween(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, cpu] of after) total += cpu - (before.get(pid) ?? 0);
+  return total;
 }
 
 async function benchIngest(cleanup: Cleanup, tmp: string): Promise<void> {
@@ -71,12 +112,16 @@ async function benchIngest(cleanup: Cleanup, tmp: string): Promise<void> {
   const warmup = await writeJunitReport(path.join(tmp, "warmup.xml"), 1_000, 7);
   const junit = await writeJunitReport(path.join(tmp, "junit-100k.xml"), 100_000, 2);
   await server.upload([warmup], {});
-  const uploads: { label: string; ms: number; key: string }[] = [];
+  const uploads: { label: string; ms: number; cpuMs: number; key: string }[] = [];
   for (const label of ["100k new tests", "100k known tests"]) {
+    const pgBefore = await backendsCpuMs(url);
     const measured = await server.upload([junit], {});
+    const cpuMs = measured.serverCpuMs + cpuBetween(pgBefore, await backendsCpuMs(url));
     const key = (measured.answer.body as { test_run_key: string }).test_run_key;
-    uploads.push({ label, ms: measured.answer.ms, key });
-    step(`upload ${label}: ${seconds(measured.answer.ms)} (status ${measured.answer.status})`);
+    uploads.push({ label, ms: measured.answer.ms, cpuMs, key });
+    step(
+      `upload ${label}: ${seconds(measured.answer.ms)} (status ${measured.answer.status}); CPU ${ms(cpuMs)} (server ${ms(measured.serverCpuMs)}, its PostgreSQL backends the rest)`,
+    );
   }
   await server.stop();
   const db = createDb(url, 2);
@@ -88,12 +133,25 @@ async function benchIngest(cleanup: Cleanup, tmp: string): Promise<void> {
       );
       return rows.map((row) => row.id);
     });
-    for (const [i, upload] of uploads.entries()) {
+    // The new tests' run once more as if its tests were older (their history probed): the
+    // step as it was before it skipped the probe for tests the upload created.
+    const cases = [
+      { upload: uploads[0]!, at: 0, created: true, note: "" },
+      { upload: uploads[0]!, at: 0, created: false, note: " (history probed)" },
+      { upload: uploads[1]!, at: 1, created: false, note: "" },
+    ];
+    for (const { upload, at, created, note } of cases) {
       const runs: number[] = [];
-      for (let n = 0; n < 3; n++) runs.push(await stepMs(db, ids[i]!, ids.slice(0, i)));
+      const cpu: number[] = [];
+      for (let n = 0; n < 3; n++) {
+        const measured = await stepMs(db, ids[at]!, ids.slice(0, at), created);
+        runs.push(measured.ms);
+        cpu.push(measured.cpuMs);
+      }
       const cost = median(runs);
       step(
-        `flaky's step on the ${upload.label} run: median ${ms(cost)} of 3 = ${((100 * cost) / upload.ms).toFixed(1)}% of the upload (${seconds(upload.ms)})`,
+        `flaky's step on the ${upload.label} run${note}: median ${ms(cost)} of 3 = ${((100 * cost) / upload.ms).toFixed(1)}% of the upload (${seconds(upload.ms)})` +
+          `; CPU ${ms(median(cpu))} = ${((100 * median(cpu)) / upload.cpuMs).toFixed(1)}% of the upload's CPU (${ms(upload.cpuMs)})`,
       );
     }
   } finally {
@@ -137,8 +195,15 @@ async function benchQueries(cleanup: Cleanup): Promise<void> {
     const all = await timesOf(() => flakyTests(db, { limit: 500 }, settings));
     step(`ranking (limit 500): median ${ms(median(all))}`);
     const top = list[0]?.testId ?? 0;
+    // With its CPU per call (the 3 warm-ups and 20 timed calls): PostgreSQL's backends and Node.
+    const pgBefore = await backendsCpuMs(url);
+    const nodeBefore = process.cpuUsage();
     const evidence = await timesOf(() => flakyTest(db, top, settings));
-    step(`TC${top}'s score with evidence: median ${ms(median(evidence))}`);
+    const node = process.cpuUsage(nodeBefore);
+    const pgCpu = cpuBetween(pgBefore, await backendsCpuMs(url)) / 23;
+    step(
+      `TC${top}'s score with evidence: median ${ms(median(evidence))}; CPU per call ${ms(pgCpu)} PostgreSQL + ${ms((node.user + node.system) / 1000 / 23)} Node`,
+    );
   } finally {
     await db.close();
   }

@@ -1,11 +1,16 @@
 import type { Alias, AliasSuggestion, HistoryEntry } from "@assay/core";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
+import { buildTestApp } from "../../../test/build-test-app.js";
+import { QA_USER } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { upload } from "../../../test/upload.js";
+import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
+import { renameSearchQueue, searchRenames, type RenameSearch } from "./aliases.jobs.js";
 
 // Aliases found at ingest: a stable key in the report makes the alias at once; a test gone from
 // a run with a new one of the same file and steps becomes a suggestion, confirmed in one call.
+// The apps run no job handlers: the test runs the queued rename searches itself, so it can see
+// that the upload left them to the job.
 
 interface Case {
   name: string;
@@ -32,8 +37,28 @@ const junit = (cases: readonly Case[]) => {
 };
 
 let database: TestDatabase;
-let apps: TagApps;
+let apps: { user: FastifyInstance; anonymous: FastifyInstance; withToken: FastifyInstance };
 let n = 0;
+const searched = new Set<string>();
+
+/** The rename searches uploads queued and no test has run yet. */
+async function queuedSearches(): Promise<{ id: string; data: RenameSearch }[]> {
+  const { rows } = await database.db.pool.query<{ id: string; data: RenameSearch }>(
+    "SELECT id::text, data FROM pgboss.job WHERE name = $1 ORDER BY created_on",
+    [renameSearchQueue.name],
+  );
+  return rows.filter((row) => !searched.has(row.id));
+}
+
+/** Runs the queued searches as the job would; returns how many suggestions they added. */
+async function runSearches(): Promise<number> {
+  let added = 0;
+  for (const job of await queuedSearches()) {
+    searched.add(job.id);
+    added += await searchRenames(database.db, job.data);
+  }
+  return added;
+}
 
 /** Uploads one run of the job (backend, ci, main) holding `cases`. */
 async function run(cases: readonly Case[]): Promise<string> {
@@ -62,10 +87,16 @@ const get = async <T>(url: string): Promise<T> =>
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  apps = await buildTagApps(database);
+  const build = async (options: Parameters<typeof buildTestApp>[1]) =>
+    (await buildTestApp(database.db, { ...options, startWorkers: false })).app;
+  apps = {
+    user: await build({ resolvePrincipal: async () => QA_USER }),
+    anonymous: await build({ resolvePrincipal: async () => undefined }),
+    withToken: await build({ env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }),
+  };
 });
 afterAll(async () => {
-  await apps?.close();
+  await Promise.all(Object.values(apps ?? {}).map((app) => app.close()));
   await database?.drop();
 });
 
@@ -123,6 +154,11 @@ describe("suggested renames", () => {
       await testIdOf("filters orders"),
       await testIdOf("filters orders by status"),
     ];
+    // The upload committed without searching: its search waits in the job queue.
+    expect(await get<AliasSuggestion[]>("/v1/test-aliases/suggestions")).toEqual([]);
+    const queued = await queuedSearches();
+    expect(queued.at(-1)?.data).toMatchObject({ ids: [newId] });
+    expect(await runSearches()).toBe(1);
     const open = await get<AliasSuggestion[]>("/v1/test-aliases/suggestions");
     expect(open).toMatchObject([
       { test: { id: oldId }, canonical: { id: newId }, decision: null, runKey: `aliases-run-${n}` },
@@ -158,8 +194,60 @@ describe("suggested renames", () => {
       { name: "twin two", file: "api/twins.spec.ts", properties: { step: "same" } },
     ]);
     await run([{ name: "twin three", file: "api/twins.spec.ts", properties: { step: "same" } }]);
+    expect(await runSearches()).toBe(0);
     expect(await get<AliasSuggestion[]>("/v1/test-aliases/suggestions?all=true")).toHaveLength(
       before,
     );
+  });
+});
+
+describe("the rename search after the upload", () => {
+  it("is queued only by an upload that registered tests", async () => {
+    const cases = [{ name: "known one", file: "api/known.spec.ts" }];
+    await run(cases);
+    await runSearches();
+    await run(cases);
+    expect(await queuedSearches()).toEqual([]);
+  });
+
+  it("adds a pair once when run twice at once, by its ids or by reading the run", async () => {
+    await run([{ name: "exports csv", file: "api/export.spec.ts", properties: { step: "csv" } }]);
+    await runSearches();
+    await run([{ name: "exports a csv", file: "api/export.spec.ts", properties: { step: "csv" } }]);
+    const [job] = await queuedSearches();
+    expect(job?.data.ids).toEqual([await testIdOf("exports a csv")]);
+    searched.add(job!.id);
+    // Without the ids (an upload past those ingest keeps) the run is read: the same pair.
+    const byRun = { ...job!.data, ids: null };
+    const added = await Promise.all([
+      searchRenames(database.db, byRun),
+      searchRenames(database.db, byRun),
+    ]);
+    expect(added.reduce((a, b) => a + b)).toBe(1);
+    expect(await searchRenames(database.db, job!.data)).toBe(0);
+    const open = await get<AliasSuggestion[]>("/v1/test-aliases/suggestions");
+    expect(open.filter((s) => s.canonical.title === "exports a csv")).toMatchObject([
+      { test: { id: await testIdOf("exports csv") } },
+    ]);
+  });
+
+  it("runs in a server that runs job handlers", async () => {
+    // The searches the other tests ran leave the queue: the worker has this one only.
+    await runSearches();
+    await database.db.pool.query("DELETE FROM pgboss.job WHERE name = $1", [
+      renameSearchQueue.name,
+    ]);
+    const worker = (await buildTestApp(database.db, {})).app;
+    try {
+      await run([{ name: "prints pdf", file: "api/print.spec.ts", properties: { step: "pdf" } }]);
+      await run([{ name: "prints a pdf", file: "api/print.spec.ts", properties: { step: "pdf" } }]);
+      const suggested = async () =>
+        (await get<AliasSuggestion[]>("/v1/test-aliases/suggestions")).some(
+          (s) => s.canonical.title === "prints a pdf",
+        );
+      await expect.poll(suggested, { timeout: 15_000, interval: 250 }).toBe(true);
+    } finally {
+      await worker.close();
+    }
   });
 });

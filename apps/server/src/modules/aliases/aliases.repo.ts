@@ -70,6 +70,28 @@ export async function aliasedTo(db: Queryable, canonicalId: number): Promise<num
   return rows.map((row) => row.test_id);
 }
 
+/**
+ * For each of `ids` whose test has been renamed (it or another test resolves to its canonical
+ * test), the canonical test and one row per test resolving to it. The view is resolved once.
+ */
+export async function groupsOf(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<{ id: number; canonical: number; member: number }[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{ id: number; canonical: number; member: number }>(
+    `WITH ac AS MATERIALIZED (SELECT test_id, canonical_id FROM test_alias_canonical),
+     own AS (
+       SELECT o.id, coalesce(ac.canonical_id, o.id) AS canonical
+       FROM unnest($1::bigint[]) AS o(id) LEFT JOIN ac ON ac.test_id = o.id
+     )
+     SELECT own.id::float8 AS id, own.canonical::float8 AS canonical, ac.test_id::float8 AS member
+     FROM own JOIN ac ON ac.canonical_id = own.canonical`,
+    [ids],
+  );
+  return rows;
+}
+
 /** Serialises alias changes, so that two requests cannot close a cycle between them. */
 export async function lockAliases(client: pg.PoolClient): Promise<void> {
   await client.query("SELECT pg_advisory_xact_lock(hashtext('assay.test-aliases'))");

@@ -37,6 +37,23 @@ export async function aliasGroup(
   return { canonical, members };
 }
 
+/**
+ * aliasGroup for many tests in one read: each of `ids` that belongs to a group of more than one
+ * test, with that group's members (canonical first); tests never renamed are absent.
+ */
+export async function aliasGroups(
+  db: Db | Queryable,
+  ids: readonly number[],
+): Promise<Map<number, number[]>> {
+  const groups = new Map<number, number[]>();
+  for (const row of await repo.groupsOf("pool" in db ? db.pool : db, ids)) {
+    const members = groups.get(row.id) ?? [row.canonical];
+    members.push(row.member);
+    groups.set(row.id, members);
+  }
+  return groups;
+}
+
 const ref = (id: number, title: string, file: string | null): AliasTestRef => ({ id, title, file });
 
 function toAlias(row: AliasRow): Alias {

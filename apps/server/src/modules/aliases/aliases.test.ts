@@ -1,4 +1,4 @@
-import type { Alias, HistoryEntry, TraceabilityMatrix } from "@assay/core";
+import type { Alias, HistoryEntry, RunHistory, TraceabilityMatrix } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertResult, insertRun, insertTest, type TestRef } from "../../../test/factories.js";
 import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
@@ -40,8 +40,16 @@ beforeAll(async () => {
   newTest = await insertTest(database.db, { title: "Signs in", file: "login.spec.ts" });
   third = await insertTest(database.db, { title: "Signs in with SSO", file: "login.spec.ts" });
   loadTest = await insertTest(database.db, { title: "Peak", family: "load" });
-  await insertResult(database.db, earlier, oldTest, { status: "failed", tags: ["@RMS-9"] });
-  await insertResult(database.db, later, newTest, { status: "passed", tags: [] });
+  await insertResult(database.db, earlier, oldTest, {
+    status: "failed",
+    tags: ["@RMS-9"],
+    start_time: new Date("2026-11-01T10:00:00Z"),
+  });
+  await insertResult(database.db, later, newTest, {
+    status: "passed",
+    tags: [],
+    start_time: new Date("2026-11-02T10:00:00Z"),
+  });
 });
 afterAll(async () => {
   await apps?.close();
@@ -75,6 +83,11 @@ describe("POST /v1/test-aliases", () => {
   });
 
   it("makes the alias: the history and canonicalTestIds follow", async () => {
+    // The results dialog's history icons (GET /v1/test-runs/{key}/history): before the alias,
+    // the new test has only its own result.
+    const runHistory = async (): Promise<RunHistory> =>
+      (await apps.anonymous.inject({ method: "GET", url: "/v1/test-runs/later/history" })).json();
+    expect((await runHistory())[newTest.id]).toHaveLength(1);
     const made = await create(`TC${oldTest.id}`, newTest.id);
     expect(made.statusCode).toBe(201);
     expect(made.json<Alias>()).toMatchObject({
@@ -93,6 +106,11 @@ describe("POST /v1/test-aliases", () => {
       await apps.anonymous.inject({ method: "GET", url: `/v1/history/${oldTest.id}` })
     ).json();
     expect(viaOld).toHaveLength(2);
+    // The icons follow the alias: the old name's failure in the earlier run is the test's.
+    expect((await runHistory())[newTest.id]).toMatchObject([
+      { status: "passed", test_run_key: "later" },
+      { status: "failed", test_run_key: "earlier" },
+    ]);
     expect(await canonicalTestIds(database.db, [oldTest.id, newTest.id])).toEqual(
       new Map([[oldTest.id, newTest.id]]),
     );

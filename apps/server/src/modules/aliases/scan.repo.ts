@@ -1,10 +1,11 @@
 import type pg from "pg";
+import type { Queryable } from "./aliases.repo.js";
 
 /**
- * What ingest reads and writes for aliases inside the upload's transaction, about the tests this
- * transaction registered: `newIds` as ingest counted them, of which those created now
- * (tests.created_at = now(), the transaction's start; an explicit id may have been there).
- * Their results are found by test id, so the cost follows the new tests, not the run's size.
+ * What aliases read and write about the tests an upload registered (stable keys inside its
+ * transaction, suggestions in a job after it): `newIds` as ingest counted them, of which those
+ * created by the upload (tests.created_at = its transaction's time; an explicit id may have been
+ * there). Their results are found by test id, so the cost follows the new tests, not the run.
  */
 
 /**
@@ -76,22 +77,37 @@ export async function saveStableKeys(
   );
 }
 
+/** The upload transaction's time: the `created_at` of the tests it registers. */
+export async function transactionTime(client: pg.PoolClient): Promise<string> {
+  const { rows } = await client.query<{ now: string }>("SELECT now()::text AS now");
+  return rows[0]!.now;
+}
+
+/** Which of a run's tests are new: those registered by the transaction at `createdAt`. */
+export interface NewTests {
+  createdAt: string;
+  /** Their ids when the upload kept them all (probed by test id), else null (the run is read). */
+  ids: readonly number[] | null;
+}
+
 /**
  * Suggests renames: a final result of the previous run of the same job (family, executor,
  * branch) whose test is not in this run, and a new test of this run with the same file and the
  * same steps (by their words; without steps, the same suite path). Only one-to-one pairs are
  * suggested, and none for a test already aliased either way. Returns how many were added.
+ * Runs after the upload committed (aliases.jobs.ts): a pair suggested before (or decided) is
+ * left as it is, so running it twice, or on two servers at once, adds nothing.
  */
 export async function suggestRenames(
-  client: pg.PoolClient,
+  db: Queryable,
   runId: number,
-  newIds: readonly number[],
+  fresh: NewTests,
 ): Promise<number> {
   const signature = (r: string) =>
     `CASE WHEN jsonb_array_length(${r}.json_steps) = 0
        THEN 'suite:' || array_to_string(${r}.suite_path, '/')
        ELSE jsonb_path_query_array(${r}.json_steps, '$[*].action')::text END`;
-  const { rowCount } = await client.query(
+  const { rowCount } = await db.query(
     `WITH cur AS (SELECT id, family, executor, branch FROM runs WHERE id = $1),
      prev AS (
        SELECT p.id FROM runs p, cur
@@ -100,9 +116,9 @@ export async function suggestRenames(
        ORDER BY p.id DESC LIMIT 1
      ), fresh AS (
        SELECT DISTINCT r.test_id, r.file, ${signature("r")} AS sig
-       FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = now()
-       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.is_final
-         AND r.file IS NOT NULL
+       FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = $2::timestamptz
+       WHERE ($3::bigint[] IS NULL OR r.test_id = ANY($3::bigint[])) AND r.run_id = $1
+         AND r.is_final AND r.file IS NOT NULL
          AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.canonical_id = r.test_id
                          AND a.undone_at IS NULL)
      ), gone AS (
@@ -121,7 +137,7 @@ export async function suggestRenames(
      INSERT INTO test_alias_suggestions (test_id, canonical_id, run_id)
      SELECT old_id, new_id, $1 FROM pairs WHERE olds = 1 AND news = 1
      ON CONFLICT (test_id, canonical_id) DO NOTHING`,
-    [runId, newIds],
+    [runId, fresh.createdAt, fresh.ids],
   );
   return rowCount ?? 0;
 }

@@ -115,20 +115,18 @@ export async function flakySummary(
 ): Promise<FlakySummary> {
   const tags = await listTags(db);
   const unstable = tags.byTag[UNSTABLE_TAG]?.tests ?? [];
-  const [trend, settled] = await Promise.all([
+  const ids = unstable.map((test) => test.id);
+  const [trend, settled, neverFailed] = await Promise.all([
     repo.trend(db.pool, new Date(now.getTime() - TREND_DAYS * DAY_MS)),
-    repo.settledTests(
-      db.pool,
-      unstable.map((test) => test.id),
-      settings.window,
-    ),
+    repo.settledTests(db.pool, ids, settings.window),
+    repo.neverFailedTests(db.pool, ids, settings.window),
   ]);
   const names = new Map(unstable.map((test) => [test.id, test.name]));
   return {
     threshold: settings.threshold,
     window: settings.window,
     trend,
-    stableUnstable: settled.map((row) => ({
+    stableUnstable: [...settled, ...neverFailed].map((row) => ({
       testId: row.test_id,
       name: names.get(row.test_id) ?? "",
       results: row.results,

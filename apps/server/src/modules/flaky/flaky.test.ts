@@ -190,4 +190,29 @@ describe("flaky tests kept up to date at ingest", () => {
     const again = (await get<FlakyTest[]>("/v1/flaky-tests")).body;
     expect(again.find((t) => t.name === "late")).toMatchObject({ outcomes: "pppppf" });
   });
+
+  it("suggests untagging an '@unstable' test that never failed, once it has N results", async () => {
+    await uploadRun({ fresh: "p" });
+    const fresh = await database.db.pool.query<{ id: string }>(
+      "SELECT DISTINCT test_id AS id FROM results WHERE name = 'fresh'",
+    );
+    const testId = Number(fresh.rows[0]!.id);
+    const tag = await app.inject({
+      method: "POST",
+      url: "/v1/dtag",
+      payload: { name: "@unstable", testId },
+    });
+    expect(tag.statusCode, tag.body).toBeLessThan(300);
+    const listed = async () =>
+      (await get<FlakySummary>("/v1/flaky-tests/summary")).body.stableUnstable.filter(
+        (test) => test.testId === testId,
+      );
+    // One pass is too few to call it stable.
+    expect(await listed()).toEqual([]);
+    for (let i = 1; i < WINDOW; i++) await uploadRun({ fresh: "p" });
+    expect(await listed()).toEqual([{ testId, name: "fresh", results: WINDOW }]);
+    // Its first failure starts a window (pppppf): no longer stable.
+    await uploadRun({ fresh: "f" });
+    expect(await listed()).toEqual([]);
+  });
 });

@@ -83,8 +83,8 @@ export async function trend(
 
 /**
  * Of `testIds`, those whose every window holds `size` passes: stable for their last N results
- * wherever they ran. A test without a row never failed since counting began and is not listed
- * (its results may be fewer than N).
+ * wherever they ran. A test without a row never failed since counting began: see
+ * neverFailedTests.
  */
 export async function settledTests(
   db: pg.Pool,
@@ -97,6 +97,33 @@ export async function settledTests(
      FROM flaky_stats WHERE test_id = ANY($1::bigint[])
      GROUP BY test_id
      HAVING bool_and(length(outcomes) >= $2 AND outcomes !~ '[^p]')`,
+    [testIds, size],
+  );
+  return rows;
+}
+
+/**
+ * Of `testIds`, those without any window (never failed nor passed on a retry since counting
+ * began) whose last `size` final results, skipped ones aside, are all passes: one probe of
+ * results_history_idx per test, at most `size` index entries each (docs/flaky.md, '@unstable').
+ */
+export async function neverFailedTests(
+  db: pg.Pool,
+  testIds: readonly number[],
+  size: number,
+): Promise<{ test_id: number; results: number }[]> {
+  if (testIds.length === 0) return [];
+  const { rows } = await db.query<{ test_id: number; results: number }>(
+    `SELECT t.id::float8 AS test_id, count(*)::int AS results
+     FROM unnest($1::bigint[]) AS t(id)
+     CROSS JOIN LATERAL (
+       SELECT r.status FROM results r
+       WHERE r.test_id = t.id AND r.is_final AND r.status <> 'skipped'
+       ORDER BY r.start_time DESC LIMIT $2
+     ) h
+     WHERE NOT EXISTS (SELECT FROM flaky_stats s WHERE s.test_id = t.id)
+     GROUP BY t.id
+     HAVING count(*) >= $2 AND bool_and(h.status = 'passed')`,
     [testIds, size],
   );
   return rows;

@@ -47,6 +47,23 @@ export async function windowsOf(
   return rows;
 }
 
+/**
+ * Of `testIds`, those this transaction added to the catalogue (tests.created_at = now()): they
+ * have no earlier result, so their windows start empty without the history probe. One primary
+ * key probe each, far cheaper than the probe of results it spares (docs/performance.md).
+ */
+export async function createdNow(
+  client: pg.ClientBase,
+  testIds: readonly number[],
+): Promise<Set<number>> {
+  if (testIds.length === 0) return new Set();
+  const { rows } = await client.query<{ id: number }>(
+    `SELECT id::float8 AS id FROM tests WHERE id = ANY($1::bigint[]) AND created_at = now()`,
+    [testIds],
+  );
+  return new Set(rows.map((row) => row.id));
+}
+
 export interface StatsRow {
   testId: number;
   outcomes: string;

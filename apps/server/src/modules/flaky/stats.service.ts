@@ -90,7 +90,10 @@ export async function recordRunOutcomes(
     const failed = context.test_ids.filter((_, i) => context.outcomes[i] !== "p");
     const stored = new Map((await repo.windowsOf(client, key, failed)).map((w) => [w.test_id, w]));
     const fresh = failed.filter((testId) => !stored.has(testId));
-    const seeded = await seeds(client, key, fresh, runId, settings.window);
+    // A test the upload itself created has nothing before this run: no probe of its history.
+    const created = await repo.createdNow(client, fresh);
+    const probed = fresh.filter((testId) => !created.has(testId));
+    const seeded = await seeds(client, key, probed, runId, settings.window);
     const rows: repo.StatsRow[] = [];
     context.test_ids.forEach((testId, i) => {
       const outcome = context.outcomes[i] as Outcome;

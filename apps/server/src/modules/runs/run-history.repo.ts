@@ -30,15 +30,20 @@ export interface EarlierHistoryRow {
   test_run_key: string;
 }
 
-/** A test of the run and the time its history is read back from. */
+/**
+ * A test of the run and the time its history is read back from; `readId`: whose results are
+ * read for it (the test itself, or another test of its alias group: a renamed test's history).
+ */
 export interface HistoryAnchor {
   testId: number;
+  readId?: number;
   anchor: Date;
 }
 
 /**
  * For each test, its `limit` latest final results in runs other than `runId` that started no
- * later than its anchor: one probe of results_history_idx per test, newest first. `is_final` is
+ * later than its anchor: one probe of results_history_idx per test read, newest first (a
+ * test's rows from several read ids come merged in that order). `is_final` is
  * written as a literal so that the planner can match the partial index whatever the parameters.
  */
 export function earlierHistoryQuery(
@@ -48,16 +53,18 @@ export function earlierHistoryQuery(
   limit: number,
 ) {
   const ids = anchors.map((a) => a.testId);
+  const readIds = anchors.map((a) => a.readId ?? a.testId);
   const times = anchors.map((a) => a.anchor.toISOString());
   return sql<EarlierHistoryRow>`
     SELECT own.test_id, h.test_run_test_id, h.status, h.error_message, h.start_time,
            runs.test_run_key
-    FROM unnest(${ids}::bigint[], ${times}::timestamptz[]) AS own(test_id, anchor)
+    FROM unnest(${ids}::bigint[], ${readIds}::bigint[], ${times}::timestamptz[])
+      AS own(test_id, read_id, anchor)
     CROSS JOIN LATERAL (
       SELECT r.run_id, r.test_run_test_id, r.status, r.start_time, r.id,
              CASE WHEN r.status = 'failed' THEN r.error_message END AS error_message
       FROM results r
-      WHERE r.test_id = own.test_id AND r.is_final
+      WHERE r.test_id = own.read_id AND r.is_final
         AND r.start_time <= own.anchor AND r.run_id <> ${runId}
       ORDER BY r.start_time DESC, r.id DESC
       LIMIT ${limit}

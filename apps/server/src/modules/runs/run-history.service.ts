@@ -1,5 +1,6 @@
 import type { RunHistory, RunHistoryEntry, RunHistoryQuery, StatusInput } from "@assay/core";
 import type { Db } from "../../db/pool.js";
+import { aliasGroups } from "../aliases/aliases.service.js";
 import { historyStatus } from "./history.service.js";
 import * as repo from "./run-history.repo.js";
 import { iso } from "./runs.mappers.js";
@@ -34,6 +35,21 @@ function anchorsOf(own: readonly EntryRow[], fallback: Date): repo.HistoryAnchor
 }
 
 /**
+ * A renamed test's history reads every test of its alias group (docs/aliases.md), each from
+ * the same anchor: the results stored under its earlier names count as its own.
+ */
+async function withAliases(db: Db, anchors: repo.HistoryAnchor[]): Promise<repo.HistoryAnchor[]> {
+  const groups = await aliasGroups(
+    db,
+    anchors.map((a) => a.testId),
+  );
+  if (groups.size === 0) return anchors;
+  return anchors.flatMap((a) =>
+    (groups.get(a.testId) ?? [a.testId]).map((readId) => ({ ...a, readId })),
+  );
+}
+
+/**
  * The recent history of every test of a frontend run, keyed by stable test id: the test's result
  * in this run first, then its final results in runs that started no later, newest first, at
  * most `limit` entries. Judged from the run itself, an old run's 'New Failure' stays what it was.
@@ -65,7 +81,7 @@ export async function historyOf(
   own: readonly EntryRow[],
   limit: number,
 ): Promise<RunHistory> {
-  const anchors = anchorsOf(own, run.start);
+  const anchors = await withAliases(db, anchorsOf(own, run.start));
   const earlier = await repo.listEarlierHistory(db, run.id, anchors, limit);
   const history: RunHistory = {};
   for (const row of [...own].sort(newestFirst)) {

@@ -97,8 +97,9 @@ export async function decisionHistory(
 /**
  * The analysis from past decisions (issue 34): each failed result of the run without any
  * decision takes the current decision a person made in the last `days` days on a result of
- * the same group (same test first, then any test) or, failing that, of a group whose
- * normalised message is at least `threshold` similar (pg_trgm). It is recorded as auto, with its
+ * the same group (same test first, its earlier names through aliases included, then any test)
+ * or, failing that, of a group whose normalised message is at least `threshold` similar
+ * (pg_trgm). It is recorded as auto, with its
  * evidence. Groups are compared pairwise, never results: a run has tens of groups, not
  * thousands. A result with a decision (a person's above all) is never touched.
  */
@@ -109,14 +110,19 @@ export async function applyPastDecisions(
   days: number,
 ): Promise<number> {
   const { rowCount } = await client.query(
-    `WITH todo AS (
-       SELECT rf.result_id, rf.test_id, rf.group_id
-       FROM result_fingerprints rf WHERE rf.run_id = $1 AND rf.defect_id IS NULL
+    `WITH ac AS MATERIALIZED (SELECT test_id, canonical_id FROM test_alias_canonical),
+     -- tests as their aliases resolve them: a decision on a renamed test's old name is the same
+     -- test's (docs/aliases.md)
+     todo AS (
+       SELECT rf.result_id, coalesce(ac.canonical_id, rf.test_id) AS test_id, rf.group_id
+       FROM result_fingerprints rf LEFT JOIN ac ON ac.test_id = rf.test_id
+       WHERE rf.run_id = $1 AND rf.defect_id IS NULL
      ),
      people AS (
-       SELECT d.id, d.decided_at, rf.test_id, rf.group_id
+       SELECT d.id, d.decided_at, coalesce(ac.canonical_id, rf.test_id) AS test_id, rf.group_id
        FROM defect_decisions d
        JOIN result_fingerprints rf ON rf.result_id = d.result_id AND rf.defect_id = d.id
+       LEFT JOIN ac ON ac.test_id = rf.test_id
        WHERE NOT d.auto AND d.decided_at > now() - make_interval(days => $3) AND rf.run_id <> $1
      ),
      -- a group's newest decision on each test, and its newest on any test

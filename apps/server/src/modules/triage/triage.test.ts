@@ -419,3 +419,55 @@ describe("the result's answers carry its defect", () => {
     expect(pass.body).toMatchObject({ defect: null });
   });
 });
+
+describe("past decisions follow renamed tests", () => {
+  const gateway = {
+    message: "gateway refused the card token",
+    type: "com.example.GatewayException",
+    stack:
+      "com.example.GatewayException: refused\n\tat com.example.pay.Gateway.charge(Gateway.java:7)",
+  };
+  const resultOf = async (runKey: string, name: string) => {
+    const { rows } = await database.db.pool.query<{ id: string; test_id: string }>(
+      `SELECT r.id, r.test_id FROM results r JOIN runs ON runs.id = r.run_id
+       WHERE runs.test_run_key = $1 AND r.name = $2`,
+      [runKey, name],
+    );
+    return { id: Number(rows[0]?.id), testId: Number(rows[0]?.test_id) };
+  };
+  const decide = async (resultId: number, payload: Record<string, unknown>) => {
+    const res = await apps.user.inject({
+      method: "PUT",
+      url: `/v1/results/${resultId}/defect`,
+      payload,
+    });
+    expect(res.statusCode).toBe(200);
+  };
+
+  it("a renamed test's failure takes the decision made on its old name (same test)", async () => {
+    // Two tests fail alike; the group's newest decision is on the other test.
+    const first = await uploadRun([
+      { name: "cancelsOrder", ...gateway },
+      { name: "voidsOrder", ...gateway },
+    ]);
+    const old = await resultOf(first, "cancelsOrder");
+    await decide(old.id, { type: "product_bug", bugs: ["PAY-1"] });
+    await decide((await resultOf(first, "voidsOrder")).id, { type: "system_issue" });
+    // cancelsOrder is renamed cancelsAnOrder (passing this time) and the alias is made.
+    const renamed = await uploadRun([{ name: "cancelsAnOrder" }, { name: "voidsOrder" }]);
+    const made = await apps.user.inject({
+      method: "POST",
+      url: "/v1/test-aliases",
+      payload: {
+        testId: old.testId,
+        canonicalTestId: (await resultOf(renamed, "cancelsAnOrder")).testId,
+      },
+    });
+    expect(made.statusCode).toBe(201);
+    // Its next failure is the same test's: the old name's decision, not the group's newest.
+    const next = await uploadRun([{ name: "cancelsAnOrder", ...gateway }, { name: "voidsOrder" }]);
+    const [group] = await groupsOf(next);
+    expect(group?.defect).toMatchObject({ type: "product_bug", bugs: ["PAY-1"], auto: true });
+    expect(group?.defect.evidence).toMatchObject({ runKey: first, sameTest: true });
+  });
+});

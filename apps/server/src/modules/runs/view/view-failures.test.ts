@@ -50,7 +50,7 @@ function captureStatements(): void {
   });
 }
 
-const historyReads = () => sent.filter((s) => s.text.includes("AS own(test_id, anchor)"));
+const historyReads = () => sent.filter((s) => s.text.includes("AS own(test_id, read_id, anchor)"));
 
 async function generate(tests: TestRef[]) {
   const db = database.db;
