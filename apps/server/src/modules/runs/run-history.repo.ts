@@ -38,8 +38,9 @@ export interface HistoryAnchor {
 
 /**
  * For each test, its `limit` latest final results in runs other than `runId` that started no
- * later than its anchor: one probe of results_history_idx per test, newest first. `is_final` is
- * written as a literal so that the planner can match the partial index whatever the parameters.
+ * later than its anchor: one probe of results_latest_final_idx per test, newest first. `is_final`
+ * is written as a literal so that the planner can match the partial index whatever the
+ * parameters; NULLS LAST (no undated result passes the anchor) states the index's order.
  */
 export function earlierHistoryQuery(
   db: Db,
@@ -59,11 +60,11 @@ export function earlierHistoryQuery(
       FROM results r
       WHERE r.test_id = own.test_id AND r.is_final
         AND r.start_time <= own.anchor AND r.run_id <> ${runId}
-      ORDER BY r.start_time DESC, r.id DESC
+      ORDER BY r.start_time DESC NULLS LAST, r.id DESC
       LIMIT ${limit}
     ) h
     JOIN runs ON runs.id = h.run_id
-    ORDER BY own.test_id, h.start_time DESC, h.id DESC`;
+    ORDER BY own.test_id, h.start_time DESC NULLS LAST, h.id DESC`;
 }
 
 export async function listEarlierHistory(

@@ -140,7 +140,7 @@ describe("GET /v1/test-runs/{key}/history", () => {
 });
 
 describe("the earlier-history query", () => {
-  it("can be served by results_history_idx, one probe per test", async () => {
+  it("can be served by results_latest_final_idx, one probe per test", async () => {
     const anchors = Object.values(tests).map((test) => ({
       testId: test.id,
       anchor: new Date(day(4)),
@@ -150,7 +150,7 @@ describe("the earlier-history query", () => {
       database.db,
       earlierHistoryQuery(database.db, runs.r4!.id, anchors, 5).compile(database.db.kysely),
     );
-    expect(plan).toMatch(/Index (Only )?Scan using results_history_idx on results r/);
+    expect(plan).toMatch(/Index (Only )?Scan using results_latest_final_idx on results r/);
     expect(plan).not.toMatch(/Seq Scan on results/);
   });
 });

@@ -5,8 +5,8 @@ import type { Db } from "../../db/pool.js";
  * The reads of a schedule's follow-up: a run's stored counts (runs, owned by ingestion) and its
  * new failures (results): tests whose final result in this run failed while their latest final
  * result in an earlier run of the same family did not fail, or who had none (spec section 4's
- * "New Failure" rule). results_failed_run_idx finds the run's failures; results_history_idx
- * each test's previous result.
+ * "New Failure" rule). results_failed_run_idx finds the run's failures;
+ * results_latest_final_idx each test's previous result.
  */
 
 export interface RunCounts {
