@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
 import { migrate } from "../db/migrate.js";
+import { ensureMonthPartitions } from "../modules/storage/partitions.repo.js";
 import { count, seconds, step } from "./output.js";
 
 /*
@@ -66,11 +67,11 @@ const RUNS = `
 
 // About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
 const RESULTS = `
-  INSERT INTO results (id, run_id, test_run_test_id, test_id, status, failure_type, name, suite_path,
+  INSERT INTO results (id, run_id, run_at, test_run_test_id, test_id, status, failure_type, name, suite_path,
                        file, error_message, error_stack, console_log, tags, start_time, end_time,
                        duration_ms, nora_site, version, commit_hash, chrome_version, platform,
                        executor, branch, json_steps)
-  SELECT x.run_id * 100000 + x.n, x.run_id, x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
+  SELECT x.run_id * 100000 + x.n, x.run_id, x.run_at, x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
          CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
          x.name, x.suite_path, x.file,
          CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
@@ -86,7 +87,7 @@ const RESULTS = `
          'ci-runner-' || (x.n % 8), 'main',
          '[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},{"action":"check the result","passed":true}]'::jsonb
   FROM (
-    SELECT r.id AS run_id, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
+    SELECT r.id AS run_id, r.created_at AS run_at, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
            CASE WHEN random() < CASE WHEN s.n % 20 = 0 THEN 0.5 ELSE 0.075 END THEN 'failed'
                 WHEN s.n % 40 = 3 THEN 'skipped' ELSE 'passed' END AS status,
            (50 + random() * 5000)::int AS dur
@@ -184,6 +185,12 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       for (const i of defs.indexes) await client.query(`DROP INDEX ${i.name}`);
       await client.query(SHAPE, [options.perRun * 2]);
       await client.query(RUNS, [options.days, options.perRun, Math.round(options.perRun * 0.05)]);
+      // The months of results' partitions that the runs' dates need (the server makes only the
+      // current month's and ahead).
+      const { rows: dates } = await client.query<{ first: Date; last: Date }>(
+        "SELECT min(created_at) AS first, max(created_at) AS last FROM runs",
+      );
+      await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
     } finally {
       client.release();
     }
@@ -211,7 +218,10 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
           index.query(`ALTER TABLE results ADD CONSTRAINT ${c.name} ${c.def}`),
         );
       }
-      for (const i of defs.indexes) await timed(i.name, () => index.query(i.def));
+      // A partitioned table's index is defined ON ONLY the parent; made on the parent, it is
+      // made on every partition.
+      for (const i of defs.indexes)
+        await timed(i.name, () => index.query(i.def.replace(" ON ONLY ", " ON ")));
     } finally {
       index.release();
     }
@@ -239,7 +249,8 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     }>(
       `SELECT r.test_run_key AS key, r.id, r.total,
               (SELECT sum(total) FROM runs) AS results,
-              pg_total_relation_size('results') AS bytes,
+              (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+               WHERE inhparent = 'results'::regclass) AS bytes,
               (SELECT count(*)::int FROM runs) AS runs
        FROM runs r ORDER BY r.created_at DESC LIMIT 1`,
     );

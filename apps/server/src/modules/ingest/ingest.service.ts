@@ -229,6 +229,7 @@ async function storeUpload(
   const existing = await repo.existingTestRunTestIds(client, run.id);
   const writer = new ResultsWriter(client, {
     runId: run.id,
+    runAt: run.run_at,
     family: fields.family,
     testIdPattern: new RegExp(deps.testIdPattern, "i"),
     attachments: deps.attachments,
@@ -241,6 +242,7 @@ async function storeUpload(
   } else {
     const parsed = deps.parseWorkers.parse(spool, {
       runId: run.id,
+      runAt: run.run_at,
       format: fields.format,
       family: fields.family,
       testIdPattern: deps.testIdPattern,

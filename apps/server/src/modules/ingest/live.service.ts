@@ -66,6 +66,7 @@ export async function appendResults(
     }
     const writer = new ResultsWriter(client, {
       runId: run.id,
+      runAt: run.run_at,
       family: run.family,
       testIdPattern: new RegExp(deps.testIdPattern, "i"),
       attachments: deps.attachments,

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
+import { runAtOf } from "../../db/results-sql.js";
 
 /** Reads behind GET /v1/test-runs/{key}/history: recent history of every test of one run. */
 
@@ -15,6 +16,7 @@ export async function listRunFinalResults(db: Db, runId: number) {
       sql<string | null>`CASE WHEN status = 'failed' THEN error_message END`.as("error_message"),
     )
     .where("run_id", "=", runId)
+    .where("run_at", "=", runAtOf(runId))
     .where("is_final", "=", true)
     .orderBy("id")
     .execute();

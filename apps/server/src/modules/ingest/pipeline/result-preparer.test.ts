@@ -22,6 +22,7 @@ const namesake = (name: string, n: number) =>
 function prepare(results: ResultInput[], existing: string[] = []) {
   const preparer = new ResultPreparer({
     runId: 1,
+    runAt: "2026-03-01T00:00:00.000000Z",
     family: "frontend",
     testIdPattern: /TC(\d+)/i,
     existing,
