@@ -18,7 +18,7 @@
 --
 -- The move takes the table's lock for its whole length: the server starts when it is done. It
 -- says before it starts how many results it moves and how long that should take, then its
--- progress (docs/performance.md: 10M results on the benchmark machine).
+-- progress (docs/performance.md: 10M results took 5.5 minutes on the benchmark machine).
 
 -- The move is one statement of minutes on a big store: the pool's 60 s statement limit is lifted.
 SET LOCAL statement_timeout = 0;
@@ -95,10 +95,10 @@ BEGIN
   -- The planner's count (exact enough, and free); about 14 results a page if never analyzed.
   SELECT CASE WHEN reltuples > 0 THEN reltuples ELSE pages * 14 END::bigint INTO estimate
   FROM pg_class WHERE oid = 'results_unpartitioned'::regclass;
-  -- 10M results took about 7 minutes on the benchmark machine (2 busy cores, docs/performance.md):
-  -- 45 s per million, the indexes included.
-  RAISE NOTICE 'results: moving about % results (% MB) into monthly partitions; expect about % minutes (45 s per million on a small 2-core machine), during which the server does not answer',
-    estimate, pg_relation_size('results_unpartitioned') / 1000000, ceil(estimate * 45.0 / 1e6 / 60);
+  -- 10M results took 5.5 minutes on the benchmark machine (2 cores shared with other work,
+  -- docs/performance.md): 33 s per million, half moving the rows, half building the indexes.
+  RAISE NOTICE 'results: moving about % results (% MB) into monthly partitions; expect about % minutes (35 s per million on a small 2-core machine), during which the server does not answer',
+    estimate, pg_relation_size('results_unpartitioned') / 1000000, ceil(estimate * 35.0 / 1e6 / 60);
   -- The old table read in page order, a chunk at a time (TID range scans): each chunk one
   -- sequential read, routed to its months.
   WHILE done < pages LOOP

@@ -47,7 +47,6 @@ export async function migrate(
   const client = await pool.connect();
   // A long migration says how long it will take and how far it is (RAISE NOTICE).
   const notice = (message: { message?: string }) => say(message.message ?? "");
-  client.on("notice", notice);
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -73,7 +72,8 @@ export async function migrate(
       }
       await client.query("BEGIN");
       try {
-        await client.query(m.sql);
+        client.on("notice", notice);
+        await client.query(m.sql).finally(() => client.off("notice", notice));
         await client.query(
           "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
           [m.version, m.name, m.checksum],
@@ -89,7 +89,6 @@ export async function migrate(
     }
     return done;
   } finally {
-    client.off("notice", notice);
     await client
       .query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY])
       .catch(() => undefined);

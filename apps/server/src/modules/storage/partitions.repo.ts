@@ -109,3 +109,27 @@ export async function ensureMonthPartitions(
   }
   return { created, moved };
 }
+
+/**
+ * Makes the partition of each month the default partition holds rows of (back at most ten
+ * years), moving them there: after a restore, whose results all arrive in the default partition,
+ * and daily, for a month a stopped server did not make ahead. Nothing when results is not
+ * partitioned (a restore into an older layout). Run in a transaction.
+ */
+export async function partitionDefaultRows(client: pg.PoolClient): Promise<string[]> {
+  const { rows: parted } = await client.query<{ yes: boolean }>(
+    "SELECT to_regclass('test_results_pdefault') IS NOT NULL AS yes",
+  );
+  if (!parted[0]!.yes) return [];
+  const { rows } = await client.query<{ month: Date }>(
+    `SELECT DISTINCT date_trunc('month', run_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS month
+     FROM test_results_pdefault
+     WHERE run_at >= now() - interval '10 years' AND run_at < 'infinity'
+     ORDER BY 1`,
+  );
+  const created: string[] = [];
+  for (const { month } of rows) {
+    if ((await createMonthPartition(client, month)) !== null) created.push(partitionName(month));
+  }
+  return created;
+}

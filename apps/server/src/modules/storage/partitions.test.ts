@@ -3,9 +3,12 @@ import { insertResult, insertRun, insertTest } from "../../../test/factories.js"
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
 import { findResult, listFrontendResults } from "../runs/runs.repo.js";
-import { listResultPartitions, partitionName } from "./partitions.repo.js";
+import {
+  ensureMonthPartitions,
+  listResultPartitions,
+  partitionName,
+} from "./partitions.repo.js";
 import { MONTHS_AHEAD, upkeepPartitions } from "./storage.jobs.js";
-import { ensureMonthPartitions } from "./partitions.repo.js";
 
 // Results partitioned by month of their run's created_at (migration 0191), on real PostgreSQL.
 
@@ -75,6 +78,16 @@ describe("results' monthly partitions", () => {
         partitionName(new Date(Date.UTC(later.getUTCFullYear(), later.getUTCMonth() + i, 1))),
       ),
     );
+  });
+
+  it("are made by the upkeep for months the default partition holds (a restore, a stopped server)", async () => {
+    const test = await insertTest(database.db);
+    const run = await insertRun(database.db, { created_at: new Date("2018-07-31T23:59:59.999Z") });
+    const result = await insertResult(database.db, run, test);
+    expect(await partitionOf(result.id)).toBe("test_results_pdefault");
+    expect(await upkeepPartitions(database.db)).toEqual(["test_results_p201807"]);
+    expect(await partitionOf(result.id)).toBe("test_results_p201807");
+    expect(await upkeepPartitions(database.db)).toEqual([]);
   });
 
   it("keep result ids unique, from one sequence", async () => {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
-import { ensureMonthPartitions } from "./partitions.repo.js";
+import { ensureMonthPartitions, partitionDefaultRows } from "./partitions.repo.js";
 
 /*
  * Results' monthly partitions are made ahead: this month and the next two, at each start and
@@ -22,13 +22,16 @@ export interface UpkeepDeps {
   log: FastifyBaseLogger;
 }
 
-/** Makes the missing partitions from this month to MONTHS_AHEAD ahead; returns their names. */
+/**
+ * Makes the missing partitions from this month to MONTHS_AHEAD ahead, and those of months the
+ * default partition holds rows of; returns their names.
+ */
 export async function upkeepPartitions(db: Db, now = new Date()): Promise<string[]> {
   const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
-  const { created } = await withTransaction(db, (client) =>
-    ensureMonthPartitions(client, now, until),
-  );
-  return created;
+  return withTransaction(db, async (client) => {
+    const { created } = await ensureMonthPartitions(client, now, until);
+    return [...created, ...(await partitionDefaultRows(client))];
+  });
 }
 
 export async function startPartitionUpkeep(jobs: Jobs, deps: UpkeepDeps): Promise<void> {
