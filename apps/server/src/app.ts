@@ -40,6 +40,7 @@ import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
+import { withViewWarming, type RunViewContext } from "./modules/runs/view/view.service.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
 import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
@@ -129,8 +130,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
   const triageSettings = { similarity: config.triageSimilarity };
+  const runViews = {
+    db,
+    cache: new RunViewCache(),
+    ticketPattern: config.catalog.ticketPattern,
+    majorTags: config.catalog.majorTags,
+    testIdPattern: config.catalog.testIdPattern,
+    causeFilter: ((runId, filter) => runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
+  };
   const ingest = {
-    runEnded: notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+    runEnded: withViewWarming(
+      notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+      runViews,
+    ),
     publicUrl: config.publicUrl,
     db,
     parseWorkers,
@@ -165,16 +177,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
   await app.register(reportRoutes(db, deps.objects, config.publicUrl));
-  await app.register(
-    runViewRoutes({
-      db,
-      cache: new RunViewCache(),
-      ticketPattern: config.catalog.ticketPattern,
-      majorTags: config.catalog.majorTags,
-      testIdPattern: config.catalog.testIdPattern,
-      causeFilter: (runId, filter) => runResultsOfCause(db, runId, filter),
-    }),
-  );
+  await app.register(runViewRoutes(runViews));
   await app.register(tagsRoutes(db));
   await registerTriage(app, deps, triageSettings);
   await app.register(diffRoutes({ db, settings: config.diff }));
