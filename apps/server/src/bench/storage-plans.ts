@@ -5,7 +5,7 @@ import { listEarlierHistory, listRunFinalResults } from "../modules/runs/run-his
 import { findResult, listFrontendResults, listTaggedFailures } from "../modules/runs/runs.repo.js";
 import { listFrontendViewRows } from "../modules/runs/view/run-view.repo.js";
 import { newFailures } from "../modules/settings/run-summary.repo.js";
-import { median } from "./output.js";
+import { median, say } from "./output.js";
 
 /*
  * `node dist/bench/storage-plans.js URL`: the reads of `results` as the repositories send them,
@@ -96,7 +96,7 @@ async function main(): Promise<void> {
       }
       const statements = taken().filter((s) => /results/.test(s.text));
       const plans = await Promise.all(statements.map((s) => scansOf(db, s)));
-      console.log(`${label}: ${median(times).toFixed(1)} ms\n  ${plans.join("\n  ")}`);
+      say(`${label}: ${median(times).toFixed(1)} ms\n  ${plans.join("\n  ")}`);
     }
   } finally {
     await db.close();
@@ -104,6 +104,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  say(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
 });

@@ -3,11 +3,7 @@ import { insertResult, insertRun, insertTest } from "../../../test/factories.js"
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
 import { findResult, listFrontendResults } from "../runs/runs.repo.js";
-import {
-  ensureMonthPartitions,
-  listResultPartitions,
-  partitionName,
-} from "./partitions.repo.js";
+import { ensureMonthPartitions, listResultPartitions, partitionName } from "./partitions.repo.js";
 import { MONTHS_AHEAD, upkeepPartitions } from "./storage.jobs.js";
 
 // Results partitioned by month of their run's created_at (migration 0191), on real PostgreSQL.
