@@ -136,7 +136,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ticketPattern: config.catalog.ticketPattern,
     majorTags: config.catalog.majorTags,
     testIdPattern: config.catalog.testIdPattern,
-    causeFilter: ((runId, filter) => runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
+    causeFilter: ((runId, filter) =>
+      runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
   };
   const ingest = {
     runEnded: withViewWarming(

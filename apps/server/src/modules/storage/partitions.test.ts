@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertResult, insertRun, insertTest } from "../../../test/factories.js";
+import {
+  insertApiRequests,
+  insertAttachment,
+  insertResult,
+  insertRun,
+  insertTest,
+} from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
 import { findResult, listFrontendResults } from "../runs/runs.repo.js";
@@ -110,5 +116,26 @@ describe("results' monthly partitions", () => {
     const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
     const partitions = (await listResultPartitions(database.db.pool)).length;
     expect(plan.match(/never executed/g)?.length).toBe(partitions - 1);
+  });
+  it("lose a deleted run's results and their attachments with it, as the cascade did before 0191", async () => {
+    const test = await insertTest(database.db);
+    const [gone, kept] = [await insertRun(database.db), await insertRun(database.db)];
+    const result = await insertResult(database.db, gone, test);
+    const other = await insertResult(database.db, kept, test);
+    await insertAttachment(database.db, result);
+    await insertAttachment(database.db, other);
+    await insertApiRequests(database.db, result, 2);
+    await database.db.pool.query("DELETE FROM runs WHERE id = $1", [gone.id]);
+    const { rows } = await database.db.pool.query<{
+      results: number[];
+      attached: number[];
+      api: number;
+    }>(
+      `SELECT ARRAY(SELECT id::int FROM results WHERE id = ANY($1::bigint[]) ORDER BY id) AS results,
+              ARRAY(SELECT result_id::int FROM attachments WHERE result_id = ANY($1::bigint[])) AS attached,
+              (SELECT count(*)::int FROM api_requests WHERE result_id = $2) AS api`,
+      [[result.id, other.id], result.id],
+    );
+    expect(rows[0]).toEqual({ results: [other.id], attached: [other.id], api: 0 });
   });
 });
