@@ -18,6 +18,7 @@ import { KnownTests } from "./modules/ingest/test-ids/test-id-cache.js";
 import { ParseWorkers } from "./modules/ingest/worker/parse-workers.js";
 import { ingestRoutes } from "./modules/ingest/http/ingest.routes.js";
 import { startOrphanSweep } from "./modules/ingest/orphan-sweep.js";
+import { startPartitionUpkeep } from "./modules/storage/storage.jobs.js";
 import { liveRoutes } from "./modules/ingest/http/live.routes.js";
 import { registerAccessControl } from "./modules/auth/access.js";
 import cookie from "@fastify/cookie";
@@ -39,6 +40,7 @@ import { instanceRoutes } from "./modules/instance/instance.routes.js";
 import { runsRoutes } from "./modules/runs/runs.routes.js";
 import { RunViewCache } from "./modules/runs/view/view-cache.js";
 import { runViewRoutes } from "./modules/runs/view/view.routes.js";
+import { withViewWarming, type RunViewContext } from "./modules/runs/view/view.service.js";
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
 import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
@@ -128,8 +130,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
   const triageSettings = { similarity: config.triageSimilarity };
+  const runViews = {
+    db,
+    cache: new RunViewCache(),
+    ticketPattern: config.catalog.ticketPattern,
+    majorTags: config.catalog.majorTags,
+    testIdPattern: config.catalog.testIdPattern,
+    causeFilter: ((runId, filter) =>
+      runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
+  };
   const ingest = {
-    runEnded: notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+    runEnded: withViewWarming(
+      notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+      runViews,
+    ),
     publicUrl: config.publicUrl,
     db,
     parseWorkers,
@@ -153,6 +167,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Objects stored by uploads that never committed (a killed server): at start, then periodically.
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
+  if (deps.startWorkers !== false) await startPartitionUpkeep(deps.jobs, { db, log: deps.logger });
   await app.register(
     runsRoutes({
       db,
@@ -163,16 +178,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
   await app.register(reportRoutes(db, deps.objects, config.publicUrl));
-  await app.register(
-    runViewRoutes({
-      db,
-      cache: new RunViewCache(),
-      ticketPattern: config.catalog.ticketPattern,
-      majorTags: config.catalog.majorTags,
-      testIdPattern: config.catalog.testIdPattern,
-      causeFilter: (runId, filter) => runResultsOfCause(db, runId, filter),
-    }),
-  );
+  await app.register(runViewRoutes(runViews));
   await app.register(tagsRoutes(db));
   await registerTriage(app, deps, triageSettings);
   await app.register(diffRoutes({ db, settings: config.diff }));

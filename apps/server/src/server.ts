@@ -44,7 +44,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   let secret: Buffer;
   try {
     await assertDurable(database.db.pool);
-    const applied = await migrate(database.db.pool);
+    const applied = await migrate(database.db.pool, undefined, (message) => log.info(message));
     if (applied.length > 0) log.info({ applied }, "applied database migrations");
     // Read once for the whole start: the provider's keys, the app and the demo's app use it.
     secret = loadSecretKey(config);
@@ -100,7 +100,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
 export async function migrateDatabase(config: Config, log: Logger): Promise<number[]> {
   const database = await openDatabase(config, log);
   try {
-    return await migrate(database.db.pool);
+    return await migrate(database.db.pool, undefined, (message) => log.info(message));
   } finally {
     await database.close();
   }

@@ -79,6 +79,7 @@ export async function insertResult(
     .insertInto("results")
     .values({
       run_id: run.id,
+      run_at: sql<Date>`(SELECT created_at FROM runs WHERE id = ${run.id})`,
       test_id: test.id,
       test_run_test_id: `t-${n}`,
       attempt: 0,

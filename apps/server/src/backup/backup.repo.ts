@@ -102,7 +102,8 @@ export async function copyTableOut(
   table: TableInfo,
   into: Writable,
 ): Promise<void> {
-  const sql = `COPY ${ident(client, table.name)} (${columnList(client, table.columns)}) TO STDOUT`;
+  // A query, not the table: COPY TO refuses a partitioned table (results, migration 0191).
+  const sql = `COPY (SELECT ${columnList(client, table.columns)} FROM ${ident(client, table.name)}) TO STDOUT`;
   await pipeline(client.query(copyTo(sql)), into);
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import type pg from "pg";
 import * as tar from "tar";
 import { listMigrations, migrate } from "../db/migrate.js";
+import { partitionDefaultRows } from "../modules/storage/partitions.repo.js";
 import type { ObjectStore } from "../storage/index.js";
 import {
   ARCHIVE_FORMAT,
@@ -153,6 +154,8 @@ export async function restoreInto(
         rows += loaded;
       }
       await resetSequences(client);
+      // Results arrive in the default partition; each month gets its own (migration 0191).
+      await partitionDefaultRows(client);
       for (const object of manifest.objects) {
         await target.objects.put(object.key, createReadStream(path.join(folder, object.file)), {
           contentType: object.contentType,

@@ -36,17 +36,18 @@ async function main() {
     `);
     await db.pool.query(`
       INSERT INTO results (run_id, test_run_test_id, test_id, status, flaky, name, start_time,
-                           duration_ms, error_message, is_final)
+                           duration_ms, error_message, is_final, run_at)
       SELECT r, 't' || t, t,
              CASE WHEN (t * 7 + r * 13) % 20 = 0 THEN 'failed' ELSE 'passed' END,
              (t * 3 + r) % 50 = 0, 'Feature ' || (t / 50) || ' scenario ' || t,
              timestamptz '2026-01-01' + r * interval '1 day' + t * interval '1 second',
              CASE WHEN (t + r) % 10 = 0 THEN 3000 ELSE 1000 END + (t % 100),
-             CASE WHEN (t * 7 + r * 13) % 20 = 0 THEN 'AssertionError: expected ' || t END, true
+             CASE WHEN (t * 7 + r * 13) % 20 = 0 THEN 'AssertionError: expected ' || t END, true,
+             timestamptz '2026-01-01' + r * interval '1 day'
       FROM generate_series(1, ${runs}) r,
            LATERAL generate_series(r * 700, r * 700 + ${TESTS - 1}) t;
-      INSERT INTO results (run_id, test_run_test_id, test_id, status, name, is_final, attempt)
-      SELECT run_id, test_run_test_id || '-try0', test_id, 'failed', name, false, 0
+      INSERT INTO results (run_id, test_run_test_id, test_id, status, name, is_final, attempt, run_at)
+      SELECT run_id, test_run_test_id || '-try0', test_id, 'failed', name, false, 0, run_at
       FROM results WHERE flaky;
       ANALYZE;
     `);

@@ -124,7 +124,9 @@ export async function measurePhases(
       explicitTestId({ tags: r.tags ?? [], texts: [r.title, r.name] }, pattern);
       const identity = identityOf("frontend", r.file, r.suite_path ?? [], r.name);
       const testRunTestId = derivedTestRunTestId(identity, r.attempt ?? 0);
-      rows.append(encodeResultTail({ runId: 1, testRunTestId }, r));
+      rows.append(
+        encodeResultTail({ runId: 1, runAt: new Date().toISOString(), testRunTestId }, r),
+      );
       if (rows.rows === 2000) flush();
     });
     flush();
@@ -137,14 +139,17 @@ export async function measurePhases(
   const totals = new Map<string, number>();
   try {
     await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string }>(
-      "INSERT INTO runs (test_run_key, family, test_run_name) VALUES ($1, 'frontend', 'bench phases') RETURNING id",
+    const { rows } = await client.query<{ id: string; run_at: string }>(
+      `INSERT INTO runs (test_run_key, family, test_run_name) VALUES ($1, 'frontend', 'bench phases')
+       RETURNING id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS run_at`,
       [`bench-phases-${Date.now()}`],
     );
     const runId = Number(rows[0]!.id);
+    const runAt = rows[0]!.run_at;
     const restore = timeQueries(client, totals);
     const writer = new ResultsWriter(client, {
       runId,
+      runAt,
       family: "frontend",
       testIdPattern: pattern,
       // The generated JUnit has no attachments: nothing is reserved, put or settled.

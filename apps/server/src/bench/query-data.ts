@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import { migrate } from "../db/migrate.js";
+import { migrate, type Migration } from "../db/migrate.js";
+import { ensureMonthPartitions } from "../modules/storage/partitions.repo.js";
 import { count, seconds, step } from "./output.js";
 
 /*
@@ -18,6 +19,8 @@ export interface DatasetOptions {
   perRun: number;
   /** The bench runs this cluster: its WAL settings may be raised for the load. */
   ownCluster: boolean;
+  /** The migrations to apply first (all by default): an older layout, to time a migration. */
+  migrations?: Migration[];
 }
 
 export interface Dataset {
@@ -25,6 +28,8 @@ export interface Dataset {
   results: number;
   tests: number;
   tableBytes: number;
+  /** pg_database_size: every table and index. */
+  databaseBytes: number;
   loadMs: number;
   indexMs: number;
   vacuumMs: number;
@@ -65,12 +70,13 @@ const RUNS = `
   ORDER BY i`;
 
 // About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
+// RUN_AT: the partition key where the layout has one (migration 0191; not in an older one).
 const RESULTS = `
-  INSERT INTO results (id, run_id, test_run_test_id, test_id, status, failure_type, name, suite_path,
+  INSERT INTO results (id, run_id, RUN_AT test_run_test_id, test_id, status, failure_type, name, suite_path,
                        file, error_message, error_stack, console_log, tags, start_time, end_time,
                        duration_ms, nora_site, version, commit_hash, chrome_version, platform,
                        executor, branch, json_steps)
-  SELECT x.run_id * 100000 + x.n, x.run_id, x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
+  SELECT x.run_id * 100000 + x.n, x.run_id, RUN_AT_VALUE x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
          CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
          x.name, x.suite_path, x.file,
          CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
@@ -86,7 +92,7 @@ const RESULTS = `
          'ci-runner-' || (x.n % 8), 'main',
          '[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},{"action":"check the result","passed":true}]'::jsonb
   FROM (
-    SELECT r.id AS run_id, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
+    SELECT r.id AS run_id, r.created_at AS run_at, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
            CASE WHEN random() < CASE WHEN s.n % 20 = 0 THEN 0.5 ELSE 0.075 END THEN 'failed'
                 WHEN s.n % 40 = 3 THEN 'skipped' ELSE 'passed' END AS status,
            (50 + random() * 5000)::int AS dur
@@ -141,7 +147,16 @@ async function timed(label: string, work: () => Promise<unknown>): Promise<numbe
   return elapsed;
 }
 
-async function loadResults(pool: pg.Pool, firstRun: number, lastRun: number): Promise<void> {
+async function loadResults(
+  pool: pg.Pool,
+  firstRun: number,
+  lastRun: number,
+  partitioned: boolean,
+): Promise<void> {
+  const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "").replace(
+    "RUN_AT_VALUE ",
+    partitioned ? "x.run_at, " : "",
+  );
   const chunks: [number, number][] = [];
   for (let from = firstRun; from <= lastRun; from += RUNS_PER_CHUNK) {
     chunks.push([from, Math.min(from + RUNS_PER_CHUNK - 1, lastRun)]);
@@ -150,7 +165,7 @@ async function loadResults(pool: pg.Pool, firstRun: number, lastRun: number): Pr
   let shown = 0;
   const worker = async () => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
-      await pool.query(RESULTS, chunk);
+      await pool.query(insert, chunk);
       done += chunk[1] - chunk[0] + 1;
       const percent = Math.floor((done * 10) / (lastRun - firstRun + 1)) * 10;
       if (percent > shown) {
@@ -168,7 +183,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
   const pool = new pg.Pool({ connectionString: url, max: 2, application_name: "assay-bench" });
   pool.on("error", () => undefined);
   try {
-    await migrate(pool);
+    await migrate(pool, options.migrations);
     if (options.ownCluster) {
       // A scratch cluster: fewer checkpoints while gigabytes of WAL go by.
       await pool.query("ALTER SYSTEM SET max_wal_size = '16GB'");
@@ -177,6 +192,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     }
     const client = await pool.connect();
     let defs: Definitions;
+    let partitioned = false;
     try {
       defs = await secondaryDefinitions(client);
       for (const c of defs.constraints)
@@ -184,6 +200,15 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       for (const i of defs.indexes) await client.query(`DROP INDEX ${i.name}`);
       await client.query(SHAPE, [options.perRun * 2]);
       await client.query(RUNS, [options.days, options.perRun, Math.round(options.perRun * 0.05)]);
+      // The months of results' partitions that the runs' dates need (the server makes only the
+      // current month's and ahead).
+      const { rows: dates } = await client.query<{ first: Date; last: Date; parted: boolean }>(
+        `SELECT min(created_at) AS first, max(created_at) AS last,
+                (SELECT relkind = 'p' FROM pg_class WHERE oid = 'results'::regclass) AS parted
+         FROM runs`,
+      );
+      partitioned = dates[0]!.parted;
+      if (partitioned) await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
     } finally {
       client.release();
     }
@@ -199,7 +224,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     );
     step(`writing ${options.days} runs of ~${count(options.perRun)} results (two sessions)`);
     const loadMs = await timed("results written", () =>
-      loadResults(pool, Number(span[0]!.first), Number(span[0]!.last)),
+      loadResults(pool, Number(span[0]!.first), Number(span[0]!.last), partitioned),
     );
     step("building the indexes and constraints of results again");
     const indexStarted = performance.now();
@@ -211,7 +236,10 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
           index.query(`ALTER TABLE results ADD CONSTRAINT ${c.name} ${c.def}`),
         );
       }
-      for (const i of defs.indexes) await timed(i.name, () => index.query(i.def));
+      // A partitioned table's index is defined ON ONLY the parent; made on the parent, it is
+      // made on every partition.
+      for (const i of defs.indexes)
+        await timed(i.name, () => index.query(i.def.replace(" ON ONLY ", " ON ")));
     } finally {
       index.release();
     }
@@ -235,11 +263,14 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       total: number;
       results: string;
       bytes: string;
+      dbbytes: string;
       runs: number;
     }>(
       `SELECT r.test_run_key AS key, r.id, r.total,
               (SELECT sum(total) FROM runs) AS results,
-              pg_total_relation_size('results') AS bytes,
+              (SELECT sum(pg_total_relation_size(oid)) FROM pg_class WHERE oid = 'results'::regclass
+                 OR oid IN (SELECT inhrelid FROM pg_inherits WHERE inhparent = 'results'::regclass)) AS bytes,
+              pg_database_size(current_database()) AS dbbytes,
               (SELECT count(*)::int FROM runs) AS runs
        FROM runs r ORDER BY r.created_at DESC LIMIT 1`,
     );
@@ -249,6 +280,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       results: Number(latest.results),
       tests,
       tableBytes: Number(latest.bytes),
+      databaseBytes: Number(latest.dbbytes),
       loadMs,
       indexMs,
       vacuumMs,

@@ -257,7 +257,7 @@ export function printResults(results: BenchResults): void {
     const d = q.dataset;
     say();
     say(
-      `Reads: ${count(d.results)} results in ${d.runs} daily runs (${count(d.tests)} tests, results table ${mib(d.tableBytes)}), loaded in ${seconds(d.loadMs)} + indexes ${seconds(d.indexMs)} + counts/VACUUM ANALYZE ${seconds(d.vacuumMs)}`,
+      `Reads: ${count(d.results)} results in ${d.runs} daily runs (${count(d.tests)} tests, results table ${mib(d.tableBytes)}, database ${mib(d.databaseBytes)}), loaded in ${seconds(d.loadMs)} + indexes ${seconds(d.indexMs)} + counts/VACUUM ANALYZE ${seconds(d.vacuumMs)}`,
     );
     const opt = (value: number | undefined) => (value === undefined ? "n/a" : ms(value));
     const rows = q.figures.map((f) => [

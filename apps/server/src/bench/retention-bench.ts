@@ -11,13 +11,14 @@ import { retentionDeps } from "../retention-deps.js";
 import { runRetentionPass } from "../modules/retention/retention.pass.js";
 import { getTestHistory, getTopFails } from "../modules/runs/history.service.js";
 import { LocalObjectStore } from "../storage/local-store.js";
-import { partitionResultsByMonth } from "./partitioned-results.js";
+import { ensureMonthPartitions } from "../modules/storage/partitions.repo.js";
+import { withTransaction } from "../db/pool.js";
 
 /*
  * Retention of a year to six months (issue 36): a generated store of RUNS daily runs (one a day,
  * the newest yesterday) of RESULTS results each, with steps, 5% failures and ATTACHMENTS stored
- * objects per run, results partitioned by month (LAYOUT=partitioned, default) or one table
- * (LAYOUT=plain). A pass with runsDays = failuresDays = 183 runs while a reader asks Top Fails and
+ * objects per run, results in their monthly partitions (migration 0191, made ahead here as the
+ * storage upkeep makes them). A pass with runsDays = failuresDays = 183 runs while a reader asks Top Fails and
  * a test's history every 100 ms; printed: pg_database_size before and after, the pass's time and
  * the reader's latencies and errors.
  * Usage: npm run bench:retention -- postgres://postgres@127.0.0.1:5432/postgres
@@ -26,7 +27,6 @@ import { partitionResultsByMonth } from "./partitioned-results.js";
 const RUNS = Number(process.env.RUNS ?? 365);
 const RESULTS = Number(process.env.RESULTS ?? 10_000);
 const ATTACHMENTS = Number(process.env.ATTACHMENTS ?? 20);
-const LAYOUT = process.env.LAYOUT === "plain" ? "plain" : "partitioned";
 const DB_NAME = process.env.RETENTION_BENCH_DB ?? "assay_retention_bench";
 if (!/^[a-z_][a-z0-9_]{0,62}$/.test(DB_NAME))
   throw new Error("RETENTION_BENCH_DB: expected a lower-case database name such as rb_mine");
@@ -49,10 +49,7 @@ async function generate(db: Db, objects: LocalObjectStore): Promise<void> {
     `INSERT INTO tests (id, family, title) SELECT n, 'frontend', 'test ' || n FROM generate_series(1, $1) n`,
     [RESULTS],
   );
-  if (LAYOUT === "partitioned") {
-    const from = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() - 1, 1));
-    await partitionResultsByMonth(db.pool, from, Math.ceil(RUNS / 28) + 3);
-  }
+  await withTransaction(db, (client) => ensureMonthPartitions(client, first, new Date(now)));
   const started = performance.now();
   for (let day = 0; day < RUNS; day++) {
     const at = new Date(first.getTime() + day * DAY);
@@ -67,13 +64,13 @@ async function generate(db: Db, objects: LocalObjectStore): Promise<void> {
     const runId = rows[0]!.id;
     await db.pool.query(
       `INSERT INTO results (run_id, test_run_test_id, test_id, status, name, suite_path, start_time,
-                            duration_ms, error_message, error_stack, json_steps)
+                            duration_ms, error_message, error_stack, json_steps, run_at)
        SELECT $1, 't' || n, n, CASE WHEN (n + $4) % 20 = 0 THEN 'failed' ELSE 'passed' END,
               'test ' || n, ARRAY['suite ' || (n % 50)], $2::timestamptz + n * interval '10 ms',
               1000 + n % 500,
               CASE WHEN (n + $4) % 20 = 0 THEN 'expected banner to contain "Saved" but got "Error"' END,
               CASE WHEN (n + $4) % 20 = 0 THEN 'Error: expected banner\n    at check (pages/form.ts:' || n || ':7)' END,
-              $3::jsonb
+              $3::jsonb, $2::timestamptz
        FROM generate_series(1, $5) n`,
       [runId, at, STEPS, day, RESULTS],
     );
@@ -130,7 +127,7 @@ async function main() {
     await migrate(db.pool);
     const objects = new LocalObjectStore(dir);
     await objects.init();
-    out(`layout ${LAYOUT}: ${RUNS} runs of ${RESULTS} results, ${ATTACHMENTS} objects each`);
+    out(`${RUNS} runs of ${RESULTS} results, ${ATTACHMENTS} objects each`);
     const t0 = performance.now();
     await generate(db, objects);
     out(`generated in ${Math.round((performance.now() - t0) / 1000)} s`);

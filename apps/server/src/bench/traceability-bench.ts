@@ -41,13 +41,13 @@ async function main() {
       SELECT n, 'bench-run-' || n, 'frontend', 'Bench run ' || n FROM generate_series(1, ${RESULTS_PER_TEST}) n;
     `);
     await db.pool.query(`
-      INSERT INTO results (run_id, test_run_test_id, test_id, status, name, tags, start_time, is_final)
-      SELECT r, 't' || t, t, CASE WHEN (t + r) % 9 = 0 THEN 'failed' ELSE 'passed' END, 'Test ' || t,
+      INSERT INTO results (run_id, run_at, test_run_test_id, test_id, status, name, tags, start_time, is_final)
+      SELECT r, (SELECT created_at FROM runs WHERE id = r), 't' || t, t, CASE WHEN (t + r) % 9 = 0 THEN 'failed' ELSE 'passed' END, 'Test ' || t,
              ARRAY['@regression', '@RMS-' || (1 + t % ${REQUIREMENTS * 1.1}::int)],
              timestamptz '2026-01-01' + r * interval '1 day' + t * interval '1 second', true
       FROM generate_series(1, ${RESULTS_PER_TEST}) r, generate_series(1, ${TESTS}) t;
-      INSERT INTO results (run_id, test_run_test_id, test_id, status, name, tags, start_time, is_final, attempt)
-      SELECT 1, 't' || t || '-retry', t, 'failed', 'Test ' || t, '{}', timestamptz '2026-01-01', false, 1
+      INSERT INTO results (run_id, run_at, test_run_test_id, test_id, status, name, tags, start_time, is_final, attempt)
+      SELECT 1, (SELECT created_at FROM runs WHERE id = 1), 't' || t || '-retry', t, 'failed', 'Test ' || t, '{}', timestamptz '2026-01-01', false, 1
       FROM generate_series(1, ${TESTS}) t;
       ANALYZE;
     `);

@@ -37,10 +37,16 @@ export function listMigrations(dir = MIGRATIONS_DIR): Migration[] {
  * Applies the migrations not applied yet, each in its own transaction, under a PostgreSQL
  * advisory lock so that two servers starting at once apply each file exactly once. A changed
  * file that was already applied stops the start: merged migrations are never edited.
- * Returns the versions it applied.
+ * Returns the versions it applied; `say` hears what a migration reports while it runs.
  */
-export async function migrate(pool: pg.Pool, migrations = listMigrations()): Promise<number[]> {
+export async function migrate(
+  pool: pg.Pool,
+  migrations = listMigrations(),
+  say: (message: string) => void = () => undefined,
+): Promise<number[]> {
   const client = await pool.connect();
+  // A long migration says how long it will take and how far it is (RAISE NOTICE).
+  const notice = (message: { message?: string }) => say(message.message ?? "");
   try {
     await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -66,7 +72,8 @@ export async function migrate(pool: pg.Pool, migrations = listMigrations()): Pro
       }
       await client.query("BEGIN");
       try {
-        await client.query(m.sql);
+        client.on("notice", notice);
+        await client.query(m.sql).finally(() => client.off("notice", notice));
         await client.query(
           "INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)",
           [m.version, m.name, m.checksum],

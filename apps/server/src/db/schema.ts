@@ -120,6 +120,8 @@ export interface StepRow {
 export interface ResultsTable {
   id: Generated<number>;
   run_id: number;
+  /** Its run's created_at: the partition key (migration 0191). */
+  run_at: Date;
   test_run_test_id: string;
   test_id: number;
   attempt: number;

@@ -1,4 +1,4 @@
-import type { Db } from "../db/pool.js";
+import { withTransaction, type Db } from "../db/pool.js";
 
 /** The few statements the demo loader runs itself; results only ever arrive through ingestion. */
 
@@ -25,20 +25,29 @@ export interface RunTimes {
  */
 export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<void> {
   if (times.length === 0) return;
-  await db.pool.query(
-    `UPDATE runs SET created_at = t.created_at,
-       started_at = coalesce(t.started_at, runs.started_at),
-       finished_at = coalesce(t.finished_at, runs.finished_at)
-     FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[])
-       AS t(key, created_at, started_at, finished_at)
-     WHERE runs.test_run_key = t.key`,
-    [
-      times.map((t) => t.key),
-      times.map((t) => t.createdAt),
-      times.map((t) => t.startedAt ?? null),
-      times.map((t) => t.finishedAt ?? null),
-    ],
-  );
+  await withTransaction(db, async (client) => {
+    await client.query(
+      `UPDATE runs SET created_at = t.created_at,
+         started_at = coalesce(t.started_at, runs.started_at),
+         finished_at = coalesce(t.finished_at, runs.finished_at)
+       FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::timestamptz[])
+         AS t(key, created_at, started_at, finished_at)
+       WHERE runs.test_run_key = t.key`,
+      [
+        times.map((t) => t.key),
+        times.map((t) => t.createdAt),
+        times.map((t) => t.startedAt ?? null),
+        times.map((t) => t.finishedAt ?? null),
+      ],
+    );
+    // A result's run_at is its run's created_at (migration 0191): its rows move to that month.
+    await client.query(
+      `UPDATE results SET run_at = runs.created_at FROM runs
+       WHERE results.run_id = runs.id AND runs.test_run_key = ANY($1::text[])
+         AND results.run_at <> runs.created_at`,
+      [times.map((t) => t.key)],
+    );
+  });
 }
 
 export interface StoredCounts {

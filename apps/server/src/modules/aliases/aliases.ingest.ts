@@ -13,8 +13,8 @@ export const INGEST_AUTHOR = "ingest";
  * A stored run's part in aliases, in the upload's transaction: the new tests' stable keys
  * (an alias when the key was another test's: that test was renamed), and a job that looks for
  * suggested renames after COMMIT (aliases.jobs.ts). A rename always brings a new test, so an
- * upload that registered none costs nothing here; the key reads probe the new tests' results by
- * test id (results_history_idx), one probe per new test.
+ * upload that registered none costs nothing here; the key reads probe the new tests' results in
+ * the run's month by test id, one probe per new test.
  */
 export async function recordRunAliases(
   client: pg.PoolClient,

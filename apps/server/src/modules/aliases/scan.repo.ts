@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { runAtOfParam } from "../../db/results-sql.js";
 import type { Queryable } from "./aliases.repo.js";
 
 /**
@@ -47,8 +48,8 @@ export async function newKeyedTests(
     `WITH fresh AS (
        SELECT DISTINCT r.test_id, t.family, ${STABLE_KEY_SQL} AS stable_key
        FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = now()
-       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.is_final
-         AND r.properties IS NOT NULL
+       WHERE r.test_id = ANY($2::bigint[]) AND r.run_id = $1 AND r.run_at = ${runAtOfParam(1)}
+         AND r.is_final AND r.properties IS NOT NULL
      ), keyed AS (
        SELECT *, count(*) OVER (PARTITION BY family, stable_key) AS n
        FROM fresh WHERE stable_key IS NOT NULL
@@ -110,7 +111,7 @@ export async function suggestRenames(
   const { rowCount } = await db.query(
     `WITH cur AS (SELECT id, family, executor, branch FROM runs WHERE id = $1),
      prev AS (
-       SELECT p.id FROM runs p, cur
+       SELECT p.id, p.created_at FROM runs p, cur
        WHERE p.family = cur.family AND p.executor IS NOT DISTINCT FROM cur.executor
          AND p.branch IS NOT DISTINCT FROM cur.branch AND p.id < cur.id
        ORDER BY p.id DESC LIMIT 1
@@ -118,14 +119,16 @@ export async function suggestRenames(
        SELECT DISTINCT r.test_id, r.file, ${signature("r")} AS sig
        FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = $2::timestamptz
        WHERE ($3::bigint[] IS NULL OR r.test_id = ANY($3::bigint[])) AND r.run_id = $1
+         AND r.run_at = ${runAtOfParam(1)}
          AND r.is_final AND r.file IS NOT NULL
          AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.canonical_id = r.test_id
                          AND a.undone_at IS NULL)
      ), gone AS (
        SELECT DISTINCT p.test_id, p.file, ${signature("p")} AS sig
-       FROM results p JOIN prev ON p.run_id = prev.id
+       FROM results p JOIN prev ON p.run_id = prev.id AND p.run_at = prev.created_at
        WHERE p.is_final AND p.file IN (SELECT file FROM fresh)
-         AND NOT EXISTS (SELECT FROM results c WHERE c.run_id = $1 AND c.test_id = p.test_id)
+         AND NOT EXISTS (SELECT FROM results c WHERE c.run_id = $1 AND c.test_id = p.test_id
+                         AND c.run_at = ${runAtOfParam(1)})
          AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.test_id = p.test_id
                          AND a.undone_at IS NULL)
      ), pairs AS (

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/pool.js";
 import { PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
+import { runAtOfParam } from "../../db/results-sql.js";
 
 /**
  * The run diff's reads: two runs by key, each one's final results, and the run before a run in
@@ -82,13 +83,14 @@ export interface DiffRow {
  * Each final result of one run as the diff ranks it: failed 2, passed 1, skipped 0, a pending
  * failure counting as skipped (spec §4, as pending-sql.ts states it), so that a pending test is
  * neither failing nor fixed. Not grouped by test: folding 14,000 rows costs more than the whole
- * join (docs/performance.md), and a test a run holds twice is rare.
+ * join (docs/performance.md), and a test a run holds twice is rare. `n`: the run's parameter;
+ * its run_at too, so that only the run's monthly partition is read (results-sql.ts).
  */
-const outcomes = (param: string) => `
+const outcomes = (n: number) => `
   SELECT test_id, name, test_run_test_id AS trt, flaky, duration_ms AS ms,
          CASE WHEN status = 'passed' THEN 1
               WHEN status = 'skipped' OR ${PENDING_MESSAGE_SQL} THEN 0 ELSE 2 END AS rank
-  FROM results WHERE run_id = ${param} AND is_final`;
+  FROM results WHERE run_id = $${n} AND run_at = ${runAtOfParam(n)} AND is_final`;
 
 /**
  * The diff of run `a` to run `b`, done where the rows are: each run's outcomes joined on the
@@ -104,7 +106,7 @@ export async function diffOfRuns(
   slower: { percent: number; ms: number },
 ): Promise<DiffRow[]> {
   const { rows } = await db.pool.query<DiffRow>(
-    `WITH a AS (${outcomes("$1")}), b AS (${outcomes("$2")}),
+    `WITH a AS (${outcomes(1)}), b AS (${outcomes(2)}),
      j AS (
        SELECT coalesce(b.test_id, a.test_id) AS test_id, coalesce(b.name, a.name) AS name,
               coalesce(b.trt, a.trt) AS test_run_test_id,

@@ -2,6 +2,7 @@ import type { ResultInput } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL, PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Ranking, RunTally } from "./pipeline/run-tally.js";
+import { runAtOfParam } from "../../db/results-sql.js";
 
 /**
  * After an upload, marks which attempt of each test decides its status (the last), flags tests
@@ -55,7 +56,8 @@ async function rankAttempts(
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
               bool_or(status = 'failed') OVER w AS ever_failed
-       FROM results WHERE run_id = $1 ${attempts ? "AND id = ANY($2::bigint[])" : ""}
+       FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)}
+         ${attempts ? "AND id = ANY($2::bigint[])" : ""}
        WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
      )
@@ -63,7 +65,7 @@ async function rankAttempts(
      SET is_final = ranked.last_attempt,
          flaky = ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed
      FROM ranked
-     WHERE r.id = ranked.id
+     WHERE r.id = ranked.id AND r.run_id = $1 AND r.run_at = ${runAtOfParam(1)}
        AND (r.is_final IS DISTINCT FROM ranked.last_attempt
             OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
      RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`,
@@ -82,7 +84,7 @@ const COUNTED = `
          coalesce(sum(duration_ms) FILTER (WHERE is_final), 0) AS duration_ms,
          min(start_time) AS started_at,
          max(end_time) AS finished_at
-  FROM results WHERE run_id = $1`;
+  FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)}`;
 
 /** The same counts, from a RunTally. */
 const TALLIED = `

@@ -2,13 +2,20 @@ import type { LoadEndpointStat, RunMetadata } from "@assay/core";
 import type pg from "pg";
 import { copyRows } from "./encoding/copy.js";
 import type { RunFacts } from "./pipeline/result-rows.js";
+import { runAtOfParam } from "../../db/results-sql.js";
 
 export interface RunRow {
   id: number;
   test_run_key: string;
   family: RunMetadata["family"];
   state: "open" | "finished";
+  /** created_at as ISO text to the microsecond: its results' run_at (migration 0191). */
+  run_at: string;
 }
+
+// run_at exactly as stored (a Date would drop the microseconds): results are found by it.
+const RUN_ROW = `id, test_run_key, family, state,
+  to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS run_at`;
 
 /** Creates the run if the key is new (sharded jobs race here), then locks it for this upload. */
 export async function openRunForUpdate(
@@ -46,7 +53,7 @@ export async function openRunForUpdate(
     ],
   );
   const { rows } = await client.query<RunRow & { id: string }>(
-    "SELECT id, test_run_key, family, state FROM runs WHERE test_run_key = $1 FOR UPDATE",
+    `SELECT ${RUN_ROW} FROM runs WHERE test_run_key = $1 FOR UPDATE`,
     [key],
   );
   const row = rows[0]!;
@@ -58,7 +65,7 @@ export async function findRunForUpdate(
   key: string,
 ): Promise<RunRow | undefined> {
   const { rows } = await client.query<RunRow & { id: string }>(
-    "SELECT id, test_run_key, family, state FROM runs WHERE test_run_key = $1 FOR UPDATE",
+    `SELECT ${RUN_ROW} FROM runs WHERE test_run_key = $1 FOR UPDATE`,
     [key],
   );
   const row = rows[0];
@@ -89,7 +96,7 @@ export async function existingTestRunTestIds(
   runId: number,
 ): Promise<Set<string>> {
   const { rows } = await client.query<{ test_run_test_id: string }>(
-    "SELECT test_run_test_id FROM results WHERE run_id = $1",
+    `SELECT test_run_test_id FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)}`,
     [runId],
   );
   return new Set(rows.map((r) => r.test_run_test_id));

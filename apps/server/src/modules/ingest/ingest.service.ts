@@ -60,7 +60,8 @@ export interface IngestDeps {
 
 export interface RunEndedHook {
   stored(client: pg.PoolClient, runId: number, how: "upload" | "finish"): Promise<void>;
-  committed(): Promise<void>;
+  /** `run`: the run just stored (absent when an upload only got an earlier answer again). */
+  committed(run?: { family: string; key: string }): Promise<void>;
 }
 
 /** A new run's key: its family and creation time, plus randomness so two at once differ. */
@@ -178,7 +179,7 @@ export async function ingestUpload(
       throw reportErrorToAppError(error);
     });
   if (stored.learnedTests) deps.knownTests.remember(stored.learnedTests);
-  await deps.runEnded?.committed();
+  await deps.runEnded?.committed({ family, key: stored.outcome.body.test_run_key });
   return stored.outcome;
 }
 
@@ -229,6 +230,7 @@ async function storeUpload(
   const existing = await repo.existingTestRunTestIds(client, run.id);
   const writer = new ResultsWriter(client, {
     runId: run.id,
+    runAt: run.run_at,
     family: fields.family,
     testIdPattern: new RegExp(deps.testIdPattern, "i"),
     attachments: deps.attachments,
@@ -241,6 +243,7 @@ async function storeUpload(
   } else {
     const parsed = deps.parseWorkers.parse(spool, {
       runId: run.id,
+      runAt: run.run_at,
       format: fields.format,
       family: fields.family,
       testIdPattern: deps.testIdPattern,

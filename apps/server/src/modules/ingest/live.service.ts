@@ -66,6 +66,7 @@ export async function appendResults(
     }
     const writer = new ResultsWriter(client, {
       runId: run.id,
+      runAt: run.run_at,
       family: run.family,
       testIdPattern: new RegExp(deps.testIdPattern, "i"),
       attachments: deps.attachments,
@@ -163,11 +164,14 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
     }
     await deps.runEnded?.stored(client, run.id, "finish");
     return {
-      test_run_key: key,
-      state: "finished" as const,
-      counts: await repo.runCounts(client, run.id),
+      family: run.family,
+      answer: {
+        test_run_key: key,
+        state: "finished" as const,
+        counts: await repo.runCounts(client, run.id),
+      },
     };
   });
-  await deps.runEnded?.committed();
-  return finished;
+  await deps.runEnded?.committed({ family: finished.family, key });
+  return finished.answer;
 }

@@ -1,4 +1,5 @@
 import type { Db } from "../../db/pool.js";
+import { runAtOfParam } from "../../db/results-sql.js";
 
 /** What a run's one-file report holds: the run, and every final result (runs, results: read). */
 
@@ -45,7 +46,7 @@ export async function listReportResults(db: Db, runId: string): Promise<ReportRe
   const { rows } = await db.pool.query<ReportResult>(
     `SELECT id, test_id::float8 AS test_id, name, status, duration_ms, error_message,
             left(error_stack, 4000) AS error_stack, json_steps
-     FROM results WHERE run_id = $1 AND is_final ORDER BY id`,
+     FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)} AND is_final ORDER BY id`,
     [runId],
   );
   return rows;
@@ -64,7 +65,7 @@ export async function listReportImages(db: Db, runId: string): Promise<ReportIma
   const { rows } = await db.pool.query<ReportImage>(
     `SELECT a.result_id, a.name, a.content_type, a.object_key, a.size
      FROM results r JOIN attachments a ON a.result_id = r.id
-     WHERE r.run_id = $1 AND r.is_final AND a.content_type LIKE 'image/%'
+     WHERE r.run_id = $1 AND r.run_at = ${runAtOfParam(1)} AND r.is_final AND a.content_type LIKE 'image/%'
      ORDER BY r.id, a.id`,
     [runId],
   );

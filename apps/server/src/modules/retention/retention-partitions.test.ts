@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { partitionResultsByMonth } from "../../bench/partitioned-results.js";
 import { RetentionFileSchema, readRetentionPolicy } from "../../config-retention.js";
 import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import {
@@ -12,13 +11,16 @@ import {
 } from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { unstableCounts } from "../runs/runs.service.js";
+import { partitionName } from "../storage/partitions.repo.js";
+import { upkeepPartitions } from "../storage/storage.jobs.js";
 import { estimateRetention } from "./retention.estimate.js";
 import { runRetentionPass } from "./retention.pass.js";
 
 /*
- * The partitioned layout: results by month. A month whose every run goes is detached and
- * dropped whole (its disk returned at once); a month that also holds a run the policy keeps is
- * emptied row by row instead, and the kept run stays whole.
+ * Results in their monthly partitions (migration 0191, test_results_pYYYYMM by their run's
+ * created_at; the storage upkeep makes the months of older runs). A month whose every run goes
+ * is detached and dropped whole (its disk returned at once); a month that also holds a run the
+ * policy keeps is emptied row by row instead, and the kept run stays whole.
  */
 
 const policy = readRetentionPolicy(
@@ -32,10 +34,11 @@ const monthStart = (back: number) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
 const inMonth = (back: number, day: number) =>
   new Date(monthStart(back).getTime() + day * 86_400_000);
+const month4 = partitionName(monthStart(4));
+const month3 = partitionName(monthStart(3));
 
 let database: TestDatabase;
 let testApp: TestApp;
-let partitions: string[];
 const runs: Record<string, RunRef> = {};
 
 beforeAll(async () => {
@@ -66,7 +69,9 @@ beforeAll(async () => {
   await add("month3-old", inMonth(3, 10));
   await add("month3-old2", inMonth(3, 20));
   await add("recent", new Date(now.getTime() - 86_400_000));
-  partitions = await partitionResultsByMonth(database.db.pool, monthStart(5), 7);
+  // The runs of months 4 and 3 back arrived in the default partition; the upkeep moves them.
+  const made = await upkeepPartitions(database.db, now);
+  expect(made).toEqual(expect.arrayContaining([month3, month4]));
 });
 
 afterAll(async () => {
@@ -84,7 +89,6 @@ const partitionNames = async () =>
 
 describe("retention on monthly partitions", () => {
   it("plans to drop only the month whose every run goes, with its exact size", async () => {
-    const month3 = partitions[2]!;
     const estimate = await estimateRetention(database.db, policy, now);
     expect(estimate.partitions.map((p) => p.name)).toEqual([month3]);
     expect(estimate.partitions[0]!.bytes).toBeGreaterThan(0);
@@ -93,7 +97,6 @@ describe("retention on monthly partitions", () => {
   });
 
   it("detaches and drops that month, empties the mixed one row by row, keeps the kept run", async () => {
-    const [month4, month3] = [partitions[1]!, partitions[2]!];
     const outcome = await runRetentionPass(
       {
         db: database.db,

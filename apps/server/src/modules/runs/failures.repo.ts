@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
+import { runAtOfParam } from "../../db/results-sql.js";
 
 /**
  * A run's failures as triage reads them (issue 34): the final attempts that failed and are not
@@ -60,7 +61,7 @@ export async function runFailures(client: pg.ClientBase, runId: number): Promise
             coalesce(r.nora_site, run.nora_site) AS nora_site,
             coalesce(r.start_time, run.at) AS seen_at
      FROM results r CROSS JOIN run
-     WHERE r.run_id = $1 AND r.is_final AND r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}`,
+     WHERE r.run_id = $1 AND r.run_at = ${runAtOfParam(1)} AND r.is_final AND r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}`,
     [runId],
   );
   return rows;

@@ -53,9 +53,10 @@ function finalResults(db: Db, testIds: number | readonly number[], filter: Histo
  * Final results of one test, newest first, with the key of their run. Results without a start
  * time come last.
  *
- * results_history_idx holds start_time DESC with NULLs first, so "newest first, NULLs last"
- * is read as two index scans that each stop after `limit` rows (dated results in index order,
- * then undated ones) instead of reading all the test's results and sorting them.
+ * "Newest first, NULLs last" is read as two scans of results_latest_final_idx (migration 0042:
+ * start_time DESC NULLS LAST, id DESC) that each stop after `limit` rows, dated results then
+ * undated ones, instead of reading all the test's results and sorting them. The dated part says
+ * NULLS LAST, which changes nothing in its answer, so that the planner sees the index's order.
  */
 export async function listTestHistory(
   db: Db,
@@ -64,7 +65,7 @@ export async function listTestHistory(
 ) {
   const dated = finalResults(db, testIds, filter)
     .where("results.start_time", "is not", null)
-    .orderBy("results.start_time", "desc")
+    .orderBy(sql`results.start_time desc nulls last`)
     .orderBy("results.id", "desc")
     .limit(filter.limit);
   const undated = finalResults(db, testIds, filter)

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
+import { runAtOf } from "../../db/results-sql.js";
 
 /** Reads behind GET /v1/test-runs/{key}/history: recent history of every test of one run. */
 
@@ -15,6 +16,7 @@ export async function listRunFinalResults(db: Db, runId: number) {
       sql<string | null>`CASE WHEN status = 'failed' THEN error_message END`.as("error_message"),
     )
     .where("run_id", "=", runId)
+    .where("run_at", "=", runAtOf(runId))
     .where("is_final", "=", true)
     .orderBy("id")
     .execute();
@@ -42,9 +44,10 @@ export interface HistoryAnchor {
 
 /**
  * For each test, its `limit` latest final results in runs other than `runId` that started no
- * later than its anchor: one probe of results_history_idx per test read, newest first (a
- * test's rows from several read ids come merged in that order). `is_final` is
- * written as a literal so that the planner can match the partial index whatever the parameters.
+ * later than its anchor: one probe of results_latest_final_idx per test read, newest first (a
+ * test's rows from several read ids come merged in that order). `is_final` is written as a
+ * literal so that the planner can match the partial index whatever the parameters; NULLS LAST
+ * (no undated result passes the anchor) states the index's order.
  */
 export function earlierHistoryQuery(
   db: Db,
@@ -66,11 +69,11 @@ export function earlierHistoryQuery(
       FROM results r
       WHERE r.test_id = own.read_id AND r.is_final
         AND r.start_time <= own.anchor AND r.run_id <> ${runId}
-      ORDER BY r.start_time DESC, r.id DESC
+      ORDER BY r.start_time DESC NULLS LAST, r.id DESC
       LIMIT ${limit}
     ) h
     JOIN runs ON runs.id = h.run_id
-    ORDER BY own.test_id, h.start_time DESC, h.id DESC`;
+    ORDER BY own.test_id, h.start_time DESC NULLS LAST, h.id DESC`;
 }
 
 export async function listEarlierHistory(

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
 import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
+import { runAtOf } from "../../db/results-sql.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -158,6 +159,7 @@ export async function listFrontendResults(db: Db, runId: number, testId?: number
     .select([isoText("start_time"), isoText("end_time")])
     .select("shot.object_key as screenshot")
     .where("results.run_id", "=", runId)
+    .where("results.run_at", "=", runAtOf(runId))
     .$if(testId !== undefined, (qb) => qb.where("results.test_id", "=", testId!))
     .orderBy("results.id")
     .execute();
@@ -171,6 +173,7 @@ export async function findResult(db: Db, runId: number, testRunTestId: string) {
     .selectFrom("results")
     .selectAll()
     .where("run_id", "=", runId)
+    .where("run_at", "=", runAtOf(runId))
     .where("test_run_test_id", "=", testRunTestId)
     .executeTakeFirst();
   return row && withResultIds(row);
@@ -196,6 +199,7 @@ export async function listBackendResults(db: Db, runId: number, testId?: number)
     .selectFrom("results")
     .select(BACKEND_RESULT_COLUMNS)
     .where("run_id", "=", runId)
+    .where("run_at", "=", runAtOf(runId))
     .$if(testId !== undefined, (qb) => qb.where("test_id", "=", testId!))
     .orderBy("id")
     .execute();

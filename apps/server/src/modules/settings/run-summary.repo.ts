@@ -1,12 +1,13 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
+import { runAtOf } from "../../db/results-sql.js";
 
 /**
  * The reads of a schedule's follow-up: a run's stored counts (runs, owned by ingestion) and its
  * new failures (results): tests whose final result in this run failed while their latest final
  * result in an earlier run of the same family did not fail, or who had none (spec section 4's
- * "New Failure" rule). results_failed_run_idx finds the run's failures; results_history_idx
- * each test's previous result.
+ * "New Failure" rule). results_failed_run_idx finds the run's failures;
+ * results_latest_final_idx each test's previous result.
  */
 
 export interface RunCounts {
@@ -54,7 +55,7 @@ export async function newFailures(
   const { rows } = await sql<{ test_id: string; name: string; count: string }>`
     SELECT f.test_id, f.name, count(*) OVER () AS count
     FROM results f
-    WHERE f.run_id = ${run.id} AND f.is_final AND f.status = 'failed'
+    WHERE f.run_id = ${run.id} AND f.run_at = ${runAtOf(run.id)} AND f.is_final AND f.status = 'failed'
       AND NOT EXISTS (
         SELECT 1 FROM (
           SELECT p.status FROM results p JOIN runs pr ON pr.id = p.run_id

@@ -22,6 +22,7 @@ const namesake = (name: string, n: number) =>
 function prepare(results: ResultInput[], existing: string[] = []) {
   const preparer = new ResultPreparer({
     runId: 1,
+    runAt: "2026-03-01T00:00:00.000000Z",
     family: "frontend",
     testIdPattern: /TC(\d+)/i,
     existing,
@@ -34,9 +35,9 @@ function prepare(results: ResultInput[], existing: string[] = []) {
   }
   const last = preparer.flush();
   if (last) batches.push(last);
-  // A row's tail starts with run_id, then test_run_test_id.
+  // A row's tail starts with run_id, run_at, then test_run_test_id.
   const ids = batches.flatMap((batch) =>
-    Array.from({ length: batch.rows.rows }, (_, i) => batch.rows.textAt(i).split("\t")[1]!),
+    Array.from({ length: batch.rows.rows }, (_, i) => batch.rows.textAt(i).split("\t")[2]!),
   );
   const summary = preparer.done();
   preparer.release();

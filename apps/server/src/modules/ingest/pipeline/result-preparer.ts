@@ -15,6 +15,8 @@ import {
 export interface PreparerOptions {
   /** The run the results go to. */
   runId: number;
+  /** The run's created_at as ISO text: the partition key of its results (RunRow.run_at). */
+  runAt: string;
   family: Family;
   testIdPattern: RegExp;
   /** Facts of the whole run for results whose report does not carry them (see RunFacts). */
@@ -170,7 +172,7 @@ export class ResultPreparer {
       batch.children.push({ index: batch.rows.rows, result, files });
     }
     batch.tests.add(identity, explicitId, result.title ?? result.name, result.file);
-    const place = { runId: this.options.runId, testRunTestId };
+    const place = { runId: this.options.runId, runAt: this.options.runAt, testRunTestId };
     batch.rows.append(encodeResultTail(place, result, this.options.runFacts));
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       return undefined;

@@ -10,6 +10,7 @@ export const RESULT_COLUMNS = [
   "id",
   "test_id",
   "run_id",
+  "run_at",
   "test_run_test_id",
   "attempt",
   "status",
@@ -82,6 +83,8 @@ const NO_FACTS: RunFacts = {};
 /** What a result's row holds besides the result: where it belongs. */
 export interface ResultPlace {
   runId: number;
+  /** The run's created_at (ISO text): results' partition key (migration 0191). */
+  runAt: string;
   testRunTestId: string;
 }
 
@@ -102,6 +105,7 @@ export function encodeResultTail(
 function resultTail(place: ResultPlace, result: ResultInput, facts: RunFacts): CopyValue[] {
   return [
     place.runId,
+    place.runAt,
     place.testRunTestId,
     result.attempt ?? 0,
     result.status,

@@ -25,13 +25,18 @@ function results(count: number, prefix = "test"): QueuedResult[] {
   }));
 }
 
+// Each run's created_at as ingestion reads it (RunRow.run_at): its results' partition key.
+const RUN_AT = `id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS run_at`;
+const runAts = new Map<number, string>();
+
 async function inTransaction<T>(fn: (client: pg.PoolClient, runId: number) => Promise<T>) {
   const client = await database.db.pool.connect();
   try {
     await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string }>(
-      "INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'w') RETURNING id",
+    const { rows } = await client.query<{ id: string; run_at: string }>(
+      `INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'w') RETURNING ${RUN_AT}`,
     );
+    runAts.set(Number(rows[0]!.id), rows[0]!.run_at);
     const value = await fn(client, Number(rows[0]!.id));
     await client.query("COMMIT");
     return value;
@@ -51,6 +56,7 @@ function writer(
 ) {
   return new ResultsWriter(client, {
     runId,
+    runAt: runAts.get(runId)!,
     family: "frontend",
     testIdPattern: /TC(\d+)/i,
     attachments: {
@@ -173,9 +179,10 @@ describe("ResultsWriter", () => {
   async function openUpload() {
     const client = await database.db.pool.connect();
     await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string }>(
-      "INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'r') RETURNING id",
+    const { rows } = await client.query<{ id: string; run_at: string }>(
+      `INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'r') RETURNING ${RUN_AT}`,
     );
+    runAts.set(Number(rows[0]!.id), rows[0]!.run_at);
     return { client, runId: Number(rows[0]!.id) };
   }
 

@@ -179,8 +179,10 @@ function repeatedIdError(error: unknown): unknown {
     constraint?: string;
     detail?: string;
   };
-  if (code !== "23505" || constraint !== "results_run_id_test_run_test_id_key") return error;
-  const id = /=\(\d+, (.*)\) already exists/.exec(detail ?? "")?.[1] ?? "?";
+  // The partition's index is named: test_results_pYYYYMM_run_id_test_run_test_id_run_at_key.
+  if (code !== "23505" || !constraint?.endsWith("_run_id_test_run_test_id_run_at_key"))
+    return error;
+  const id = /=\(\d+, (.*), [^,]*\) already exists/.exec(detail ?? "")?.[1] ?? "?";
   return new AppError(
     422,
     "repeated_result_id",

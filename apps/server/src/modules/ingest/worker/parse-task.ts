@@ -28,6 +28,8 @@ export interface ParseTask {
   files: FileData[];
   format: "auto" | ReportFormat;
   runId: number;
+  /** The run's created_at (ISO text): its results' partition key. */
+  runAt: string;
   family: Family;
   /** Regular expression source (case-insensitive); its first group is a test's stable id. */
   testIdPattern: string;

@@ -157,6 +157,7 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
     const upload = new FileSet(task.files.map(reportFile));
     preparer = new ResultPreparer({
       runId: task.runId,
+      runAt: task.runAt,
       family: task.family,
       testIdPattern: new RegExp(task.testIdPattern, "i"),
       runFacts: task.runFacts,

@@ -45,6 +45,7 @@ function junit(cases: number, failing = new Set<number>()): string {
 
 const OPTIONS = {
   runId: 7,
+  runAt: "2026-03-01T00:00:00.000000Z",
   format: "auto" as const,
   family: "frontend" as const,
   testIdPattern: "TC(\\d+)",

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/pool.js";
 import { resultsWithLastShot } from "../runs.repo.js";
+import { runAtOf } from "../../../db/results-sql.js";
 
 /**
  * Reads behind the run view (view.service.ts): the final results of one run, with only the
@@ -32,6 +33,7 @@ export async function listFrontendViewRows(db: Db, runId: number) {
     ])
     .select("shot.object_key as screenshot")
     .where("results.run_id", "=", runId)
+    .where("results.run_at", "=", runAtOf(runId))
     .where("results.is_final", "=", true)
     .orderBy("results.id")
     .execute();
@@ -68,6 +70,7 @@ export async function listBackendViewRows(db: Db, runId: number) {
       sql<string | null>`CASE WHEN status <> 'passed' THEN error_message END`.as("error_message"),
     )
     .where("run_id", "=", runId)
+    .where("run_at", "=", runAtOf(runId))
     .where("is_final", "=", true)
     .orderBy("id")
     .execute();

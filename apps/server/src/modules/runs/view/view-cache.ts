@@ -46,6 +46,8 @@ export interface KeptView {
  */
 export class RunViewCache {
   private readonly views: LRUCache<string, KeptView>;
+  /** Views being built, by run and version: a second reader waits for the same build. */
+  private readonly building = new Map<string, Promise<KeptView>>();
 
   constructor(maxResults = 400_000) {
     this.views = new LRUCache({
@@ -61,5 +63,20 @@ export class RunViewCache {
 
   set(family: string, key: string, view: KeptView): void {
     this.views.set(`${family}\u0000${key}`, view);
+  }
+
+  /** The view of this version built by `build`, once however many ask while it is built. */
+  once(family: string, key: string, version: string, build: () => Promise<KeptView>) {
+    const id = `${family}\u0000${key}\u0000${version}`;
+    const pending = this.building.get(id);
+    if (pending) return pending;
+    const built = build()
+      .then((view) => {
+        this.set(family, key, view);
+        return view;
+      })
+      .finally(() => this.building.delete(id));
+    this.building.set(id, built);
+    return built;
   }
 }

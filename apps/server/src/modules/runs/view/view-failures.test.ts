@@ -131,7 +131,8 @@ async function resultsRowsRead(statement: Sent): Promise<number> {
     statement.values,
   );
   const walk = (node: PlanNode): number =>
-    (node["Relation Name"] === "results"
+    // results' rows are read from its monthly partitions (migration 0191), named in the plan.
+    (/^(results|test_results_p\w+)$/.test(node["Relation Name"] ?? "")
       ? (node["Actual Rows"] ?? 0) * (node["Actual Loops"] ?? 1)
       : 0) + (node.Plans ?? []).reduce((sum, child) => sum + walk(child), 0);
   return walk(rows[0]!["QUERY PLAN"][0].Plan);

@@ -77,9 +77,37 @@ async function viewOf(ctx: RunViewContext, family: Family, key: string): Promise
     isIdTag: idTagMatcher(ctx.testIdPattern),
   };
   const build = family === "frontend" ? buildFrontendView : buildBackendView;
-  const view = await build(ctx.db, run, version, rules);
-  ctx.cache.set(family, key, view);
-  return view;
+  return ctx.cache.once(family, key, version, () => build(ctx.db, run, version, rules));
+}
+
+/**
+ * Builds a stored run's view in the background, once its upload is acknowledged, so that the
+ * first open of the run (the common case: each night's run opened in the morning) finds it
+ * built instead of building it (about a second for 100,000 results). Only on the server that
+ * stored it; a failure here leaves the build to the first read, which reports it.
+ */
+export function warmRunView(ctx: RunViewContext, run: { family: string; key: string }): void {
+  if (run.family !== "frontend" && run.family !== "backend") return;
+  viewOf(ctx, run.family, run.key).catch(() => undefined);
+}
+
+type StoredRun = { family: string; key: string };
+
+/**
+ * `hook` (ingest's run-ended hook, a plain object) that also warms the view of each run it is
+ * told is committed (warmRunView).
+ */
+export function withViewWarming<H extends { committed(run?: StoredRun): Promise<void> }>(
+  hook: H,
+  ctx: RunViewContext,
+): H {
+  return {
+    ...hook,
+    committed: (run?: StoredRun) => {
+      if (run) warmRunView(ctx, run);
+      return hook.committed(run);
+    },
+  };
 }
 
 /** What a history entry needs of a kept result (the pending rule reads the message). */
