@@ -200,9 +200,11 @@ describe("loadDemo", () => {
         source: "stable_id",
       },
     ]);
-    const suggestions: AliasSuggestion[] = (
-      await app.inject({ method: "GET", url: "/v1/test-aliases/suggestions" })
-    ).json();
+    // Suggestions are searched by a job after the upload commits (aliases.jobs.ts).
+    const suggested = async (): Promise<AliasSuggestion[]> =>
+      (await app.inject({ method: "GET", url: "/v1/test-aliases/suggestions" })).json();
+    await expect.poll(async () => (await suggested()).length, { timeout: 30_000 }).toBe(1);
+    const suggestions = await suggested();
     expect(suggestions).toMatchObject([
       {
         test: { title: "filters orders by status" },

@@ -63,6 +63,16 @@ export class Jobs {
     return new Jobs(boss, log);
   }
 
+  /**
+   * Makes the queue exist now. A module that sends inside another transaction (on that
+   * transaction's connection) declares its queue when it registers: created at the first send,
+   * the queue would take a second connection from the pool while the first is held, and uploads
+   * in parallel could hold every connection waiting for one more.
+   */
+  async declare<T extends object>(queue: JobQueue<T>): Promise<void> {
+    await this.ensureQueue(queue);
+  }
+
   private async ensureQueue<T extends object>(queue: JobQueue<T>): Promise<void> {
     if (this.queues.has(queue.name)) return;
     // createQueue is idempotent in pg-boss 10 (an existing queue is left as it is).

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { Db } from "../../db/pool.js";
 import type { Jobs } from "../../jobs/jobs.js";
-import { startRenameSearch } from "./aliases.jobs.js";
+import { renameSearchQueue, startRenameSearch } from "./aliases.jobs.js";
 import { aliasesRoutes } from "./aliases.routes.js";
 
 /** What aliases need of the app's dependencies (app.ts's AppDeps). */
@@ -18,6 +18,8 @@ export interface AliasesDeps {
  */
 export async function registerAliases(app: FastifyInstance, deps: AliasesDeps): Promise<void> {
   await app.register(aliasesRoutes(deps.db));
+  // Sent inside uploads' transactions (queueRenameSearch): the queue must exist before them.
+  await deps.jobs.declare(renameSearchQueue);
   if (deps.startWorkers !== false)
     await startRenameSearch(deps.jobs, { db: deps.db, log: deps.logger });
 }
