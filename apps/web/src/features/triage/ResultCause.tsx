@@ -4,9 +4,11 @@ import Link from "@mui/material/Link";
 import Radio from "@mui/material/Radio";
 import RadioGroup from "@mui/material/RadioGroup";
 import Typography from "@mui/material/Typography";
-import { useState } from "react";
+import { Fragment, useState } from "react";
 import { Link as RouterLink } from "react-router";
+import { useCatalog } from "../../api/use-catalog";
 import { SignedInButton } from "../../components/SignedInButton";
+import { TicketLink } from "../../components/TicketText";
 import { DefectChip, defectLabel } from "./DefectChip";
 import { DefectDialog } from "./DefectDialog";
 import { daysAgo } from "./time-ago";
@@ -87,12 +89,13 @@ function CauseActions({
 }
 
 /**
- * A failed result's cause on its card: its defect type and its group ("same cause as 12 others
+ * A failed result's cause on its card: its defect type with the decision's bugs, and its group ("same cause as 12 others
  * in this run; first seen 3 days ago in run X"), and setting its type. Nothing for a result
  * triage has not grouped.
  */
 export function ResultCause({ runKey, resultId }: { runKey: string; resultId: number }) {
   const card = useCardCause(runKey, resultId);
+  const trackerUrl = useCatalog().data?.issueTrackerUrl;
   if (!card) return null;
   const { group, cause } = card;
   const others = group.count - 1;
@@ -105,6 +108,16 @@ export function ResultCause({ runKey, resultId }: { runKey: string; resultId: nu
       data-testid="result-cause"
     >
       <DefectChip type={cause.type} auto={cause.auto} />
+      {cause.bugs.length > 0 && (
+        <Typography variant="caption" aria-label="Bugs of the decision">
+          {cause.bugs.map((bug, i) => (
+            <Fragment key={bug}>
+              {i > 0 && ", "}
+              <TicketLink ticket={bug} trackerUrl={trackerUrl} />
+            </Fragment>
+          ))}
+        </Typography>
+      )}
       <Typography variant="caption" color="text.secondary">
         {others > 0
           ? `Same cause as ${others} other${others === 1 ? "" : "s"} in this run`

@@ -89,6 +89,7 @@ describe("triage in the results dialogs", { timeout: 20_000 }, () => {
     expect(asked.map((url) => url.searchParams.get("ids"))).toEqual(["1003,1004,1005"]);
     expect(screen.getAllByTestId("result-cause")).toHaveLength(2);
     expect(within(cause).getByText("Product bug (auto)")).toBeVisible();
+    expect(within(cause).getByLabelText("Bugs of the decision")).toHaveTextContent("NXL-1");
     expect(cause.textContent).toContain(
       "Same cause as 12 others in this run; first seen 3 days ago in run nightly-40",
     );
