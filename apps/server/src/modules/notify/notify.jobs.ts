@@ -20,11 +20,15 @@ export async function startNotifier(jobs: Jobs, deps: NotifyDeps): Promise<void>
     async () => {
       const next = await sweep(deps);
       if (next === undefined) return;
-      // One retry sweep queued at a time; the minute's clock covers any other.
+      // One sweep per due second: sweeps that find the same next delivery queue it once, and a
+      // delivery due sooner than one already queued gets its own (one key for every due time
+      // held a run's settled notification back until the minute's sweep, up to 60 s late).
+      const after = Math.ceil(next) + 1;
+      const due = Math.ceil(Date.now() / 1000) + after;
       await jobs.send(
         notifyQueue,
         { reason: "retry" },
-        { startAfter: Math.ceil(next) + 1, singletonKey: "retry", singletonSeconds: 30 },
+        { startAfter: after, singletonKey: `retry:${due}`, singletonSeconds: 30 },
       );
     },
     { pollingIntervalSeconds: 2 },
