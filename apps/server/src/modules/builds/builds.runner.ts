@@ -247,19 +247,24 @@ export class BuildRunner {
   /** Records a build's end, once; its token is revoked with it. */
   async finish(row: BuildRow, state: ExecutorState): Promise<void> {
     const finished = `Finished ${state.status}${row.tries > 1 ? ` on try ${row.tries}` : ""}.`;
-    const ended = await repo.updateActiveBuild(this.deps.db, row.id, {
-      current_phase: "COMPLETED",
-      build_status: state.status,
-      end_time: state.endTime ?? new Date(),
-      // The latest event's words: an earlier note (a takeover) does not outlive the end.
-      status_message: state.message ?? endWords(row, finished),
-      token_hash: null,
-      ...logChange(row, state),
+    // The end and its event in one transaction: a reader that sees the build ended sees its
+    // "finished" event too, and a server dying between them cannot leave one without the other.
+    const ended = await this.deps.db.transaction().execute(async (trx) => {
+      const updated = await repo.updateActiveBuild(trx, row.id, {
+        current_phase: "COMPLETED",
+        build_status: state.status,
+        end_time: state.endTime ?? new Date(),
+        // The latest event's words: an earlier note (a takeover) does not outlive the end.
+        status_message: state.message ?? endWords(row, finished),
+        token_hash: null,
+        ...logChange(row, state),
+      });
+      if (updated) {
+        const words = state.message ? `${finished} ${state.message}` : finished;
+        await addEvent(trx, row.id, "finished", words, this.serverId);
+      }
+      return updated;
     });
-    if (ended) {
-      const words = state.message ? `${finished} ${state.message}` : finished;
-      await addEvent(this.deps.db, row.id, "finished", words, this.serverId);
-    }
     if (row.executor_kind === "local") await keepLocalLog(this.logs(), row);
     // Only the call that recorded the end tells (the conditional update decides).
     if (ended && this.deps.onFinished) {
