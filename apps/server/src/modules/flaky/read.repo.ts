@@ -105,7 +105,8 @@ export async function settledTests(
 /**
  * Of `testIds`, those without any window (never failed nor passed on a retry since counting
  * began) whose last `size` final results, skipped ones aside, are all passes: one probe of
- * results_history_idx per test, at most `size` index entries each (docs/flaky.md, '@unstable').
+ * results_latest_final_idx per test (its order, NULLS LAST, stated), at most `size` index entries
+ * each (docs/flaky.md, '@unstable').
  */
 export async function neverFailedTests(
   db: pg.Pool,
@@ -119,7 +120,7 @@ export async function neverFailedTests(
      CROSS JOIN LATERAL (
        SELECT r.status FROM results r
        WHERE r.test_id = t.id AND r.is_final AND r.status <> 'skipped'
-       ORDER BY r.start_time DESC LIMIT $2
+       ORDER BY r.start_time DESC NULLS LAST, r.id DESC LIMIT $2
      ) h
      WHERE NOT EXISTS (SELECT FROM flaky_stats s WHERE s.test_id = t.id)
      GROUP BY t.id
