@@ -55,7 +55,8 @@ const causes = () => page.getByTestId("result-cause");
 
 async function chipsOf(): Promise<string[]> {
   await causes().first().waitFor();
-  return (await causes().allTextContents()).map((text) => text.split("Same cause")[0]!.trim());
+  // Each card's type chip (its bug keys follow it, then its group's words).
+  return causes().locator(".MuiChip-label").allTextContents();
 }
 
 describe("triage decisions, signed in", () => {
@@ -79,6 +80,10 @@ describe("triage decisions, signed in", () => {
     const second = await upload(new Date(), [57, 58]);
     await page.goto(`${server.url}/test_runs/${second}`);
     await expect.poll(chipsOf).toEqual(["Product bug (auto)", "Product bug (auto)"]);
+    expect(await causes().getByLabel("Bugs of the decision").allTextContents()).toEqual([
+      "SHOP-42",
+      "SHOP-42",
+    ]);
     const api = (await (await fetch(`${server.url}/v1/runs/${second}/failure-groups`)).json()) as {
       isNew: boolean;
       defect: { type: string; auto: boolean; bugs: string[] };
