@@ -15,6 +15,7 @@ import type {
   TrackerSyncsTable,
 } from "./schema-integrations.js";
 import type { RetentionTables } from "./schema-retention.js";
+import type { SignInTables } from "./schema-sign-in.js";
 
 export type { BuildEventsTable, BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog, ServersTable };
 
@@ -344,34 +345,7 @@ export interface OidcSigningKeysTable {
   created_at: DefaultTimestamp;
 }
 
-/** A browser session (migration 0005); found by the SHA-256 of the cookie's random id. */
-export interface SessionsTable {
-  id_hash: Buffer;
-  user_id: number;
-  /** AES-256-GCM of the provider's tokens (JSON), bound to id_hash. */
-  tokens_encrypted: Buffer;
-  access_expires_at: Timestamp | null;
-  refreshing_until: Timestamp | null;
-  csrf_token: string;
-  created_at: DefaultTimestamp;
-  last_seen_at: DefaultTimestamp;
-  expires_at: Timestamp;
-}
-
-/** A one-time sign-in code for a data-harmonization host (migration 0135, modules/auth/handoff). */
-export interface SignInHandoffsTable {
-  code_hash: Buffer;
-  host: string;
-  browser_hash: Buffer;
-  user_id: number;
-  tokens_encrypted: Buffer | null;
-  return_to: string;
-  created_at: DefaultTimestamp;
-  expires_at: Timestamp;
-  used_at: Timestamp | null;
-}
-
-export interface Database extends RetentionTables {
+export interface Database extends RetentionTables, SignInTables {
   builds: BuildsTable;
   build_events: BuildEventsTable;
   servers: ServersTable;
@@ -401,8 +375,6 @@ export interface Database extends RetentionTables {
   sign_in_attempts: SignInAttemptsTable;
   oidc_models: OidcModelsTable;
   oidc_signing_keys: OidcSigningKeysTable;
-  sessions: SessionsTable;
-  sign_in_handoffs: SignInHandoffsTable;
   dh_runs: DhRunsTable;
   dh_run_rows: DhRunRowsTable;
   jira_tickets: JiraTicketsTable;
