@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import {
   appendFileSync,
   closeSync,
@@ -78,7 +78,9 @@ export async function keepLocalLog(deps: LogDeps, row: BuildRow): Promise<void> 
   if (!existsSync(file)) return;
   const key = `build-logs/${buildId}/${randomUUID()}.log`;
   const mask = await deps.mask(row);
-  const stored = await deps.objects.put(key, createReadStream(file).pipe(mask.stream()), {
+  // pipeline, not pipe: a file that cannot be read fails the put instead of throwing unhandled.
+  const body = pipeline(createReadStream(file), mask.stream(), () => {});
+  const stored = await deps.objects.put(key, body, {
     contentType: "text/plain; charset=utf-8",
   });
   await repo.setLog(deps.db, buildId, key, stored.size);

@@ -72,12 +72,17 @@ export class BuildRunner {
   private readonly stops: LocalStops;
   /** Local builds claimed here whose process is not running yet (they hold a slot). */
   private starting = 0;
+  /** Local builds' ends being recorded; close waits for them, so none is cut off mid-way. */
+  private readonly ending = new Set<Promise<void>>();
 
   constructor(private readonly deps: RunnerDeps) {
     const onExit = (buildId: number, state: ExecutorState) => {
-      this.finishLocal(buildId, state).catch((error: unknown) =>
-        deps.log.error({ err: error, buildId }, "builds: recording a local build's end failed"),
-      );
+      const ending = this.finishLocal(buildId, state)
+        .catch((error: unknown) =>
+          deps.log.error({ err: error, buildId }, "builds: recording a local build's end failed"),
+        )
+        .finally(() => this.ending.delete(ending));
+      this.ending.add(ending);
     };
     const lists: BuildList[] = ["frontend", "china", "backend", "load"];
     this.executors = Object.fromEntries(
@@ -362,6 +367,7 @@ export class BuildRunner {
   async close(): Promise<void> {
     for (const executor of this.localExecutors()) executor.stopAll();
     await this.stops.close();
+    await Promise.all(this.ending);
   }
 }
 
