@@ -44,6 +44,7 @@ import { withViewWarming, type RunViewContext } from "./modules/runs/view/view.s
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
 import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
+import type { WrittenFailure } from "./modules/ingest/pipeline/result-failures.js";
 import { registerAliases } from "./modules/aliases/aliases.register.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import type { PoolClient } from "pg";
@@ -156,8 +157,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // In the transaction that stores the run: triage fingerprints its failures, aliases reads its
     // new tests, then flaky moves its tests' windows (after aliases, so a renamed test's window
     // follows it).
-    onRunStored: async (client: PoolClient, runId: number, registered: RegisteredTests) => {
-      await recordRunFailures(client, runId, triageSettings);
+    onRunStored: async (
+      client: PoolClient,
+      runId: number,
+      registered: RegisteredTests,
+      failures?: readonly WrittenFailure[],
+    ) => {
+      await recordRunFailures(client, runId, triageSettings, failures);
       await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky);
     },

@@ -9,6 +9,12 @@
 /** A normalised message is cut here: the rest of a long message rarely tells causes apart. */
 export const FINGERPRINT_MESSAGE_LIMIT = 400;
 
+/**
+ * A message or stack is fingerprinted from its first this many characters (code points): the
+ * top own frame is near a stack's start, and a 1 MB stack is not read twice.
+ */
+export const FAILURE_TEXT_CHARS = 8000;
+
 export interface FailureText {
   name?: string | null;
   message?: string | null;

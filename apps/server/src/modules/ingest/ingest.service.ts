@@ -19,6 +19,7 @@ import { ResultsWriter, type AttachmentSink } from "./pipeline/results-writer.js
 import { storeOne } from "./pipeline/attachment-sink.js";
 import type { Spool } from "./worker/spool.js";
 import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
+import type { WrittenFailure } from "./pipeline/result-failures.js";
 
 export interface IngestDeps {
   db: Db;
@@ -40,12 +41,14 @@ export interface IngestDeps {
    * Called in the transaction that stored a run's results, after its counts: another module's
    * reading of the new results (triage's fingerprints, aliases), committed with them or not at
    * all. `registered`: the tests this transaction may have added to the catalogue (count 0:
-   * none), with the first NEW_TEST_IDS_KEPT of their ids.
+   * none), with the first NEW_TEST_IDS_KEPT of their ids. `failures`: the run's failures,
+   * fingerprinted, when this transaction wrote all of them (ResultsWriter.failures).
    */
   onRunStored?: (
     client: pg.PoolClient,
     runId: number,
     registered: RegisteredTests,
+    failures?: readonly WrittenFailure[],
   ) => Promise<void>;
   /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
@@ -265,7 +268,7 @@ async function storeUpload(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests);
+    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.failures());
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id, "upload");

@@ -79,7 +79,7 @@ export async function appendResults(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests);
+    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.failures());
     const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,

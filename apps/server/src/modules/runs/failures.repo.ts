@@ -1,3 +1,4 @@
+import { FAILURE_TEXT_CHARS } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import { runAtOfParam } from "../../db/results-sql.js";
@@ -14,6 +15,8 @@ export interface RunFacts {
   family: string;
   executor: string | null;
   branch: string | null;
+  /** Its site (nora_site): a failure's own, when the result has none. */
+  site: string | null;
   /** The run's env ('' when none): part of a flaky test's job context. */
   environment: string;
   /** Where it ran: a frontend run's site, a backend run's environment. */
@@ -33,12 +36,9 @@ export interface RunFailureRow {
   seen_at: Date;
 }
 
-/** Long stacks are cut: the top own frame is near the start, and a 1 MB stack is not read twice. */
-const STACK_CHARS = 8000;
-
 export async function runFacts(client: pg.ClientBase, runId: number): Promise<RunFacts | null> {
   const { rows } = await client.query<RunFacts>(
-    `SELECT id::int, test_run_key AS key, family, executor, branch,
+    `SELECT id::int, test_run_key AS key, family, executor, branch, nora_site AS site,
             coalesce(env, '') AS environment, coalesce(nora_site, env) AS place,
             coalesce(started_at, created_at) AS at
      FROM runs WHERE id = $1`,
@@ -55,8 +55,8 @@ export async function runFailures(client: pg.ClientBase, runId: number): Promise
        SELECT branch, nora_site, coalesce(started_at, created_at) AS at FROM runs WHERE id = $1
      )
      SELECT r.id::float8 AS id, r.test_id::float8 AS test_id, r.error_name,
-            left(r.error_message, ${STACK_CHARS}) AS error_message,
-            left(r.error_stack, ${STACK_CHARS}) AS error_stack,
+            left(r.error_message, ${FAILURE_TEXT_CHARS}) AS error_message,
+            left(r.error_stack, ${FAILURE_TEXT_CHARS}) AS error_stack,
             r.platform, coalesce(r.branch, run.branch) AS branch,
             coalesce(r.nora_site, run.nora_site) AS nora_site,
             coalesce(r.start_time, run.at) AS seen_at
@@ -189,7 +189,7 @@ export async function failureTexts(
 ): Promise<Map<number, { message: string | null; stack: string | null }>> {
   if (resultIds.length === 0) return new Map();
   const { rows } = await client.query<{ id: number; message: string | null; stack: string | null }>(
-    `SELECT id::float8 AS id, error_message AS message, left(error_stack, ${STACK_CHARS}) AS stack
+    `SELECT id::float8 AS id, error_message AS message, left(error_stack, ${FAILURE_TEXT_CHARS}) AS stack
      FROM results WHERE id = ANY($1::bigint[])`,
     [resultIds],
   );

@@ -17,6 +17,11 @@ export async function runFailuresFor(
   return { run, failures: await repo.runFailures(client, runId) };
 }
 
+/** A run's facts (key, family, branch, site, time); null when there is no such run. */
+export function runFacts(client: pg.ClientBase, runId: number): Promise<repo.RunFacts | null> {
+  return repo.runFacts(client, runId);
+}
+
 /** Run ids after `afterId`, oldest first (load runs have no failures to read). */
 export function runIdsAfter(client: pg.ClientBase, afterId: number, limit: number) {
   return repo.runIdsAfter(client, afterId, limit);

@@ -1,10 +1,14 @@
-import { createHash } from "node:crypto";
-import { ANALYSIS_DAYS, fingerprintFailure, type FailureFingerprint } from "@assay/core";
+import { ANALYSIS_DAYS, fingerprintFailure } from "@assay/core";
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { recordUnreadRuns } from "../runs/backfill.service.js";
-import { runFailuresFor } from "../runs/failures.service.js";
+import {
+  fingerprintHash,
+  type Cause,
+  type WrittenFailure,
+} from "../ingest/pipeline/result-failures.js";
+import { runFacts, runFailuresFor, type RunFacts } from "../runs/failures.service.js";
 import { applyPastDecisions } from "./decisions.repo.js";
 import * as repo from "./fingerprints.repo.js";
 
@@ -13,74 +17,142 @@ export interface TriageSettings {
   similarity: number;
 }
 
-/** The stored fingerprint: 16 hex digits of SHA-256 over core's key. */
-export function fingerprintHash(fingerprint: FailureFingerprint): string {
-  return createHash("sha256").update(fingerprint.key).digest("hex").slice(0, 16);
+/** A failure as it is filed: its result, test, cause and the facts the Failures screen filters by. */
+interface Failure {
+  resultId: number;
+  testId: number;
+  /** Its cause's fingerprint (fingerprintHash). */
+  hash: string;
+  /** The cause's words: with at least the first failure of each cause. */
+  cause?: Cause;
+  platform: string | null;
+  branch: string | null;
+  site: string | null;
+  seenAt: Date;
 }
 
 /**
  * Fingerprints a run's failed results and files them into failure groups, then runs the analysis
  * from past decisions on those without a decision. Called by ingest in the transaction that
  * stores the run (so an acknowledged upload is triaged), and by the backfill. Two statements
- * write whatever the number of failures (fingerprints.repo.ts).
+ * write whatever the number of failures (fingerprints.repo.ts). `written`: the run's failures
+ * as its upload fingerprinted them while parsing, when that upload wrote all of them
+ * (ingest's result-failures.ts); without them the run's failures are read and fingerprinted here.
  */
 export async function recordRunFailures(
   client: pg.ClientBase,
   runId: number,
   settings: TriageSettings,
+  written?: readonly WrittenFailure[],
 ): Promise<void> {
-  const found = await runFailuresFor(client, runId);
+  const found = written
+    ? await writtenFailures(client, runId, written)
+    : await readFailures(client, runId);
   if (!found || found.run.family === "load") return;
-  const { run, failures } = found;
-  const firstTime = await repo.upsertTriageRun(client, run);
-  // Identical fingerprints are hashed once. (Whole texts are not memoized: their stacks differ
-  // by test, and keying a map by 1 KB strings cost more than fingerprinting again.)
-  const hashes = new Map<string, string>();
+  const { run: facts, failures } = found;
+  const firstTime = await repo.upsertTriageRun(client, facts);
+  if (firstTime && failures.length === 0) return;
+  const causes = new Map<string, Cause>();
   const groups = new Map<string, repo.GroupInput>();
   const rows: repo.FingerprintRow[] = [];
   for (const failure of failures) {
-    const fp = fingerprintFailure({
-      name: failure.error_name,
-      message: failure.error_message,
-      stack: failure.error_stack,
-    });
-    let hash = hashes.get(fp.key);
-    if (hash === undefined) {
-      hash = fingerprintHash(fp);
-      hashes.set(fp.key, hash);
-    }
-    const known = { hash, fp };
-    const earlier = groups.get(known.hash);
-    if (!earlier || failure.seen_at < earlier.seenAt) {
-      groups.set(known.hash, {
-        fingerprint: known.hash,
-        errorType: known.fp.errorType,
-        message: known.fp.message,
-        frame: known.fp.frame,
-        resultId: failure.id,
-        seenAt: failure.seen_at,
+    const hash = failure.hash;
+    if (failure.cause) causes.set(hash, failure.cause);
+    const earlier = groups.get(hash);
+    if (!earlier || failure.seenAt < earlier.seenAt) {
+      const cause = causes.get(hash) ?? earlier;
+      if (!cause) throw new Error(`triage: the cause of result ${failure.resultId} is missing`);
+      groups.set(hash, {
+        fingerprint: hash,
+        errorType: cause.errorType,
+        message: cause.message,
+        frame: cause.frame,
+        resultId: failure.resultId,
+        seenAt: failure.seenAt,
       });
     }
     rows.push({
-      resultId: failure.id,
-      testId: failure.test_id,
-      fingerprint: known.hash,
+      resultId: failure.resultId,
+      testId: failure.testId,
+      fingerprint: hash,
       platform: failure.platform,
       branch: failure.branch,
-      site: failure.nora_site,
-      seenAt: failure.seen_at,
+      site: failure.site,
+      seenAt: failure.seenAt,
     });
   }
-  if (firstTime && failures.length === 0) return;
   await repo.storeRunFingerprints(
     client,
-    { id: run.id, family: run.family, firstTime },
+    { id: facts.id, family: facts.family, firstTime },
     [...groups.values()],
     rows,
   );
   if (failures.length > 0) {
-    await applyPastDecisions(client, run.id, settings.similarity, ANALYSIS_DAYS);
+    await applyPastDecisions(client, facts.id, settings.similarity, ANALYSIS_DAYS);
   }
+}
+
+/** An upload's failures (see filed), with the run's facts. */
+async function writtenFailures(
+  client: pg.ClientBase,
+  runId: number,
+  written: readonly WrittenFailure[],
+): Promise<{ run: RunFacts; failures: Failure[] } | null> {
+  const run = await runFacts(client, runId);
+  return run && { run, failures: written.map((failure) => filed(failure, run)) };
+}
+
+/**
+ * An upload's failure with the run's facts where the result has none, as the read of the run's
+ * failures (runs/failures.repo.ts) fills them in.
+ */
+function filed(failure: WrittenFailure, run: RunFacts): Failure {
+  const start = failure.start === null ? undefined : new Date(failure.start);
+  return {
+    resultId: failure.resultId,
+    testId: failure.testId,
+    hash: failure.hash,
+    ...(failure.cause && { cause: failure.cause }),
+    platform: failure.platform,
+    branch: failure.branch ?? run.branch,
+    site: failure.site ?? run.site,
+    seenAt: start && !Number.isNaN(start.getTime()) ? start : run.at,
+  };
+}
+
+/** The run's failures read back from the database, and fingerprinted. */
+async function readFailures(
+  client: pg.ClientBase,
+  runId: number,
+): Promise<{ run: RunFacts; failures: Failure[] } | null> {
+  const found = await runFailuresFor(client, runId);
+  if (!found) return null;
+  // Whole texts are not memoized: their stacks differ by test, and keying a map by 1 KB strings
+  // cost more than fingerprinting again. Identical fingerprints are hashed once.
+  const hashes = new Map<string, string>();
+  const failures = found.failures.map((failure): Failure => {
+    const { key, ...cause } = fingerprintFailure({
+      name: failure.error_name,
+      message: failure.error_message,
+      stack: failure.error_stack,
+    });
+    let hash = hashes.get(key);
+    if (hash === undefined) {
+      hash = fingerprintHash(key);
+      hashes.set(key, hash);
+    }
+    return {
+      resultId: failure.id,
+      testId: failure.test_id,
+      hash,
+      cause,
+      platform: failure.platform,
+      branch: failure.branch,
+      site: failure.nora_site,
+      seenAt: failure.seen_at,
+    };
+  });
+  return { run: found.run, failures };
 }
 
 /**

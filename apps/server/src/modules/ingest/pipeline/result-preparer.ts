@@ -3,6 +3,7 @@ import { RunTally } from "./run-tally.js";
 import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
 import type { ParsedResult, UploadFiles } from "../parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
+import { preparedFailure, type PreparedFailure } from "./result-failures.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
 import {
@@ -47,6 +48,8 @@ export interface PreparedBatch {
   rows: RowBuffer;
   tests: BatchTests;
   children: PreparedChild[];
+  /** Its failures, fingerprinted (result-failures.ts). */
+  failures: PreparedFailure[];
 }
 
 /** What an upload's preparation found besides its batches, once every result is through. */
@@ -101,6 +104,8 @@ export class ResultPreparer {
    */
   private onlyDerivedIds: boolean;
   private readonly retried: number[] = [];
+  /** The hashes of the failures' causes seen so far (result-failures.ts). */
+  private readonly causes = new Set<string>();
   /** Results added so far, not counting duplicates: the position of the next one. */
   private written = 0;
   /** Written batches' buffers, for later batches to reuse. */
@@ -172,6 +177,13 @@ export class ResultPreparer {
       batch.children.push({ index: batch.rows.rows, result, files });
     }
     batch.tests.add(identity, explicitId, result.title ?? result.name, result.file);
+    const failure = preparedFailure(
+      batch.rows.rows,
+      result,
+      this.options.runFacts ?? {},
+      this.causes,
+    );
+    if (failure) batch.failures.push(failure);
     const place = { runId: this.options.runId, runAt: this.options.runAt, testRunTestId };
     batch.rows.append(encodeResultTail(place, result, this.options.runFacts));
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
@@ -242,7 +254,7 @@ export class ResultPreparer {
       rows: new RowBuffer(),
       tests: BatchTests.empty(),
     };
-    return { rows, tests, children: [] };
+    return { rows, tests, children: [], failures: [] };
   }
 
   /**

@@ -13,6 +13,7 @@ import {
   type QueuedResult,
 } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
+import type { WrittenFailure } from "./result-failures.js";
 import { TestIdResolver } from "../test-ids/test-id-resolver.js";
 import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
 
@@ -55,6 +56,7 @@ export class ResultsWriter {
   private readonly copy: OpenCopy;
   private aborted = false;
   private prepared: PreparedSummary | undefined;
+  private readonly written: WrittenFailure[] = [];
   readonly summary: WriteSummary = {
     inserted: 0,
     duplicates: 0,
@@ -82,6 +84,15 @@ export class ResultsWriter {
     const retried = this.prepared?.retried ?? [];
     // Positions follow the order results were written in, which is the order ids were taken in.
     return retried.length === 0 ? "none" : retried.map((position) => this.resultIds.idAt(position));
+  }
+
+  /**
+   * The run's failures as triage files them, when this upload holds all of them: it wrote a run
+   * that had no results, and no test twice (every result final). Otherwise undefined, and triage
+   * reads the run (result-failures.ts).
+   */
+  failures(): readonly WrittenFailure[] | undefined {
+    return this.ranking() === "none" ? this.written : undefined;
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
@@ -144,7 +155,7 @@ export class ResultsWriter {
     this.summary.duplicates = prepared.duplicates;
   }
 
-  private async writeBatch({ rows, tests, children }: PreparedBatch) {
+  private async writeBatch({ rows, tests, children, failures }: PreparedBatch) {
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
@@ -153,6 +164,9 @@ export class ResultsWriter {
     const testIds = await this.tests.resolve(this.client, tests, cached);
     const ids = await this.resultIds.take(this.client, count);
     await this.copy.write(rows.chunks(ids, testIds));
+    for (const { index, ...failure } of failures) {
+      this.written.push({ ...failure, resultId: ids[index]!, testId: testIds[index]! });
+    }
     if (children.length > 0) {
       await this.copy.end();
       const written = await writeResultChildren(

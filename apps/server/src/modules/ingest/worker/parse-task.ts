@@ -5,6 +5,7 @@ import type { ReportFormat, ResultInput } from "@assay/core";
 import { AppError } from "../../../errors.js";
 import type { ReportFile, UploadFiles } from "../parsers/types.js";
 import type { RunFacts } from "../pipeline/result-rows.js";
+import type { PreparedFailure } from "../pipeline/result-failures.js";
 import type { PackedRows } from "../encoding/row-buffer.js";
 import type { PackedTests } from "../test-ids/batch-tests.js";
 import type { Family } from "../test-ids/test-identity.js";
@@ -55,6 +56,7 @@ export interface BatchData {
   rows: PackedRows;
   tests: PackedTests;
   children: ChildData[];
+  failures: PreparedFailure[];
 }
 
 export interface SummaryData {

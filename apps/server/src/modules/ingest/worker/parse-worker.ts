@@ -142,6 +142,7 @@ async function post(
     rows: batch.rows.packed(packing),
     tests: batch.tests.packed(packing),
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
+    failures: batch.failures,
   };
   preparer.recycle(batch);
   const message: WorkerMessage = { kind: "batch", batch: data };
