@@ -57,6 +57,18 @@ function junit(): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="api.Orders" tests="${cases.length}">\n${cases.join("\n")}\n</testsuite>\n`;
 }
 
+/** Opens a live run (POST /v1/ingest/runs); returns its key. */
+async function openRun(payload: Record<string, string>): Promise<string> {
+  const opened = await apps.withToken.inject({
+    method: "POST",
+    url: "/v1/ingest/runs",
+    headers: auth,
+    payload,
+  });
+  expect(opened.statusCode, opened.body).toBe(201);
+  return opened.json().test_run_key as string;
+}
+
 /** Every row triage filed, without the ids and times a second filing gives anew. */
 async function filed() {
   const { rows: fingerprints } = await database.db.pool.query(
@@ -81,14 +93,11 @@ describe("triage of an upload's failures", () => {
     );
     expect(reported.statusCode, reported.body).toBe(201);
 
-    const opened = await apps.withToken.inject({
-      method: "POST",
-      url: "/v1/ingest/runs",
-      headers: auth,
-      payload: { family: "frontend", nora_site: "stage.example.com", branch: "release" },
+    const key = await openRun({
+      family: "frontend",
+      nora_site: "stage.example.com",
+      branch: "release",
     });
-    expect(opened.statusCode, opened.body).toBe(201);
-    const key = opened.json().test_run_key as string;
     const appended = await apps.withToken.inject({
       method: "POST",
       url: `/v1/ingest/runs/${key}/results`,
@@ -145,13 +154,7 @@ describe("triage of an upload's failures", () => {
     };
     // Into a run opened with a site and no results yet: the upload names no site, the run's is
     // its failures' (as the read takes it from the run).
-    const shard = await apps.withToken.inject({
-      method: "POST",
-      url: "/v1/ingest/runs",
-      headers: auth,
-      payload: { family: "frontend", nora_site: "shard.example.com", run_key: "ctrf-shard" },
-    });
-    expect(shard.statusCode, shard.body).toBe(201);
+    await openRun({ family: "frontend", nora_site: "shard.example.com", run_key: "ctrf-shard" });
     const nul = await upload(
       apps.withToken,
       [{ name: "ctrf.json", content: JSON.stringify(ctrf) }],
