@@ -1,3 +1,4 @@
+import { TOP_FAILS_WINDOW_MONTHS } from "@assay/core";
 import type pg from "pg";
 
 /** A pool or a client in a transaction: batches run on either. */
@@ -39,17 +40,36 @@ const COUNTS = `
   count(*) FILTER (WHERE r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")})::int AS failed,
   count(*) FILTER (WHERE r.status = 'skipped' OR (r.status = 'failed' AND NOT ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}))::int AS skipped`;
 
+/**
+ * A removed result's UTC day (of its start, else its run's) as the roll-up keys it: the day while
+ * Top Fails' window may still reach it, else the first day of its month. A day that left the
+ * window never comes back into it, and the other readers (a test's pass rate, with the first and
+ * last day) need no finer grain: a pass that removes half a year of 10,000 tests writes 60,000
+ * rows instead of 1.8 million (docs/performance.md, "Retention").
+ */
+const BUCKET_SQL = `
+  CASE WHEN d.day < (now() - make_interval(months => ${TOP_FAILS_WINDOW_MONTHS}))::date - 1
+       THEN date_trunc('month', d.day)::date ELSE d.day END`;
+
 /** Adds the counts of the final results in `source` (a table or CTE of results) per day. */
 export const rollUpSql = (source: string) => `
-  INSERT INTO retention_test_days AS t (day, family, test_id, passed, failed, skipped)
-  SELECT (coalesce(r.start_time, runs.started_at, runs.created_at) AT TIME ZONE 'UTC')::date,
-         runs.family, r.test_id, ${COUNTS}
-  FROM ${source} r JOIN runs ON runs.id = r.run_id
-  WHERE r.is_final
+  INSERT INTO retention_test_days AS t
+    (day, family, test_id, passed, failed, skipped, first_day, last_day)
+  SELECT ${BUCKET_SQL}, d.family, d.test_id, sum(d.passed)::int, sum(d.failed)::int,
+         sum(d.skipped)::int, min(d.day), max(d.day)
+  FROM (
+    SELECT (coalesce(r.start_time, runs.started_at, runs.created_at) AT TIME ZONE 'UTC')::date AS day,
+           runs.family, r.test_id, ${COUNTS}
+    FROM ${source} r JOIN runs ON runs.id = r.run_id
+    WHERE r.is_final
+    GROUP BY 1, 2, 3
+  ) d
   GROUP BY 1, 2, 3
   ON CONFLICT (test_id, day, family) DO UPDATE
   SET passed = t.passed + excluded.passed, failed = t.failed + excluded.failed,
-      skipped = t.skipped + excluded.skipped`;
+      skipped = t.skipped + excluded.skipped,
+      first_day = least(coalesce(t.first_day, t.day), excluded.first_day),
+      last_day = greatest(coalesce(t.last_day, t.day), excluded.last_day)`;
 
 export interface Removed {
   rows: number;

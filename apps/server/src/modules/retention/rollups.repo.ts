@@ -82,8 +82,9 @@ export async function rolledUpTestCounts(db: Db, testId: number): Promise<Rolled
       sql<number>`coalesce(sum(passed), 0)::int`.as("passed"),
       sql<number>`coalesce(sum(failed), 0)::int`.as("failed"),
       sql<number>`coalesce(sum(skipped), 0)::int`.as("skipped"),
-      sql<string | null>`min(day)::text`.as("from"),
-      sql<string | null>`max(day)::text`.as("to"),
+      // A month's row (retention.repo.ts, BUCKET_SQL) keeps its first and last day.
+      sql<string | null>`min(coalesce(first_day, day))::text`.as("from"),
+      sql<string | null>`max(coalesce(last_day, day))::text`.as("to"),
     ])
     .where("test_id", "=", testId)
     .executeTakeFirstOrThrow();
