@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildTestApp } from "../../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
-import { fixturePart, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
+import { expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
+import { fixturePart, upload } from "../../../../test/upload.js";
 import { FIXTURES_DIR } from "../parsers/test-files.js";
 
 /**
@@ -14,14 +14,7 @@ import { FIXTURES_DIR } from "../parsers/test-files.js";
 let database: TestDatabase;
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app } = made));
 
 interface Embedded {
   scenario: string;
