@@ -88,3 +88,38 @@ it("stores a Cucumber JSON report's base64 screenshots and shows each on its ste
   );
   expect(rows).toEqual([{ name: "Pay by invoice", content_type: "text/plain" }]);
 });
+
+it("lists a text embedding among its result's attachments, readable as the text it was", async () => {
+  const res = await upload(app, [fixturePart("cucumber", "cucumber-report.json")], {
+    family: "frontend",
+    run_key: "cuke-text",
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const { results } = (await app.inject({ method: "GET", url: "/v1/test-runs/cuke-text" })).json<{
+    results: { test_run_test_id: string; name: string }[];
+  }>();
+  const invoice = results.find((r) => r.name === "Pay by invoice")!;
+  const detail = (
+    await app.inject({
+      method: "GET",
+      url: `/v1/test-detail/cuke-text/${invoice.test_run_test_id}`,
+    })
+  ).json<
+    Detail & {
+      attachments: { path: string; contentType: string; size: number; stepIndex: number }[];
+    }
+  >();
+  const [text] = embeddings().filter((e) => e.mime === "text/plain");
+  const sent = Buffer.from(text!.data, "base64");
+  expect(detail.attachments).toEqual([
+    expect.objectContaining({ contentType: "text/plain", size: sent.length }),
+  ]);
+  expect(detail.json_steps[detail.attachments[0]!.stepIndex]!.action).toContain(text!.step);
+  expect(detail.screenshots.map((s) => s.content_type)).not.toContain("text/plain");
+  const body = await app.inject({
+    method: "GET",
+    url: `/v1/objects/${detail.attachments[0]!.path}`,
+  });
+  expect(body.headers["content-type"]).toMatch(/^text\/plain/);
+  expect(body.body).toBe(sent.toString("utf8"));
+});
