@@ -18,7 +18,7 @@ import { KnownTests } from "./modules/ingest/test-ids/test-id-cache.js";
 import { ParseWorkers } from "./modules/ingest/worker/parse-workers.js";
 import { ingestRoutes } from "./modules/ingest/http/ingest.routes.js";
 import { startOrphanSweep } from "./modules/ingest/orphan-sweep.js";
-import { startPartitionUpkeep } from "./modules/storage/storage.jobs.js";
+import { registerStorage } from "./modules/storage/storage.register.js";
 import { liveRoutes } from "./modules/ingest/http/live.routes.js";
 import { registerAccessControl } from "./modules/auth/access.js";
 import cookie from "@fastify/cookie";
@@ -173,7 +173,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Objects stored by uploads that never committed (a killed server): at start, then periodically.
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
-  if (deps.startWorkers !== false) await startPartitionUpkeep(deps.jobs, { db, log: deps.logger });
+  await registerStorage(app, deps);
   await app.register(
     runsRoutes({
       db,

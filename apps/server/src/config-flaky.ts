@@ -1,4 +1,4 @@
-import { FLAKY_DEFAULT_WINDOW } from "@assay/core";
+import { FLAKY_DEFAULT_MIN_RESULTS, FLAKY_DEFAULT_WINDOW } from "@assay/core";
 import { z } from "zod";
 import { envProblems } from "./config-errors.js";
 
@@ -13,13 +13,19 @@ export interface FlakySettings {
   threshold: number;
   /** ASSAY_FLAKY_DECAY: how much less each older flip weighs than the next newer one. */
   decay: number;
+  /** ASSAY_FLAKY_MIN_RESULTS: a window of fewer results is not flaky, whatever its score. */
+  minResults: number;
 }
 
-/** The defaults: 30 results, flaky from a score of 0.1, each older flip weighing 10% less. */
+/**
+ * The defaults: 30 results, flaky from a score of 0.1 over at least 5 results, each older flip
+ * weighing 10% less.
+ */
 export const FLAKY_DEFAULTS: FlakySettings = {
   window: FLAKY_DEFAULT_WINDOW,
   threshold: 0.1,
   decay: 0.1,
+  minResults: FLAKY_DEFAULT_MIN_RESULTS,
 };
 
 const between = (low: number, high: number, what: string) =>
@@ -34,6 +40,9 @@ export const FlakyEnvSchema = z.object({
     .default(FLAKY_DEFAULTS.window),
   ASSAY_FLAKY_THRESHOLD: between(0.01, 1, "a number").default(FLAKY_DEFAULTS.threshold),
   ASSAY_FLAKY_DECAY: between(0, 0.5, "a number").default(FLAKY_DEFAULTS.decay),
+  ASSAY_FLAKY_MIN_RESULTS: between(2, 200, "a whole number")
+    .int("expected a whole number from 2 to 200")
+    .default(FLAKY_DEFAULTS.minResults),
 });
 
 export function readFlakyConfig(
@@ -41,11 +50,21 @@ export function readFlakyConfig(
 ): { config: FlakySettings } | { problems: string[] } {
   const parsed = FlakyEnvSchema.safeParse(env);
   if (!parsed.success) return { problems: envProblems(parsed.error, env) };
+  const { ASSAY_FLAKY_WINDOW: window, ASSAY_FLAKY_MIN_RESULTS: minResults } = parsed.data;
+  // A minimum above the window could never be met: no test would ever be flaky.
+  if (minResults > window) {
+    return {
+      problems: [
+        `ASSAY_FLAKY_MIN_RESULTS: expected at most ASSAY_FLAKY_WINDOW (${window}), got ${minResults}`,
+      ],
+    };
+  }
   return {
     config: {
-      window: parsed.data.ASSAY_FLAKY_WINDOW,
+      window,
       threshold: parsed.data.ASSAY_FLAKY_THRESHOLD,
       decay: parsed.data.ASSAY_FLAKY_DECAY,
+      minResults,
     },
   };
 }

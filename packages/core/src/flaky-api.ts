@@ -76,7 +76,7 @@ export const FlakyGroupSchema = z.object({
 });
 
 export const FlakyEvidenceSchema = FlakyTestSchema.extend({
-  flaky: z.boolean().describe("Score at or above the threshold"),
+  flaky: z.boolean().describe("Score at or above the threshold, over at least minResults results"),
   runs: z.array(FlakyRunSchema).describe("The window, oldest first"),
   groups: z.array(FlakyGroupSchema).describe("Triage's failure groups of its failures"),
 });
@@ -86,6 +86,7 @@ export const FlakyDetailSchema = z.object({
   testId: z.number(),
   threshold: z.number(),
   window: z.number(),
+  minResults: z.number().describe("ASSAY_FLAKY_MIN_RESULTS: fewer results are not called flaky"),
   contexts: z.array(FlakyEvidenceSchema).describe("Each job context, highest score first"),
 });
 export type FlakyDetail = z.infer<typeof FlakyDetailSchema>;
@@ -93,6 +94,7 @@ export type FlakyDetail = z.infer<typeof FlakyDetailSchema>;
 export const FlakySummarySchema = z.object({
   threshold: z.number().describe("ASSAY_FLAKY_THRESHOLD"),
   window: z.number().describe("ASSAY_FLAKY_WINDOW: results per test and context"),
+  minResults: z.number().describe("ASSAY_FLAKY_MIN_RESULTS: fewer results are not called flaky"),
   trend: z
     .array(z.object({ day: z.string(), family: z.string(), count: z.number() }))
     .describe("Flaky tests (test and context) at the end of each UTC day, last 30 days"),

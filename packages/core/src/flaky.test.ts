@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { flakyFigures, flippedAt, isSettled, nextWindow, wilsonInterval } from "./flaky.js";
+import {
+  flakyFigures,
+  flippedAt,
+  isFlaky,
+  isSettled,
+  nextWindow,
+  wilsonInterval,
+} from "./flaky.js";
 
 describe("Wilson interval", () => {
   it("puts one failure in 20 between about 1% and 24% (triage.md's example)", () => {
@@ -61,5 +68,24 @@ describe("window", () => {
     expect(isSettled("ppp", 3)).toBe(true);
     expect(isSettled("pp", 3)).toBe(false);
     expect(isSettled("ppr", 3)).toBe(false);
+  });
+});
+
+describe("flaky", () => {
+  const rule = { threshold: 0.1, minResults: 5 };
+
+  it("is not said of a window of too few results, whatever its score", () => {
+    // Two results that differ: flip rate 1, score 1, and still only one flip seen.
+    const two = flakyFigures("pf", 0.1);
+    expect(two.weightedFlipRate).toBe(1);
+    expect(isFlaky({ score: two.weightedFlipRate, results: two.results }, rule)).toBe(false);
+    const five = flakyFigures("pfpfp", 0.1);
+    expect(isFlaky({ score: five.weightedFlipRate, results: five.results }, rule)).toBe(true);
+  });
+
+  it("needs the score to reach the threshold, and a score above 0", () => {
+    expect(isFlaky({ score: 0.09, results: 30 }, rule)).toBe(false);
+    expect(isFlaky({ score: 0.1, results: 30 }, rule)).toBe(true);
+    expect(isFlaky({ score: 0, results: 30 }, { threshold: 0, minResults: 5 })).toBe(false);
   });
 });

@@ -10,6 +10,14 @@ export type Outcome = "p" | "f" | "r";
 /** The '@unstable' suggestion and the list's default: a window this long. */
 export const FLAKY_DEFAULT_WINDOW = 30;
 
+/**
+ * The list's default least evidence: a window of fewer results is not called flaky whatever its
+ * score. Two results that differ score 1.00, above a test seen flipping 12 times in 30; one flip
+ * is a signal to look, not a rate (docs/flaky.md, "Too few results"). Five: the history Allure 3
+ * reads (issue 35), and what CI flaky detectors such as testglance wait for before they say.
+ */
+export const FLAKY_DEFAULT_MIN_RESULTS = 5;
+
 /** z for a 95% Wilson score interval. */
 const Z95 = 1.96;
 
@@ -44,6 +52,17 @@ export function wilsonInterval(k: number, n: number, z = Z95): { low: number; hi
   const centre = (p + z2 / (2 * n)) / denominator;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denominator;
   return { low: Math.max(0, centre - half), high: Math.min(1, centre + half) };
+}
+
+/**
+ * Whether a window is flaky: its score reaches the threshold over at least `minResults` results.
+ * The score itself is kept as measured: it is the evidence, the rule is what is done with it.
+ */
+export function isFlaky(
+  window: { score: number; results: number },
+  rule: { threshold: number; minResults: number },
+): boolean {
+  return window.score > 0 && window.score >= rule.threshold && window.results >= rule.minResults;
 }
 
 /** Whether result `i` of a window flipped (the first one flips only when passed on retry). */

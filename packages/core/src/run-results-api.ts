@@ -93,6 +93,21 @@ export const ScreenshotSchema = z.object({
 });
 export type Screenshot = z.infer<typeof ScreenshotSchema>;
 
+/**
+ * An attachment that is not an image (a log, a JSON payload, a Cucumber `attach` of text): shown
+ * as text when it is text, offered as a download otherwise.
+ */
+export const ResultAttachmentSchema = z.object({
+  id: z.int(),
+  name: z.string().describe("File name, as the report gave it or as made for it"),
+  description: nullableText("Caption of the attachment"),
+  path: z.string().describe("Object key of its bytes (GET /v1/objects/{path})"),
+  contentType: z.string().describe("e.g. text/plain"),
+  size: z.int().describe("Size in bytes"),
+  stepIndex: z.int().nullable().describe("Index into json_steps of the step it follows"),
+});
+export type ResultAttachment = z.infer<typeof ResultAttachmentSchema>;
+
 /** One frontend result with everything the detail and print views show. */
 export const FrontendResultDetailSchema = FrontendResultSchema.extend({
   description: nullableText("Test description"),
@@ -103,6 +118,9 @@ export const FrontendResultDetailSchema = FrontendResultSchema.extend({
   json_steps: z.array(StepSchema).describe("Scenario steps in order"),
   json_before_steps: z.array(StepSchema).describe("Before steps (hooks, background)"),
   screenshots: z.array(ScreenshotSchema).describe("Image attachments in the order taken"),
+  attachments: z
+    .array(ResultAttachmentSchema)
+    .describe("The other attachments (text, JSON, files) in the order recorded"),
   error_screenshot: nullableText("Object key of the last screenshot of a failed result"),
   defect,
   attempts: z

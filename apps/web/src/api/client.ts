@@ -134,6 +134,41 @@ export async function putFile<T>(path: string, file: Blob, parser: ResponseParse
   return parser.parse(answer);
 }
 
+/** The start of a text resource: at most `maxBytes` of it, decoded as UTF-8. */
+export interface TextStart {
+  text: string;
+  /** Bytes read: fewer than the resource holds when it was cut at maxBytes. */
+  bytes: number;
+}
+
+/**
+ * GETs the first `maxBytes` of a text resource (a stored attachment) and stops reading there, so
+ * a large log is not downloaded whole to show its start. A character cut in half at the limit is
+ * left out rather than shown broken.
+ */
+export async function getTextStart(
+  path: string,
+  maxBytes: number,
+  signal?: AbortSignal,
+): Promise<TextStart> {
+  const response = await send(path, { method: "GET", signal: withTimeout(signal) });
+  if (!response.ok) throw toApiError(response, await readJson(response));
+  const decoder = new TextDecoder("utf-8");
+  let text = "";
+  let bytes = 0;
+  const reader = response.body?.getReader();
+  if (!reader) return { text: "", bytes: 0 };
+  while (bytes < maxBytes) {
+    const { done, value } = await reader.read();
+    if (done) return { text: text + decoder.decode(), bytes };
+    const chunk = value.subarray(0, maxBytes - bytes);
+    bytes += chunk.length;
+    text += decoder.decode(chunk, { stream: true });
+  }
+  await reader.cancel();
+  return { text, bytes };
+}
+
 async function send(path: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(path, init);

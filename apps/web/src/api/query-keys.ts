@@ -44,6 +44,8 @@ export const queryKeys = {
   /** A load run's job over time (GET /v1/load-test-runs/{key}/trends). */
   loadTrend: (key: string, runs: number) => ["load-trend", key, runs] as const,
   testDetail: (key: string, id: string) => ["test-detail", key, id] as const,
+  /** The start of a stored text attachment (objects never change under their key). */
+  attachmentText: (path: string, maxBytes: number) => ["attachment-text", path, maxBytes] as const,
   /** Every page of one build list (its path: /v1/builds, /v1/china/builds ...). */
   buildLists: (path: string) => ["build-list", path] as const,
   buildList: (path: string, page: number, pageSize: number) =>

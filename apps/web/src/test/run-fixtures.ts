@@ -171,6 +171,7 @@ export function buildTestDetail(
     json_steps: [],
     json_before_steps: [],
     screenshots: [],
+    attachments: [],
     error_screenshot: null,
     attempts: [],
     ...overrides,

@@ -1,5 +1,6 @@
 import {
   flippedAt,
+  isFlaky,
   UNSTABLE_TAG,
   type FlakyDetail,
   type FlakyQuery,
@@ -44,14 +45,18 @@ function toFlakyTest(row: repo.StatsView, runKeys: Map<number, string>): FlakyTe
 
 /**
  * Flaky tests, highest score first (GET /v1/flaky-tests): one entry per test and job context
- * whose score reaches the threshold.
+ * whose score reaches the threshold over at least the minimum of results.
  */
 export async function flakyTests(
   db: Db,
   query: FlakyQuery,
   settings: FlakySettings,
 ): Promise<FlakyTest[]> {
-  const rows = await repo.ranked(db.pool, { ...query, threshold: settings.threshold });
+  const rows = await repo.ranked(db.pool, {
+    ...query,
+    threshold: settings.threshold,
+    minResults: settings.minResults,
+  });
   const flipRuns = rows.flatMap((row) => (row.last_flip_run_id ? [row.last_flip_run_id] : []));
   const moments = await runMoments(db, [...new Set(flipRuns)]);
   return rows.map((row) => toFlakyTest(row, new Map(moments.map((m) => [m.id, m.key]))));
@@ -81,7 +86,7 @@ export async function flakyTest(
     const mine = new Set(row.run_ids);
     return {
       ...toFlakyTest(row, keys),
-      flaky: row.score > 0 && row.score >= settings.threshold,
+      flaky: isFlaky({ score: row.score, results: row.outcomes.length }, settings),
       runs: row.run_ids.flatMap((id, i) => {
         const moment = byId.get(id);
         if (!moment) return [];
@@ -104,7 +109,13 @@ export async function flakyTest(
         .filter((group) => group.failures > 0),
     };
   });
-  return { testId, threshold: settings.threshold, window: settings.window, contexts };
+  return {
+    testId,
+    threshold: settings.threshold,
+    window: settings.window,
+    minResults: settings.minResults,
+    contexts,
+  };
 }
 
 /** The Flaky Tests screen's trend and the '@unstable' tests to untag. */
@@ -125,6 +136,7 @@ export async function flakySummary(
   return {
     threshold: settings.threshold,
     window: settings.window,
+    minResults: settings.minResults,
     trend,
     stableUnstable: [...settled, ...neverFailed].map((row) => ({
       testId: row.test_id,

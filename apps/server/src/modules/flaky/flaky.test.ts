@@ -12,7 +12,7 @@ import { backfillRuns } from "./stats.service.js";
  */
 
 const WINDOW = 6;
-const SETTINGS = { window: WINDOW, threshold: 0.1, decay: 0.1 };
+const SETTINGS = { window: WINDOW, threshold: 0.1, decay: 0.1, minResults: 5 };
 let database: TestDatabase;
 let app: FastifyInstance;
 
@@ -214,5 +214,33 @@ describe("flaky tests kept up to date at ingest", () => {
     // Its first failure starts a window (pppppf): no longer stable.
     await uploadRun({ fresh: "f" });
     expect(await listed()).toEqual([]);
+  });
+
+  it("does not rank a test seen flipping in only two results above well-evidenced ones", async () => {
+    // A new test's first two results differ: flip rate 1, score 1.00, but one flip is all it shows.
+    await uploadRun({ newcomer: "p" });
+    await uploadRun({ newcomer: "f" });
+    const ranked = async () => (await get<FlakyTest[]>("/v1/flaky-tests")).body;
+    expect((await ranked()).map((t) => t.name)).not.toContain("newcomer");
+    const id = Number(
+      (
+        await database.db.pool.query<{ id: string }>(
+          "SELECT DISTINCT test_id AS id FROM results WHERE name = 'newcomer'",
+        )
+      ).rows[0]!.id,
+    );
+    const detail = (await get<FlakyDetail>(`/v1/flaky-tests/${id}`)).body;
+    expect(detail.minResults).toBe(5);
+    // The score is kept as measured (the evidence); the rule says it is too little to act on.
+    expect(detail.contexts[0]).toMatchObject({ score: 1, results: 2, flaky: false });
+    const summary = (await get<FlakySummary>("/v1/flaky-tests/summary")).body;
+    expect(summary.minResults).toBe(5);
+    const flakyToday = summary.trend.at(-1)!.count;
+    // Three more flips make five results: now it is flaky, and ranked by its score.
+    for (const outcome of ["p", "f", "p"] as const) await uploadRun({ newcomer: outcome });
+    const after = await ranked();
+    expect(after.find((t) => t.name === "newcomer")).toMatchObject({ results: 5, score: 1 });
+    const trend = (await get<FlakySummary>("/v1/flaky-tests/summary")).body.trend;
+    expect(trend.at(-1)!.count).toBe(flakyToday + 1);
   });
 });

@@ -36,15 +36,21 @@ export interface RankFilter {
   platform?: string;
   branch?: string;
   threshold: number;
+  /** Windows of fewer results are left out (ASSAY_FLAKY_MIN_RESULTS). */
+  minResults: number;
   limit: number;
 }
 
-/** Tests at or above the threshold, highest score first (the partial index's order). */
+/**
+ * Tests at or above the threshold over at least minResults results, highest score first (the
+ * partial index's order; the length is checked on the rows it finds).
+ */
 export async function ranked(db: pg.Pool, filter: RankFilter): Promise<StatsView[]> {
   const { rows } = await db.query<StatsView>(
     `${VIEW_SQL}
      WHERE s.score > 0 AND s.score >= $1 AND ($2::text IS NULL OR s.family = $2)
        AND ($3::text IS NULL OR s.platform = $3) AND ($4::text IS NULL OR s.branch = $4)
+       AND length(s.outcomes) >= $6
      ORDER BY s.score DESC, s.test_id
      LIMIT $5`,
     [
@@ -53,6 +59,7 @@ export async function ranked(db: pg.Pool, filter: RankFilter): Promise<StatsView
       filter.platform ?? null,
       filter.branch ?? null,
       filter.limit,
+      filter.minResults,
     ],
   );
   return rows;

@@ -150,19 +150,20 @@ export async function countedRunIds(
   return new Set(rows.map((row) => row.id));
 }
 
-/** The family's flaky count as of now, on the run's UTC day. */
+/** The family's flaky count as of now, on the run's UTC day (isFlaky's rule, in SQL). */
 export async function recordTrend(
   client: pg.ClientBase,
   day: Date,
   family: string,
-  threshold: number,
+  rule: { threshold: number; minResults: number },
 ): Promise<void> {
   await client.query(
     `INSERT INTO flaky_trend (day, family, flaky)
      SELECT ($1::timestamptz AT TIME ZONE 'UTC')::date, $2, count(*)
-     FROM flaky_stats WHERE score > 0 AND score >= $3 AND family = $2
+     FROM flaky_stats
+     WHERE score > 0 AND score >= $3 AND family = $2 AND length(outcomes) >= $4
      ON CONFLICT (day, family) DO UPDATE SET flaky = excluded.flaky`,
-    [day, family, threshold],
+    [day, family, rule.threshold, rule.minResults],
   );
 }
 

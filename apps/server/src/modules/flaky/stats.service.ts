@@ -113,7 +113,7 @@ export async function recordRunOutcomes(
     await repo.upsertStats(client, key, rows);
   }
   await repo.markRunCounted(client, runId);
-  await repo.recordTrend(client, run.at, run.family, settings.threshold);
+  await repo.recordTrend(client, run.at, run.family, settings);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { fixturePart, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
+import { describe, expect, it } from "vitest";
+import { useIngestApp } from "../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../test/test-database.js";
+import { fixturePart, upload } from "../../../test/upload.js";
 
 /*
  * Every test a report lists is stored and counted (issue #18, items 14-16): tests of one name are
@@ -14,14 +14,7 @@ import { fixturePart, TEST_INGEST_TOKEN, upload } from "../../../test/upload.js"
 let database: TestDatabase;
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app } = made));
 
 async function storedTests(key: string) {
   const { rows } = await database.db.pool.query<{ name: string; test_id: number }>(

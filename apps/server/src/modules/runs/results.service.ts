@@ -4,7 +4,9 @@ import { notFound } from "../../errors.js";
 import {
   toApiRequest,
   toBackendResult,
+  isImage,
   toFrontendResult,
+  toResultAttachment,
   toScreenshot,
   toStep,
 } from "./runs.mappers.js";
@@ -19,8 +21,8 @@ async function requireResult(db: Db, run: repo.RunRow, testRunTestId: string) {
 
 /**
  * One frontend result with everything the detail and print views show: steps, before steps,
- * screenshots (with the step each follows), script and logs. The error screenshot is the last
- * screenshot of a failed result.
+ * screenshots (with the step each follows), its other attachments, script and logs. The error
+ * screenshot is the last screenshot of a failed result.
  */
 export async function getFrontendResult(
   ctx: RunsContext,
@@ -29,12 +31,12 @@ export async function getFrontendResult(
 ): Promise<FrontendResultDetail> {
   const run = await requireRun(ctx.db, "frontend", key);
   const row = await requireResult(ctx.db, run, testRunTestId);
-  const [screenshotRows, unstableIds, attemptRows] = await Promise.all([
-    repo.listScreenshots(ctx.db, row.id),
+  const [attachmentRows, unstableIds, attemptRows] = await Promise.all([
+    repo.listAttachments(ctx.db, row.id),
     unstableTestIds(ctx.db),
     repo.listFrontendResults(ctx.db, run.id, row.test_id),
   ]);
-  const screenshots = screenshotRows.map(toScreenshot);
+  const screenshots = attachmentRows.filter(isImage).map(toScreenshot);
   const last = screenshots.at(-1)?.screenshotpath ?? null;
   const rules = { unstableTestIds: unstableIds, ticketPattern: ctx.ticketPattern };
   return {
@@ -47,6 +49,7 @@ export async function getFrontendResult(
     json_steps: row.json_steps.map(toStep),
     json_before_steps: row.json_before_steps.map(toStep),
     screenshots,
+    attachments: attachmentRows.filter((a) => !isImage(a)).map(toResultAttachment),
     error_screenshot: row.status === "failed" ? last : null,
     defect: (await ctx.defectOf?.(Number(row.id))) ?? null,
     attempts: attemptRows.map((attempt) =>

@@ -11,6 +11,7 @@ import {
   type FrontendRun,
   type LoadRun,
   type LoadStat,
+  type ResultAttachment,
   type Screenshot,
   type Step,
 } from "@assay/core";
@@ -21,7 +22,7 @@ import type {
   FrontendResultRow,
   LoadStatRow,
   RunRow,
-  ScreenshotRow,
+  AttachmentRow,
 } from "./runs.repo.js";
 
 /**
@@ -165,7 +166,13 @@ export function toStep(step: StepRow): Step {
   };
 }
 
-export function toScreenshot(row: ScreenshotRow): Screenshot {
+/**
+ * Images are a result's screenshots; every other attachment is listed beside them. The same test
+ * as the lists' last screenshot (resultsWithLastShot's LIKE 'image/%').
+ */
+export const isImage = (row: AttachmentRow): boolean => row.content_type.startsWith("image/");
+
+export function toScreenshot(row: AttachmentRow): Screenshot {
   return {
     id: row.id,
     description: row.description,
@@ -173,6 +180,18 @@ export function toScreenshot(row: ScreenshotRow): Screenshot {
     timestamp: iso(row.taken_at),
     step_index: row.step_index,
     content_type: row.content_type,
+  };
+}
+
+export function toResultAttachment(row: AttachmentRow): ResultAttachment {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    path: row.object_key,
+    contentType: row.content_type,
+    size: Number(row.size),
+    stepIndex: row.step_index,
   };
 }
 

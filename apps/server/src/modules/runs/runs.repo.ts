@@ -180,18 +180,26 @@ export async function findResult(db: Db, runId: number, testRunTestId: string) {
 }
 export type FullResultRow = NonNullable<Awaited<ReturnType<typeof findResult>>>;
 
-/** Image attachments of a result, in the order they were recorded. */
-export async function listScreenshots(db: Db, resultId: number) {
+/** Every attachment of a result (images and the rest), in the order they were recorded. */
+export async function listAttachments(db: Db, resultId: number) {
   const rows = await db.kysely
     .selectFrom("attachments")
-    .select(["id", "description", "object_key", "taken_at", "step_index", "content_type"])
+    .select([
+      "id",
+      "name",
+      "description",
+      "object_key",
+      "taken_at",
+      "step_index",
+      "content_type",
+      "size",
+    ])
     .where("result_id", "=", resultId)
-    .where("content_type", "like", "image/%")
     .orderBy("id")
     .execute();
   return rows.map(withIds);
 }
-export type ScreenshotRow = Awaited<ReturnType<typeof listScreenshots>>[number];
+export type AttachmentRow = Awaited<ReturnType<typeof listAttachments>>[number];
 
 /** A backend run's results, every attempt, in report order (sorted by id); or one test's. */
 export async function listBackendResults(db: Db, runId: number, testId?: number) {

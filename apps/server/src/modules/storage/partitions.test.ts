@@ -6,11 +6,12 @@ import {
   insertRun,
   insertTest,
 } from "../../../test/factories.js";
+import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
 import { findResult, listFrontendResults } from "../runs/runs.repo.js";
 import { ensureMonthPartitions, listResultPartitions, partitionName } from "./partitions.repo.js";
-import { MONTHS_AHEAD, upkeepPartitions } from "./storage.jobs.js";
+import { MONTHS_AHEAD, partitionUpkeepQueue, upkeepPartitions } from "./storage.jobs.js";
 
 // Results partitioned by month of their run's created_at (migration 0191), on real PostgreSQL.
 
@@ -137,5 +138,26 @@ describe("results' monthly partitions", () => {
       [[result.id, other.id], result.id],
     );
     expect(rows[0]).toEqual({ results: [other.id], attached: [other.id], api: 0 });
+  });
+});
+
+describe("the storage module in the app", () => {
+  it("schedules the partitions' upkeep daily and sends it at start when the app runs job handlers", async () => {
+    // A database of its own: the upkeep it sends may run and move rows of the tests above.
+    const own = await createTestDatabase();
+    const { app } = await buildTestApp(own.db);
+    try {
+      const { rows } = await own.db.pool.query<{ cron: string; sent: number }>(
+        `SELECT s.cron,
+                (SELECT count(*)::int FROM pgboss.job j
+                  WHERE j.name = s.name AND j.singleton_key = 'start') AS sent
+           FROM pgboss.schedule s WHERE s.name = $1`,
+        [partitionUpkeepQueue.name],
+      );
+      expect(rows).toEqual([{ cron: "7 1 * * *", sent: 1 }]);
+    } finally {
+      await app.close();
+      await own.drop();
+    }
   });
 });

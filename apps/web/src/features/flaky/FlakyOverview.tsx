@@ -91,7 +91,7 @@ export function FlakyOverview() {
           </Typography>
           <Typography variant="caption" color="text.secondary">
             flaky (test, job) today: score ≥ {summary.data.threshold} over the last{" "}
-            {summary.data.window} results
+            {summary.data.window} results, at least {summary.data.minResults}
           </Typography>
         </Box>
         <Box sx={{ flex: 1 }} aria-label="Flaky tests per day, last 30 days">

@@ -37,7 +37,16 @@ function Figures({ context }: { context: FlakyEvidence }) {
   );
 }
 
-function ContextCard({ context }: { context: FlakyEvidence }) {
+/** Why a context is or is not flaky: its score, or too few results to say. */
+function verdict(context: FlakyEvidence, minResults: number): string {
+  if (context.flaky) return "Flaky";
+  if (context.results < minResults) {
+    return `Too few results to say: ${context.results} of ${minResults}`;
+  }
+  return "Below the threshold";
+}
+
+function ContextCard({ context, minResults }: { context: FlakyEvidence; minResults: number }) {
   const flips = context.runs.filter((run) => run.flipped);
   return (
     <Paper variant="outlined" sx={{ p: 2, display: "flex", flexDirection: "column", gap: 1.5 }}>
@@ -48,7 +57,7 @@ function ContextCard({ context }: { context: FlakyEvidence }) {
         <Chip
           size="small"
           color={context.flaky ? "warning" : "success"}
-          label={context.flaky ? "Flaky" : "Below the threshold"}
+          label={verdict(context, minResults)}
         />
       </Box>
       <Figures context={context} />
@@ -121,7 +130,11 @@ export function FlakyTestPage({ testId }: { testId: number }) {
         </Paper>
       ) : (
         detail.data.contexts.map((context) => (
-          <ContextCard key={contextLabel(context.context)} context={context} />
+          <ContextCard
+            key={contextLabel(context.context)}
+            context={context}
+            minResults={detail.data.minResults}
+          />
         ))
       )}
     </Box>

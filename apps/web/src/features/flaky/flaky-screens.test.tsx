@@ -1,4 +1,4 @@
-import type { FlakySummary, FlakyTest, TagList } from "@assay/core";
+import type { FlakyDetail, FlakySummary, FlakyTest, TagList } from "@assay/core";
 import { configure, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
@@ -34,6 +34,7 @@ const LIST = [test(101, "checkout pays", 0.61), test(102, "login remembers", 0.2
 const SUMMARY: FlakySummary = {
   threshold: 0.1,
   window: 30,
+  minResults: 5,
   trend: [{ day: new Date().toISOString().slice(0, 10), family: "frontend", count: 2 }],
   stableUnstable: [{ testId: 300, name: "search filters", results: 30 }],
 };
@@ -120,6 +121,46 @@ describe("Flaky Tests", { timeout: 30_000 }, () => {
     await waitFor(() =>
       expect(sent).toContainEqual({ method: "DELETE", path: "/v1/tagged_test/56", body: null }),
     );
+  });
+});
+
+describe("a test's flaky evidence", { timeout: 30_000 }, () => {
+  it("says a window of too few results is too few to call flaky, whatever its score", async () => {
+    const detail: FlakyDetail = {
+      testId: 777,
+      threshold: 0.1,
+      window: 30,
+      minResults: 5,
+      contexts: [
+        {
+          ...test(777, "newcomer", 1),
+          flipRate: 1,
+          results: 2,
+          outcomes: "pf",
+          flaky: false,
+          runs: [
+            { runKey: "nightly-1", at: "2026-03-28T02:00:00.000Z", outcome: "p", flipped: false },
+            { runKey: "nightly-2", at: "2026-03-29T02:00:00.000Z", outcome: "f", flipped: true },
+          ],
+          groups: [],
+        },
+      ],
+    };
+    mockApi({
+      "/v1/flaky-tests/777": () => jsonResponse(detail),
+      "/v1/dtag": () => jsonResponse(TAGS),
+    });
+    renderUi(<FlakyTestsPage />, { path: "/flaky/777", route: "/flaky/:id?" });
+    expect(await screen.findByText("Too few results to say: 2 of 5")).toBeVisible();
+    expect(screen.queryByText("Flaky")).toBeNull();
+  });
+
+  it("states the least number of results beside the day's count", async () => {
+    serve();
+    renderUi(<FlakyTestsPage />, { path: "/flaky", route: "/flaky/:id?" });
+    expect(
+      await screen.findByText(/score ≥ 0.1 over the last 30 results, at least 5/),
+    ).toBeVisible();
   });
 });
 

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildTestApp } from "../../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
-import { fixturePart, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
+import { expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
+import { fixturePart, upload } from "../../../../test/upload.js";
 import { FIXTURES_DIR } from "../parsers/test-files.js";
 
 /**
@@ -14,14 +14,7 @@ import { FIXTURES_DIR } from "../parsers/test-files.js";
 let database: TestDatabase;
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app } = made));
 
 interface Embedded {
   scenario: string;
@@ -94,4 +87,39 @@ it("stores a Cucumber JSON report's base64 screenshots and shows each on its ste
     "SELECT r.name, a.content_type FROM attachments a JOIN results r ON r.id = a.result_id WHERE a.content_type NOT LIKE 'image/%'",
   );
   expect(rows).toEqual([{ name: "Pay by invoice", content_type: "text/plain" }]);
+});
+
+it("lists a text embedding among its result's attachments, readable as the text it was", async () => {
+  const res = await upload(app, [fixturePart("cucumber", "cucumber-report.json")], {
+    family: "frontend",
+    run_key: "cuke-text",
+  });
+  expect(res.statusCode, res.body).toBe(201);
+  const { results } = (await app.inject({ method: "GET", url: "/v1/test-runs/cuke-text" })).json<{
+    results: { test_run_test_id: string; name: string }[];
+  }>();
+  const invoice = results.find((r) => r.name === "Pay by invoice")!;
+  const detail = (
+    await app.inject({
+      method: "GET",
+      url: `/v1/test-detail/cuke-text/${invoice.test_run_test_id}`,
+    })
+  ).json<
+    Detail & {
+      attachments: { path: string; contentType: string; size: number; stepIndex: number }[];
+    }
+  >();
+  const [text] = embeddings().filter((e) => e.mime === "text/plain");
+  const sent = Buffer.from(text!.data, "base64");
+  expect(detail.attachments).toEqual([
+    expect.objectContaining({ contentType: "text/plain", size: sent.length }),
+  ]);
+  expect(detail.json_steps[detail.attachments[0]!.stepIndex]!.action).toContain(text!.step);
+  expect(detail.screenshots.map((s) => s.content_type)).not.toContain("text/plain");
+  const body = await app.inject({
+    method: "GET",
+    url: `/v1/objects/${detail.attachments[0]!.path}`,
+  });
+  expect(body.headers["content-type"]).toMatch(/^text\/plain/);
+  expect(body.body).toBe(sent.toString("utf8"));
 });

@@ -1,9 +1,9 @@
 import { REPORT_FORMAT_SOURCES, REPORT_FORMATS } from "@assay/core";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
-import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
+import { describe, expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
+import { fixturePart, storedCounts, upload } from "../../../../test/upload.js";
 
 /*
  * Issue #37: the report formats of .NET (TRX, NUnit, xUnit.net), TestNG, Go, RSpec and Dart,
@@ -14,14 +14,7 @@ import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../.
 let database: TestDatabase;
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app } = made));
 
 const PNG = {
   trx: "In/0b1a4c7e-5d2f-4c39-9f4e-0d7a1e2b3c41/checkout.png",

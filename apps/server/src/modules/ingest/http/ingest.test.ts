@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import { describe, expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
 import { createToken } from "../../tokens/tokens.service.js";
 import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
 import { FIXTURES_DIR } from "../parsers/test-files.js";
@@ -10,14 +10,7 @@ import { FIXTURES_DIR } from "../parsers/test-files.js";
 let database: TestDatabase;
 let app: FastifyInstance;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app } = made));
 
 async function finalResults(key: string) {
   const { rows } = await database.db.pool.query(

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
 import FormData from "form-data";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import { describe, expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
 import { TEST_INGEST_TOKEN, TINY_PNG } from "../../../../test/upload.js";
 import type { ObjectStore } from "../../../storage/index.js";
 
@@ -60,17 +60,7 @@ async function pendingCount(): Promise<number> {
   return rows[0]!.n;
 }
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app, objects } = await buildTestApp(database.db, {
-    env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN },
-    startWorkers: false,
-  }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app, objects } = made), { startWorkers: false });
 
 describe("POST .../attachments with an Idempotency-Key", () => {
   it("answers a retry as the first request and stores one object and one row", async () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp } from "../../../../test/build-test-app.js";
-import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
+import { describe, expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
 import { derivedTestRunTestId } from "../pipeline/result-rows.js";
 import { identityOf } from "../test-ids/test-identity.js";
 import { attachPng, TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../../test/upload.js";
@@ -10,14 +10,7 @@ let database: TestDatabase;
 let app: FastifyInstance;
 const auth = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  ({ app } = await buildTestApp(database.db, { env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN } }));
-});
-afterAll(async () => {
-  await app.close();
-  await database.drop();
-});
+useIngestApp((made) => ({ database, app } = made));
 
 const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
   app.inject({ method: "POST", url, headers: { ...auth, ...headers }, payload: payload as string });

@@ -6,6 +6,8 @@ import type { ReactNode } from "react";
 import { useCatalog } from "../../../api/use-catalog";
 import { ErrorBlock } from "../../../components/ErrorBlock";
 import { StatusLabel } from "../../../components/StatusLabel";
+import { AttachmentList } from "./AttachmentList";
+import { Pre } from "./Pre";
 import { ScreenshotGroups, ScreenshotImage } from "./ScreenshotGroups";
 import { StepList } from "../../../components/StepList";
 
@@ -20,29 +22,6 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <Typography component="h3" variant="h3" sx={{ mb: 0.75 }}>
         {title}
       </Typography>
-      {children}
-    </Box>
-  );
-}
-
-function Pre({ children }: { children: string }) {
-  return (
-    <Box
-      component="pre"
-      sx={{
-        m: 0,
-        p: 1,
-        maxHeight: 360,
-        overflow: "auto",
-        fontSize: 12,
-        bgcolor: "background.default",
-        border: 1,
-        borderColor: "divider",
-        borderRadius: 1,
-        whiteSpace: "pre-wrap",
-        overflowWrap: "anywhere",
-      }}
-    >
       {children}
     </Box>
   );
@@ -84,7 +63,8 @@ function Facts({ detail }: { detail: FrontendResultDetail }) {
 
 /**
  * Everything about one frontend result: facts, failure, description, before and scenario
- * steps, the error screenshot, every screenshot with the steps before it, logs and the script.
+ * steps, the error screenshot, every screenshot with the steps before it, the other attachments
+ * (text shown as text), logs and the script.
  */
 export function TestDetailBody({ detail }: { detail: FrontendResultDetail }) {
   const catalog = useCatalog();
@@ -134,6 +114,11 @@ export function TestDetailBody({ detail }: { detail: FrontendResultDetail }) {
       <Section title="Screenshots">
         <ScreenshotGroups steps={detail.json_steps} screenshots={detail.screenshots} />
       </Section>
+      {detail.attachments.length > 0 && (
+        <Section title="Attachments">
+          <AttachmentList attachments={detail.attachments} steps={detail.json_steps} />
+        </Section>
+      )}
       {detail.console_errors && (
         <Section title="Console errors">
           <Pre>{detail.console_errors}</Pre>
