@@ -80,12 +80,11 @@ const RANK_ALL = `WITH ranked AS (
  * The named results ($2: ids this upload took from results_id_seq for its rows of run $1, so
  * their run needs no check), each found by one probe of results_id_idx and updated where it lies
  * (its partition and ctid, read in this statement's snapshot): a LATERAL subquery with a LIMIT is
- * never made a join. With run_id in the probe, the planner read the run's unique key instead,
- * the whole run for each result. Written as a join on ids, the
- * plan rested on the statistics, which a month's partition filling with its first runs does not
- * have yet: the planner read the whole run twice (its unique key), 100k rows for 1,000
- * attempts, 0.2-0.4 s of PostgreSQL's CPU in a 100k-test upload (docs/performance.md, "Session
- * 34"); probed, 1-5% of that.
+ * never made a join. Written as a join on ids, the plan rested on the statistics, which a
+ * month's partition filling with its first runs does not have yet: the planner read the whole
+ * run twice through its unique key, 100k rows for 1,000 attempts (EXPLAIN ANALYZE 1.3 s against
+ * 47 ms probed; docs/performance.md, "Session 34"). With run_id in the probe, the planner chose
+ * the run's unique key again, the whole run for each result.
  */
 const RANK_NAMED = `WITH ranked AS (
        SELECT a.tableoid, a.ctid, a.status, a.is_final, a.flaky,
