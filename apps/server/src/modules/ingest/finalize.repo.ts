@@ -42,8 +42,7 @@ interface RankedRow {
 
 /**
  * Ranks the attempts of the run's results, or only the results `attempts` names by id (a fresh
- * run with a few retries: 1% of a 100k-test run, a probe of the primary key each, costs a few
- * milliseconds instead of reading the whole run). Returns the results whose flags changed, as
+ * run with a few retries: 1% of a 100k-test run). Returns the results whose flags changed, as
  * they are now.
  */
 async function rankAttempts(
@@ -52,14 +51,21 @@ async function rankAttempts(
   attempts: readonly number[] | null,
 ): Promise<RankedRow[]> {
   const { rows } = await client.query<RankedRow>(
-    `WITH ranked AS (
+    attempts ? RANK_NAMED : RANK_ALL,
+    attempts ? [runId, attempts] : [runId],
+  );
+  return rows;
+}
+
+const WINDOW = `WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
+                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)`;
+
+const RANK_ALL = `WITH ranked AS (
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
               bool_or(status = 'failed') OVER w AS ever_failed
        FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)}
-         ${attempts ? "AND id = ANY($2::bigint[])" : ""}
-       WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
-                    ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)
+       ${WINDOW}
      )
      UPDATE results r
      SET is_final = ranked.last_attempt,
@@ -68,11 +74,40 @@ async function rankAttempts(
      WHERE r.id = ranked.id AND r.run_id = $1 AND r.run_at = ${runAtOfParam(1)}
        AND (r.is_final IS DISTINCT FROM ranked.last_attempt
             OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
-     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`,
-    attempts ? [runId, attempts] : [runId],
-  );
-  return rows;
-}
+     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`;
+
+/*
+ * The named results ($2: ids this upload took from results_id_seq for its rows of run $1, so
+ * their run needs no check), each found by one probe of results_id_idx and updated where it lies
+ * (its partition and ctid, read in this statement's snapshot): a LATERAL subquery with a LIMIT is
+ * never made a join. Written as a join on ids, the plan rested on the statistics, which a
+ * month's partition filling with its first runs does not have yet: the planner read the whole
+ * run twice through its unique key, 100k rows for 1,000 attempts (EXPLAIN ANALYZE 1.3 s against
+ * 47 ms probed; docs/performance.md, "Session 34"). With run_id in the probe, the planner chose
+ * the run's unique key again, the whole run for each result.
+ */
+const RANK_NAMED = `WITH ranked AS (
+       SELECT a.tableoid, a.ctid, a.status, a.is_final, a.flaky,
+              row_number() OVER w = 1 AS last_attempt,
+              bool_or(a.status = 'failed') OVER w AS ever_failed
+       FROM unnest($2::bigint[]) AS named(result_id)
+       CROSS JOIN LATERAL (
+         SELECT tableoid, ctid, id, status, is_final, flaky, test_id, file, suite_path, name, attempt
+         FROM results
+         WHERE id = named.result_id AND run_at = ${runAtOfParam(1)}
+         LIMIT 1
+       ) a
+       ${WINDOW}
+     )
+     UPDATE results r
+     SET is_final = ranked.last_attempt,
+         flaky = ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed
+     FROM ranked
+     WHERE r.tableoid = ranked.tableoid AND r.ctid = ranked.ctid
+       AND r.run_at = ${runAtOfParam(1)}
+       AND (ranked.is_final IS DISTINCT FROM ranked.last_attempt
+            OR ranked.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
+     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`;
 
 /** The run's counts from its final results; its start and end from all its attempts. */
 const COUNTED = `

@@ -12,15 +12,19 @@ import type { Family } from "./test-identity.js";
  * the batch's: as a text[] parameter, node-postgres quoted and escaped each identity into a new
  * string.
  *
- * = ANY, not IN (SELECT ...), which let the planner scan the whole table once it was large. The
- * array must be a constant of the plan (string_to_array is immutable; convert_from, used before,
- * is only stable), because PostgreSQL hashes a constant array. It matters on a table without
- * statistics, as in a first upload: the planner takes `family` as selective, reads all of the
- * family's rows and filters them by the array. Unhashed, that was a scan of the array per row,
- * and a first upload of 100k new tests took 210 s instead of 3 (docs/performance.md).
+ * One probe of tests_identity_key per identity, whatever the planner knows of the table: a
+ * LATERAL subquery with a LIMIT is never made a plain join. As a join or `= ANY(...)`, the plan
+ * rested on the statistics, and a catalogue never analyzed (a first upload, or one within
+ * autovacuum's minute of the last) got the family's rows read and filtered by the array, a read
+ * that grew with every batch the upload registered: 0.7 s of PostgreSQL's CPU for 100k new
+ * tests against 0.34 s probing (docs/performance.md, "Session 34"). An array built at run time
+ * would also have been scanned per row (a first upload of 100k new tests took 210 s once).
  */
-export const TEST_LOOKUP_SQL = `SELECT identity, id FROM tests
-  WHERE family = $1 AND identity = ANY(string_to_array($2::text, ','))`;
+export const TEST_LOOKUP_SQL = `SELECT i.identity, t.id
+  FROM unnest(string_to_array($2::text, ',')) AS i(identity)
+  CROSS JOIN LATERAL (
+    SELECT id FROM tests WHERE family = $1 AND identity = i.identity LIMIT 1
+  ) t`;
 
 export async function lookUpIdentities(
   client: pg.PoolClient,
@@ -62,7 +66,10 @@ export async function copyNewTests(client: pg.PoolClient, rows: Iterable<Buffer>
 /**
  * `count` ids from test_id_seq that no test has. A report may give any id (TC1396065), and the
  * sequence reaches it one day: that id is stepped over instead of the COPY of new tests failing
- * on tests_pkey. One statement unless an id was taken.
+ * on tests_pkey. One statement unless an id was taken. Each id is one probe of tests_pkey (a
+ * subquery in the WHERE clause, never made an anti-join): as NOT EXISTS, a catalogue without
+ * statistics was read whole for each batch, 0.7 s of PostgreSQL's CPU for 100k new tests
+ * instead of 0.1 s.
  */
 export async function freeTestIds(client: pg.PoolClient, count: number): Promise<Float64Array> {
   const ids = new Float64Array(count);
@@ -71,7 +78,7 @@ export async function freeTestIds(client: pg.PoolClient, count: number): Promise
     const { rows } = await client.query<{ ids: string | null; n: number }>(
       `SELECT array_agg(s.id)::text AS ids, count(s.id)::int AS n
        FROM (SELECT nextval('test_id_seq') AS id FROM generate_series(1, $1)) s
-       WHERE NOT EXISTS (SELECT FROM tests t WHERE t.id = s.id)`,
+       WHERE (SELECT true FROM tests t WHERE t.id = s.id) IS NULL`,
       [count - filled],
     );
     const { ids: text, n } = rows[0]!;

@@ -1,0 +1,171 @@
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { Cleanup } from "./cleanup.js";
+import { externalCluster } from "./databases.js";
+import { IngestServer, type Measured } from "./ingest-server.js";
+import { writeJunitReport } from "./junit-gen.js";
+import { median, mib, seconds, step } from "./output.js";
+import { clusterCpuMs, cpuMsOf } from "./procstat.js";
+import type { LocalFile } from "./upload.js";
+
+/*
+ * The write path's figures (issue 36): the 100k-test JUnit upload of `npm run bench`, three times
+ * with new tests (three reports of different tests) and three times with known tests (each report
+ * again), on one server after the bench's warm-up and 10k uploads. Usage:
+ *   npm run bench:write [-- ROUNDS]     (BENCH_DATABASE_URL: an external server, else embedded)
+ *   npm run bench:write -- ROUNDS --detail
+ * Prints each upload's wall time, the CPU of the server process and of its PostgreSQL cluster
+ * (embedded only: the cluster is the server's child), peak RSS and the load average, then the
+ * medians. Between two uploads it waits for the server and PostgreSQL to be idle. --detail also
+ * prints, per upload, the CPU of each kind of PostgreSQL process and the statements seen active
+ * (pg_stat_activity every 50 ms): what else ran beside the upload.
+ */
+
+function pgProcesses(postmaster: number | undefined): Map<number, { kind: string; ms: number }> {
+  const map = new Map<number, { kind: string; ms: number }>();
+  if (!postmaster) return map;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(f[1]) !== postmaster) continue;
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ");
+      const kind = cmd
+        .replace(/^postgres: /, "")
+        .replace(/\d+\.\d+\.\d+\.\d+\(\d+\) /, "")
+        .replace(/ (idle|INSERT|SELECT|COPY|UPDATE|DELETE|idle in transaction).*$/, "")
+        .trim();
+      map.set(Number(entry), { kind, ms: (Number(f[11]) + Number(f[12])) * 10 });
+    } catch {
+      /* gone */
+    }
+  }
+  return map;
+}
+
+/** Samples the statements active in the database until the returned function is called. */
+async function watchActivity(url: string): Promise<() => Promise<Map<string, number>>> {
+  const seen = new Map<string, number>();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  let watching = true;
+  const sampling = (async () => {
+    while (watching) {
+      const { rows } = await client.query<{ q: string }>(
+        `SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS q FROM pg_stat_activity
+         WHERE state = 'active' AND pid <> pg_backend_pid() AND datname = current_database()`,
+      );
+      for (const { q } of rows) seen.set(q, (seen.get(q) ?? 0) + 1);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  return async () => {
+    watching = false;
+    await sampling;
+    await client.end();
+    return seen;
+  };
+}
+
+/**
+ * Waits until the server and its PostgreSQL have been idle for two seconds (at most 60 s): what
+ * an upload starts after its answer (the run view's warm-up, the jobs it queued: aliases' rename
+ * search reads the whole run, autovacuum) is not charged to the next upload.
+ */
+async function settle(server: IngestServer): Promise<void> {
+  const busy = () =>
+    cpuMsOf(server.server.pid) +
+    (server.server.postgresPid ? clusterCpuMs(server.server.postgresPid) : 0);
+  let idle = 0;
+  for (let waited = 0, last = busy(); waited < 60_000 && idle < 2; waited += 1_000) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const now = busy();
+    idle = now - last < 50 ? idle + 1 : 0;
+    last = now;
+  }
+}
+
+const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
+const detail = process.argv.includes("--detail");
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
+
+async function main(): Promise<void> {
+  const cleanup = new Cleanup();
+  const stop = () => void cleanup.run().finally(() => process.exit(130));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const tmp = await mkdtemp(path.join(tmpdir(), "assay-write-bench-"));
+  await chmod(tmp, 0o711);
+  cleanup.add(`temporary folder ${tmp}`, () => rm(tmp, { recursive: true, force: true }));
+  try {
+    const base = process.env.BENCH_DATABASE_URL;
+    const external = base ? externalCluster(base, cleanup) : undefined;
+    step("generating JUnit reports");
+    const warmup = await writeJunitReport(path.join(tmp, "warmup.xml"), 1_000, 7);
+    const junit10k = await writeJunitReport(path.join(tmp, "junit-10k.xml"), 10_000, 1);
+    const reports: LocalFile[] = [];
+    for (let i = 0; i < rounds; i++)
+      reports.push(await writeJunitReport(path.join(tmp, `junit-100k-${i}.xml`), 100_000, 2 + i));
+    const server = await IngestServer.start({
+      dataDir: path.join(tmp, "server"),
+      databaseUrl: external
+        ? await external.createDatabase(`assay_bench_write_${randomBytes(3).toString("hex")}`)
+        : undefined,
+      cleanup,
+      maxLifetimeMs: 30 * 60_000,
+    });
+    const upload = async (label: string, file: LocalFile): Promise<Measured> => {
+      const before = detail ? pgProcesses(server.server.postgresPid) : undefined;
+      const activity = detail ? await watchActivity(server.dbUrl) : undefined;
+      const m = await server.upload([file], {});
+      const seen = await activity?.();
+      if (m.answer.status !== 201 && m.answer.status !== 200)
+        throw new Error(`${label}: the server answered ${m.answer.status}`);
+      step(
+        `${label}: ${seconds(m.answer.ms)}, server CPU ${m.serverCpuMs} ms, PostgreSQL CPU ${m.postgresCpuMs ?? "?"} ms, peak RSS ${mib(m.peakRss)}, load ${load()}`,
+      );
+      if (before && seen) {
+        const byKind = new Map<string, number>();
+        for (const [pid, { kind, ms }] of pgProcesses(server.server.postgresPid)) {
+          const used = ms - (before.get(pid)?.ms ?? 0);
+          if (used > 0) byKind.set(kind, (byKind.get(kind) ?? 0) + used);
+        }
+        const kinds = [...byKind].map(([kind, ms]) => `${kind} ${ms} ms`).join(", ");
+        process.stdout.write(`  PostgreSQL processes' CPU: ${kinds}\n`);
+        for (const [query, n] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 12))
+          process.stdout.write(`  seen active ${n} times: ${query}\n`);
+      }
+      await settle(server);
+      return m;
+    };
+    await upload("warm-up 1k", warmup);
+    await upload("10k", junit10k);
+    const created: Measured[] = [];
+    const known: Measured[] = [];
+    for (let i = 0; i < rounds; i++) {
+      created.push(await upload(`100k new tests #${i + 1}`, reports[i]!));
+      known.push(await upload(`100k known tests #${i + 1}`, reports[i]!));
+    }
+    for (const [label, list] of [
+      ["new tests", created],
+      ["known tests", known],
+    ] as const) {
+      step(
+        `median of ${list.length}, 100k ${label}: ${seconds(median(list.map((m) => m.answer.ms)))}, server CPU ${median(list.map((m) => m.serverCpuMs))} ms, PostgreSQL CPU ${median(list.map((m) => m.postgresCpuMs ?? 0))} ms, peak RSS max ${mib(Math.max(...list.map((m) => m.peakRss)))}`,
+      );
+    }
+    await server.stop();
+  } finally {
+    await cleanup.run();
+  }
+}
+
+await main();
