@@ -66,6 +66,8 @@ import { reportRoutes } from "./modules/report/report.routes.js";
 import { notifyOnRunEnd } from "./modules/notify/notify.jobs.js";
 import { registerRetention } from "./modules/retention/retention.register.js";
 import { retentionDeps } from "./retention-deps.js";
+import { startTopFailsCount } from "./modules/topfails/topfails.jobs.js";
+import { runChanging } from "./modules/topfails/topfails.service.js";
 
 export type { AppDeps } from "./app-deps.js";
 
@@ -160,6 +162,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await recordRunFailures(client, runId, triageSettings);
       await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky);
+      // Top Fails' kept totals: a counted run's results changing marks them for a recount.
+      await runChanging(client, runId);
     },
   };
   await app.register(ingestRoutes(ingest));
@@ -168,6 +172,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
   if (deps.startWorkers !== false) await startPartitionUpkeep(deps.jobs, { db, log: deps.logger });
+  if (deps.startWorkers !== false && deps.keepTopFails !== false)
+    await startTopFailsCount(deps.jobs, { db, log: deps.logger });
   await app.register(
     runsRoutes({
       db,
