@@ -26,7 +26,8 @@ export interface AppDeps {
    */
   startWorkers?: boolean;
   /**
-   * Whether this app keeps Top Fails' totals (default true; with startWorkers). Tests that
+   * Whether this app keeps Top Fails' totals (default true): queues their job when a run is
+   * stored, and runs it with startWorkers. Tests that
    * write results with the factories, past ingestion's hooks, turn it off: the kept totals
    * would not hear of those writes (the screen then counts from results, as before).
    */

@@ -66,7 +66,11 @@ import { reportRoutes } from "./modules/report/report.routes.js";
 import { notifyOnRunEnd } from "./modules/notify/notify.jobs.js";
 import { registerRetention } from "./modules/retention/retention.register.js";
 import { retentionDeps } from "./retention-deps.js";
-import { startTopFailsCount } from "./modules/topfails/topfails.jobs.js";
+import {
+  declareTopFailsCount,
+  startTopFailsCount,
+  withTopFailsCount,
+} from "./modules/topfails/topfails.jobs.js";
 import { runChanging } from "./modules/topfails/topfails.service.js";
 
 export type { AppDeps } from "./app-deps.js";
@@ -141,11 +145,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     causeFilter: ((runId, filter) =>
       runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
   };
+  const runEnded = withViewWarming(
+    notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+    runViews,
+  );
+  const keepTopFails = deps.keepTopFails !== false;
+  if (keepTopFails) await declareTopFailsCount(deps.jobs);
   const ingest = {
-    runEnded: withViewWarming(
-      notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
-      runViews,
-    ),
+    runEnded: keepTopFails ? withTopFailsCount(runEnded, deps.jobs) : runEnded,
     publicUrl: config.publicUrl,
     db,
     parseWorkers,
@@ -172,7 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
   if (deps.startWorkers !== false) await startPartitionUpkeep(deps.jobs, { db, log: deps.logger });
-  if (deps.startWorkers !== false && deps.keepTopFails !== false)
+  if (deps.startWorkers !== false && keepTopFails)
     await startTopFailsCount(deps.jobs, { db, log: deps.logger });
   await app.register(
     runsRoutes({

@@ -1,18 +1,47 @@
 import type { FastifyBaseLogger } from "fastify";
+import type pg from "pg";
 import type { Db } from "../../db/pool.js";
 import { jobQueue, type Jobs } from "../../jobs/jobs.js";
 import { countStep } from "./topfails.service.js";
 
 /**
- * The totals' clock: a step each minute counts the runs stored since the last one and moves the
- * window's start, so a read adds at most a minute or so of each. Not queued by uploads: their
- * transaction pays nothing for it, and a run not counted yet is counted by the read meanwhile.
- * Two servers' steps queue on the state row's lock (countStep), never count a run twice.
+ * The totals' job: a step when a run is stored or a live run finishes (queued in that
+ * transaction: one row of pg-boss's, so the run is counted within seconds of its COMMIT, by
+ * whichever server takes the job), and a step each minute, which moves the window's start (a
+ * read adds at most a minute or so of what left it). Two servers' steps queue on the state row's
+ * lock (countStep): no run is counted twice.
  */
 export const topFailsQueue = jobQueue<{ reason: string }>("topfails.count", {
   retryLimit: 1,
   expireInSeconds: 15 * 60,
 });
+
+/** Makes the queue exist, for the sends inside uploads' transactions (Jobs.declare). */
+export async function declareTopFailsCount(jobs: Jobs): Promise<void> {
+  await jobs.declare(topFailsQueue);
+}
+
+/**
+ * `hook` (ingest's run-ended hook, a plain object) that also queues a step in the transaction
+ * that stored or finished a run: the job exists if and only if the run committed.
+ */
+export function withTopFailsCount<
+  H extends {
+    stored(client: pg.PoolClient, runId: number, how: "upload" | "finish"): Promise<void>;
+  },
+>(hook: H, jobs: Jobs): H {
+  return {
+    ...hook,
+    stored: async (client: pg.PoolClient, runId: number, how: "upload" | "finish") => {
+      await hook.stored(client, runId, how);
+      await jobs.send(
+        topFailsQueue,
+        { reason: "run stored" },
+        { db: { executeSql: (text, values) => client.query(text, values) } },
+      );
+    },
+  };
+}
 
 export async function startTopFailsCount(
   jobs: Jobs,
@@ -25,5 +54,9 @@ export async function startTopFailsCount(
   });
   await jobs.schedule(topFailsQueue, "* * * * *", { reason: "minute" });
   // At start: a store that has none yet (an upgrade, a restore) gets its totals now.
-  await jobs.send(topFailsQueue, { reason: "start" }, { singletonKey: "start", singletonSeconds: 60 });
+  await jobs.send(
+    topFailsQueue,
+    { reason: "start" },
+    { singletonKey: "start", singletonSeconds: 60 },
+  );
 }

@@ -201,10 +201,15 @@ export function keptFailsQuery(db: Db, months: number, limit: number) {
       SELECT id, created_at FROM runs
       WHERE NOT EXISTS (SELECT 1 FROM topfails_runs k WHERE k.run_id = runs.id)
     ), delta AS (
-      SELECT r.test_id, count(*) AS fail_count FROM fresh JOIN results r
-        ON r.run_id = fresh.id AND r.run_at = fresh.created_at
-      WHERE ${sql.raw(FAILED)} AND r.start_time >= (SELECT since FROM st)
+      -- Each run's failures through results_failed_run_idx in its own partition; the window is
+      -- a filter of the count, not a condition the planner could read the time index for (the
+      -- whole window's entries, to keep a few thousand).
+      SELECT r.test_id, count(*) FILTER (WHERE r.start_time >= (SELECT since FROM st)) AS fail_count
+      FROM fresh JOIN results r ON r.run_id = fresh.id
+      WHERE r.is_final AND r.status = 'failed'
+        AND ${sql.raw(NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message"))}
       GROUP BY r.test_id
+      HAVING count(*) FILTER (WHERE r.start_time >= (SELECT since FROM st)) > 0
       UNION ALL
       SELECT r.test_id, -count(*) FROM results r
       WHERE ${sql.raw(FAILED)}
@@ -225,8 +230,9 @@ export function keptFailsQuery(db: Db, months: number, limit: number) {
       LIMIT ${limit} + (SELECT count(*) FROM touched)
     )
     SELECT c.test_id, c.fail_count FROM (
-      SELECT k.test_id, k.fail_count::bigint AS fail_count FROM first_kept k
-      WHERE NOT EXISTS (SELECT 1 FROM touched x WHERE x.test_id = k.test_id)
+      (SELECT k.test_id, k.fail_count::bigint AS fail_count FROM first_kept k
+       WHERE NOT EXISTS (SELECT 1 FROM touched x WHERE x.test_id = k.test_id)
+       ORDER BY k.fail_count DESC, k.test_id LIMIT ${limit})
       UNION ALL
       SELECT x.test_id, coalesce(t.fail_count, 0) + coalesce(a.n, 0)
       FROM touched x
