@@ -18,6 +18,8 @@ const FAILED = `is_final AND status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL}`;
 export interface KeptState {
   months: number;
   countedFrom: Date | null;
+  /** counted_from is later than the window's start now (the database's clock went back). */
+  ahead: boolean;
   stale: boolean;
 }
 
@@ -34,10 +36,21 @@ export async function lockState(client: Queryable, months: number): Promise<Kept
   const { rows } = await client.query<{
     months: number;
     counted_from: Date | null;
+    ahead: boolean | null;
     stale: boolean;
-  }>(`SELECT months, counted_from, stale FROM topfails_state FOR UPDATE`);
+  }>(
+    `SELECT months, counted_from, stale,
+            counted_from > now() - make_interval(months => $1) AS ahead
+     FROM topfails_state FOR UPDATE`,
+    [months],
+  );
   const row = rows[0]!;
-  return { months: row.months, countedFrom: row.counted_from, stale: row.stale };
+  return {
+    months: row.months,
+    countedFrom: row.counted_from,
+    ahead: row.ahead === true,
+    stale: row.stale,
+  };
 }
 
 /** Waits for a count under way and holds it off until the caller's transaction ends. */

@@ -38,6 +38,7 @@ export async function countStep(db: Db, months = TOP_FAILS_WINDOW_MONTHS): Promi
       state.stale ||
       state.months !== months ||
       state.countedFrom === null ||
+      state.ahead ||
       (await repo.countedRunGone(client));
     let left = 0;
     if (rebuilt) await repo.reset(client, months);
