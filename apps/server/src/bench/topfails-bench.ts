@@ -47,13 +47,23 @@ async function timed(calls: number, fn: () => Promise<unknown>): Promise<number[
 /** Execution time and buffers of the statement, as PostgreSQL counts them (EXPLAIN ANALYZE). */
 async function explained(db: Db, source: "results" | "kept"): Promise<string> {
   const { sql, parameters } = topFailsQuery(db, 2, 50, source).compile();
-  const { rows } = await db.pool.query<{ "QUERY PLAN": string }>(
-    `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
-    parameters as unknown[],
-  );
+  const client = await db.pool.connect();
+  let rows: { "QUERY PLAN": string }[];
+  try {
+    // As listTopFails reads the kept totals: without JIT.
+    await client.query(`SET jit = ${source === "kept" ? "off" : "default"}`);
+    ({ rows } = await client.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN (ANALYZE, BUFFERS) ${sql}`,
+      parameters as unknown[],
+    ));
+    await client.query(`RESET jit`);
+  } finally {
+    client.release();
+  }
   const lines = rows.map((r) => r["QUERY PLAN"]);
+  const planning = lines.find((l) => l.startsWith("Planning Time"));
   const execution = lines.find((l) => l.startsWith("Execution Time"));
-  return `${execution}; ${lines[1]?.trim()}`;
+  return `${planning}; ${execution}; ${lines[1]?.trim()}`;
 }
 
 function figure(label: string, times: number[]): void {
