@@ -23,6 +23,12 @@ export interface KeptState {
   stale: boolean;
 }
 
+/*
+ * The steps' clock is the statement's (statement_timestamp), not the transaction's (now()): a
+ * step that waited for another's lock started before it, and its now() would put the window's
+ * start before the one the other step just counted from.
+ */
+
 /**
  * Takes the state row's lock for the caller's transaction, making the row first if there is
  * none (stale: nothing counted yet). Every writer of the kept tables takes it first, so two
@@ -40,7 +46,7 @@ export async function lockState(client: Queryable, months: number): Promise<Kept
     stale: boolean;
   }>(
     `SELECT months, counted_from, stale,
-            counted_from > now() - make_interval(months => $1) AS ahead
+            counted_from > clock_timestamp() - make_interval(months => $1) AS ahead
      FROM topfails_state FOR UPDATE`,
     [months],
   );
@@ -73,7 +79,7 @@ export async function reset(client: Queryable, months: number): Promise<Date> {
   await client.query(`DELETE FROM topfails_runs`);
   const { rows } = await client.query<{ from: Date }>(
     `UPDATE topfails_state SET months = $1, stale = false,
-            counted_from = now() - make_interval(months => $1)
+            counted_from = statement_timestamp() - make_interval(months => $1)
      RETURNING counted_from AS "from"`,
     [months],
   );
@@ -91,7 +97,7 @@ export async function moveWindow(client: Queryable, months: number): Promise<num
     `WITH gone AS (
        SELECT r.run_id, r.test_id FROM results r
        WHERE ${FAILED} AND r.start_time >= (SELECT counted_from FROM topfails_state)
-         AND r.start_time < now() - make_interval(months => $1)
+         AND r.start_time < statement_timestamp() - make_interval(months => $1)
          AND r.run_id IN (SELECT run_id FROM topfails_runs)
      ), per_test AS (
        UPDATE topfails_totals t SET fail_count = t.fail_count - g.n
@@ -102,7 +108,7 @@ export async function moveWindow(client: Queryable, months: number): Promise<num
        FROM (SELECT run_id, count(*)::int AS n FROM gone GROUP BY run_id) g
        WHERE k.run_id = g.run_id
      ), moved AS (
-       UPDATE topfails_state SET counted_from = now() - make_interval(months => $1)
+       UPDATE topfails_state SET counted_from = statement_timestamp() - make_interval(months => $1)
      )
      SELECT count(*)::int AS n FROM gone`,
     [months],
