@@ -25,6 +25,13 @@ export interface AppDeps {
    * instance only sends jobs: the served app already handles them.
    */
   startWorkers?: boolean;
+  /**
+   * Whether this app keeps Top Fails' totals (default true): queues their job when a run is
+   * stored, and runs it with startWorkers. Tests that
+   * write results with the factories, past ingestion's hooks, turn it off: the kept totals
+   * would not hear of those writes (the screen then counts from results, as before).
+   */
+  keepTopFails?: boolean;
   /** Launches a schedule's builds; default: none here (each slot records that). */
   buildLauncher?: BuildLauncher;
   /** Who a request comes from; tests replace it to act as a signed-in user. */

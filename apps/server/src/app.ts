@@ -67,6 +67,12 @@ import { reportRoutes } from "./modules/report/report.routes.js";
 import { notifyOnRunEnd } from "./modules/notify/notify.jobs.js";
 import { registerRetention } from "./modules/retention/retention.register.js";
 import { retentionDeps } from "./retention-deps.js";
+import {
+  declareTopFailsCount,
+  startTopFailsCount,
+  withTopFailsCount,
+} from "./modules/topfails/topfails.jobs.js";
+import { runChanging } from "./modules/topfails/topfails.service.js";
 
 export type { AppDeps } from "./app-deps.js";
 
@@ -140,11 +146,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     causeFilter: ((runId, filter) =>
       runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
   };
+  const runEnded = withViewWarming(
+    notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
+    runViews,
+  );
+  const keepTopFails = deps.keepTopFails !== false;
+  if (keepTopFails) await declareTopFailsCount(deps.jobs);
   const ingest = {
-    runEnded: withViewWarming(
-      notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
-      runViews,
-    ),
+    runEnded: keepTopFails ? withTopFailsCount(runEnded, deps.jobs) : runEnded,
     publicUrl: config.publicUrl,
     db,
     parseWorkers,
@@ -166,6 +175,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       await recordRunFailures(client, runId, triageSettings, failures);
       await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky);
+      // Top Fails' kept totals: a counted run's results changing marks them for a recount.
+      await runChanging(client, runId);
     },
   };
   await app.register(ingestRoutes(ingest));
@@ -174,6 +185,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.startWorkers !== false)
     await startOrphanSweep(deps.jobs, { db, objects: deps.objects, log: deps.logger });
   await registerStorage(app, deps);
+  if (deps.startWorkers !== false && keepTopFails)
+    await startTopFailsCount(deps.jobs, { db, log: deps.logger });
   await app.register(
     runsRoutes({
       db,

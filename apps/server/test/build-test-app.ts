@@ -45,6 +45,8 @@ export async function buildTestApp(
     serverEnv?: NodeJS.ProcessEnv;
     /** false: no job handlers (a test drives the build runner itself). */
     startWorkers?: boolean;
+    /** true: keep Top Fails' totals (off by default: the factories write past ingestion). */
+    keepTopFails?: boolean;
     buildLauncher?: BuildLauncher;
   } = {},
 ): Promise<TestApp> {
@@ -84,6 +86,7 @@ export async function buildTestApp(
     buildExecutors: options.buildExecutors,
     serverEnv: options.serverEnv,
     startWorkers: options.startWorkers,
+    keepTopFails: options.keepTopFails ?? false,
     buildLauncher: options.buildLauncher,
   });
   app.addHook("onClose", () => jobs.stop());

@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
 import { attachPng, fixturePart, TEST_INGEST_TOKEN, upload } from "../../test/upload.js";
+import { insertResult, insertRun, insertTest } from "../../test/factories.js";
+import { listTopFails } from "../modules/runs/history.repo.js";
+import { countStep } from "../modules/topfails/topfails.service.js";
 import { createToken } from "../modules/tokens/tokens.service.js";
 import { createUser } from "../modules/users/users.service.js";
 import { LocalObjectStore } from "../storage/local-store.js";
@@ -96,6 +99,16 @@ beforeAll(async () => {
     .insertInto("settings")
     .values({ name: "Nightly", description: "runs at 02:00", is_active: true })
     .execute();
+  // Failures of this week, and Top Fails' totals kept over them (derived rows, backed up too).
+  const recent = await insertRun(source.db);
+  for (const title of ["Checkout", "Checkout", "Search"]) {
+    const test = await insertTest(source.db, { title: `${title} ${Math.random()}` });
+    await insertResult(source.db, recent, test, {
+      status: "failed",
+      start_time: new Date().toISOString(),
+    });
+  }
+  await countStep(source.db);
 }, 60_000);
 
 afterAll(async () => {
@@ -181,6 +194,11 @@ describe("assay backup and restore", () => {
       expect(restoredRuns.size).toBeGreaterThanOrEqual(4);
       for (const [key, stored] of restoredRuns) expect(stored, key).toBe(sourceRuns.get(key));
       expect(await objectHashes(targetObjects)).toEqual(objectsBefore);
+      // Top Fails' kept totals come back with the results they count, and are used as they are:
+      // the same rows as a count of the restored results (none counted twice).
+      const kept = await listTopFails(target.db, 2, 500, "kept");
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept).toEqual(await listTopFails(target.db, 2, 500));
 
       // The restored database takes new rows: its sequences are past the restored ids.
       await target.db.kysely

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import pLimit from "p-limit";
+import type { PoolClient } from "pg";
 import type { RetentionPolicy } from "../../config-retention.js";
 import { withTransaction, type Db } from "../../db/pool.js";
 import type { ObjectStore } from "../../storage/index.js";
@@ -23,6 +24,11 @@ export interface RetentionDeps {
   log: FastifyBaseLogger;
   /** Unstable results of each run, as the Dashboard counts them (runs service). */
   unstableCounts: (runIds: readonly number[]) => Promise<Map<number, number>>;
+  /**
+   * Called in the transaction that removes results of these runs (failures among them), before
+   * it removes them: Top Fails' kept totals stop trusting runs they counted (topfails service).
+   */
+  resultsRemoving?: (client: PoolClient, runIds: readonly number[]) => Promise<void>;
   /** Results per batch (default 5,000) and attachments per batch (default 200). */
   batch?: { results: number; attachments: number };
   /** How long the pass's lease lasts without renewal (default 10 minutes). */
@@ -100,7 +106,12 @@ class Pass {
     await this.removeAttachments(runId, statuses);
     for (;;) {
       await this.renew();
-      const done = await repo.removeResults(this.deps.db.pool, runId, statuses, this.results);
+      const done = statuses.includes("failed")
+        ? await withTransaction(this.deps.db, async (client) => {
+            await this.deps.resultsRemoving?.(client, [runId]);
+            return repo.removeResults(client, runId, statuses, this.results);
+          })
+        : await repo.removeResults(this.deps.db.pool, runId, statuses, this.results);
       this.totals.results += done.rows;
       this.bytes += done.bytes + done.rows * this.perIndex;
       if (done.rows < this.results) return;
@@ -129,9 +140,10 @@ class Pass {
     await this.renew();
     const rows = (await parts.estimateResults(this.deps.db.pool, partition.runIds, ALL_STATUSES))
       .rows;
-    await withTransaction(this.deps.db, (client) =>
-      parts.rollUpAndDetach(client, partition.name, this.deps.lockTimeoutMs ?? 5_000),
-    );
+    await withTransaction(this.deps.db, async (client) => {
+      await this.deps.resultsRemoving?.(client, partition.runIds);
+      await parts.rollUpAndDetach(client, partition.name, this.deps.lockTimeoutMs ?? 5_000);
+    });
     await parts.dropDetached(this.deps.db.pool, partition.name);
     this.totals.results += rows;
     this.totals.partitions.push(partition.name);

@@ -4,7 +4,9 @@ import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import { insertAttachment, insertResult, insertRun, insertTest } from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { periodStart } from "../dashboard/dashboard.service.js";
+import { listTopFails } from "../runs/history.repo.js";
 import { unstableCounts } from "../runs/runs.service.js";
+import { countStep, runsLosingResults } from "../topfails/topfails.service.js";
 import { estimateRetention } from "./retention.estimate.js";
 import { runRetentionPass, type RetentionDeps } from "./retention.pass.js";
 
@@ -85,6 +87,7 @@ beforeAll(async () => {
     policy,
     log: testApp.app.log,
     unstableCounts: (ids) => unstableCounts(database.db, ids),
+    resultsRemoving: runsLosingResults,
     batch: { results: 2, attachments: 2 },
   };
   const login = await insertTest(database.db, { title: "login works" });
@@ -164,6 +167,13 @@ describe("retention pass", () => {
     expect(await objectThere("old-fail")).toBe(true);
   });
 
+  it("(Top Fails' totals are kept before the pass)", async () => {
+    await countStep(database.db);
+    const kept = await listTopFails(database.db, 2, 10, "kept");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(await listTopFails(database.db, 2, 10));
+  });
+
   it("removes exactly what the policy says, objects included, and records the pass", async () => {
     const outcome = await runRetentionPass(deps, "test-server", "cli");
     expect(outcome).toMatchObject({
@@ -198,6 +208,16 @@ describe("retention pass", () => {
   it("keeps the Dashboard's daily counts and Top Fails from the roll-ups", async () => {
     expect(await dashboard()).toEqual(before.dashboard);
     expect(await get("/v1/fails?limit=10")).toEqual(before.fails);
+    // Top Fails' kept totals had counted "old"'s failure, removed and rolled up: they are not
+    // used until counted again, and then agree.
+    expect(await listTopFails(database.db, 2, 10, "kept")).toEqual([]);
+    // Marked when its results went, before the run itself (the runs between are not trusted).
+    const state = await database.db.pool.query(`SELECT stale FROM topfails_state`);
+    expect(state.rows).toEqual([{ stale: true }]);
+    expect((await countStep(database.db)).rebuilt).toBe(true);
+    const kept = await listTopFails(database.db, 2, 10, "kept");
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept).toEqual(await listTopFails(database.db, 2, 10));
     // Test History's pass rate: the removed results of "logout works" are counted per day.
     const { rows } = await database.db.pool.query<{ id: number }>(
       `SELECT id::int FROM tests WHERE title = 'logout works'`,

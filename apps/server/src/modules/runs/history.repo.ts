@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Db } from "../../db/pool.js";
 import { rolledUpFailsQuery } from "../retention/rollups.repo.js";
+import { keptFailsQuery } from "../topfails/topfails.repo.js";
 
 /** Reads across runs: one test's history and the most failing tests. */
 
@@ -91,31 +92,58 @@ export async function listTestHistory(
 export type HistoryRow = Awaited<ReturnType<typeof listTestHistory>>[number];
 
 /**
- * Tests with the most final failures since `months` months ago, most first, ties by test id.
+ * Failures per test since `months` months ago, counted from results: rows (test_id, fail_count).
  * A failure with 'Pending reason' is a skipped result (deriveStatus), not counted. Counted on
  * the results_failed_time_idx index alone, whose predicate is these conditions word for word
- * (migration 0010; pending-sql.test.ts checks it); titles are joined for the top rows only.
- * A renamed test's failures count once under the test it is now: the per-test counts are
- * summed through the aliases' small canonical map (test_alias_canonical, issue 35).
+ * (migration 0010; pending-sql.test.ts checks it).
  */
-export function topFailsQuery(db: Db, months: number, limit: number) {
+function countedFails(db: Db, months: number) {
+  return (
+    db.kysely
+      .selectFrom("results")
+      .select(["test_id", sql<string>`count(*)`.as("fail_count")])
+      .where("is_final", "=", true)
+      .where("status", "=", "failed")
+      .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
+      .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
+      .groupBy("test_id")
+      // Failures retention removed are counted from its daily roll-ups.
+      .unionAll(rolledUpFailsQuery(db, months))
+  );
+}
+
+/**
+ * Where Top Fails' per-test counts come from: `results`, counted on each call; `kept`, the
+ * totals the topfails module keeps, for the tests that can be listed (no rows at all when those
+ * cannot be used: the caller counts from results then).
+ */
+export type TopFailsSource = "results" | "kept";
+
+function perTestFails(db: Db, months: number, limit: number, source: TopFailsSource) {
+  if (source === "results") return countedFails(db, months);
+  // The same rows' type as counted from results: (test_id, fail_count as text).
+  return db.kysely
+    .selectFrom(keptFailsQuery(db, months, limit).as("kept"))
+    .select(["kept.test_id", "kept.fail_count"]) as unknown as ReturnType<typeof countedFails>;
+}
+
+/**
+ * Tests with the most final failures since `months` months ago, most first, ties by test id;
+ * titles are joined for the top rows only. A renamed test's failures count once under the test
+ * it is now: the per-test counts are summed through the aliases' small canonical map
+ * (test_alias_canonical, issue 35).
+ */
+export function topFailsQuery(
+  db: Db,
+  months: number,
+  limit: number,
+  source: TopFailsSource = "results",
+) {
   return (
     db.kysely
       .selectFrom((eb) =>
         eb
-          .selectFrom(
-            eb
-              .selectFrom("results")
-              .select(["test_id", eb.fn.countAll<string>().as("fail_count")])
-              .where("is_final", "=", true)
-              .where("status", "=", "failed")
-              .where(sql.raw<boolean>(NOT_PENDING_MESSAGE_SQL))
-              .where("start_time", ">=", sql<Date>`now() - make_interval(months => ${months})`)
-              .groupBy("test_id")
-              // Failures retention removed are counted from its daily roll-ups.
-              .unionAll(rolledUpFailsQuery(db, months))
-              .as("per_test"),
-          )
+          .selectFrom(perTestFails(db, months, limit, source).as("per_test"))
           .leftJoin("test_alias_canonical as ac", "ac.test_id", "per_test.test_id")
           .select([
             sql<number>`coalesce(ac.canonical_id, per_test.test_id)`.as("test_id"),
@@ -129,15 +157,26 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
       )
       .innerJoin("tests", "tests.id", "fails.test_id")
       // The suites of each top test's latest failure: one probe per listed row, never per result.
+      // Its id first, from results_latest_final_idx alone (status is in the index), then its row
+      // by id: reading the suites of every failure of the test to keep the latest one fetched a
+      // heap page per failure, ~100 ms a test on a year's months, cold (performance.md).
+      .leftJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom("results as r")
+            .select(sql<number>`max(r.id)`.as("id"))
+            .whereRef("r.test_id", "=", "fails.test_id")
+            .where("r.is_final", "=", true)
+            .where("r.status", "=", "failed")
+            .as("latest"),
+        (join) => join.onTrue(),
+      )
       .leftJoinLateral(
         (eb) =>
           eb
             .selectFrom("results as r")
             .select("r.suite_path")
-            .whereRef("r.test_id", "=", "fails.test_id")
-            .where("r.is_final", "=", true)
-            .where("r.status", "=", "failed")
-            .orderBy("r.id", "desc")
+            .whereRef("r.id", "=", "latest.id")
             .limit(1)
             .as("last"),
         (join) => join.onTrue(),
@@ -156,8 +195,23 @@ export function topFailsQuery(db: Db, months: number, limit: number) {
 }
 
 /** The rows of topFailsQuery. */
-export async function listTopFails(db: Db, months: number, limit: number) {
-  const rows = await topFailsQuery(db, months, limit).execute();
+export async function listTopFails(
+  db: Db,
+  months: number,
+  limit: number,
+  source: TopFailsSource = "results",
+) {
+  const query = topFailsQuery(db, months, limit, source);
+  const rows =
+    source === "results"
+      ? await query.execute()
+      : await db.kysely.transaction().execute(async (trx) => {
+          // The planner's cost for the kept read's parts (each month's index, estimated without
+          // the values the read starts from) passes jit_above_cost: compiling took 1.1 s of its
+          // 1.7 s on a year's store, for a read of milliseconds (performance.md).
+          await sql`SET LOCAL jit = off`.execute(trx);
+          return (await trx.executeQuery(query.compile())).rows;
+        });
   return rows.map((row) => ({
     id: Number(row.test_id),
     title: row.title,
