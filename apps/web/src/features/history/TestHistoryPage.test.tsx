@@ -82,7 +82,13 @@ describe("Test History", { timeout: 20_000 }, () => {
     mockApi({
       "/v1/history/777": () => jsonResponse(HISTORY),
       "/v1/flaky-tests/777": () =>
-        jsonResponse({ testId: 777, threshold: 0.1, window: 30, contexts: [context] }),
+        jsonResponse({
+          testId: 777,
+          threshold: 0.1,
+          minResults: 5,
+          window: 30,
+          contexts: [context],
+        }),
     });
     renderAt("/history/777");
 
