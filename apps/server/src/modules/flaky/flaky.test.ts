@@ -244,3 +244,17 @@ describe("flaky tests kept up to date at ingest", () => {
     expect(trend.at(-1)!.count).toBe(flakyToday + 1);
   });
 });
+
+describe("a run with two results of one test", () => {
+  it("counts the run once in the test's window, with the worse outcome", async () => {
+    // Two entries with one explicit id (TC901) are one test of the catalogue, both final.
+    await uploadRun(
+      { "checkout TC901 by card": "r", "checkout TC901 by voucher": "f" },
+      { branch: "twice" },
+    );
+    const { rows } = await database.db.pool.query(
+      "SELECT test_id::int, outcomes FROM flaky_stats WHERE branch = 'twice'",
+    );
+    expect(rows).toEqual([{ test_id: 901, outcomes: "f" }]);
+  });
+});

@@ -4,7 +4,12 @@ import type pg from "pg";
 import type { FlakySettings } from "../../config-flaky.js";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { recordUnreadRuns } from "../runs/backfill.service.js";
-import { earlierOutcomes, runOutcomesFor, type EarlierOutcome } from "../runs/failures.service.js";
+import {
+  earlierOutcomes,
+  runOutcomesFor,
+  type ContextOutcomes,
+  type EarlierOutcome,
+} from "../runs/failures.service.js";
 import * as repo from "./stats.repo.js";
 
 /** The figures a window is stored with. */
@@ -78,8 +83,8 @@ export async function recordRunOutcomes(
 ): Promise<void> {
   const found = await runOutcomesFor(client, runId);
   if (!found || found.run.family === "load") return;
-  const { run, contexts } = found;
-  for (const context of contexts) {
+  const { run } = found;
+  for (const context of found.contexts.map(oneOutcomeEach)) {
     const key: repo.ContextKey = {
       family: run.family,
       platform: context.platform,
@@ -114,6 +119,25 @@ export async function recordRunOutcomes(
   }
   await repo.markRunCounted(client, runId);
   await repo.recordTrend(client, run.at, run.family, settings);
+}
+
+/** How bad an outcome is: a run's worst outcome of a test is its outcome. */
+const WORST: Record<Outcome, number> = { p: 0, r: 1, f: 2 };
+
+/**
+ * A context's tests with one outcome each. A run can hold two final results of one test (two
+ * entries of a report with the same explicit id, TC901): the run counts once in the test's
+ * window, with the worse of them (writing the test's window twice in one statement failed).
+ */
+function oneOutcomeEach(context: ContextOutcomes): ContextOutcomes {
+  const outcomes = new Map<number, Outcome>();
+  context.test_ids.forEach((testId, i) => {
+    const outcome = context.outcomes[i] as Outcome;
+    const earlier = outcomes.get(testId);
+    if (earlier === undefined || WORST[outcome] > WORST[earlier]) outcomes.set(testId, outcome);
+  });
+  if (outcomes.size === context.test_ids.length) return context;
+  return { ...context, test_ids: [...outcomes.keys()], outcomes: [...outcomes.values()].join("") };
 }
 
 /**
