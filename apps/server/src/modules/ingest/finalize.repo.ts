@@ -128,6 +128,12 @@ const TALLIED = `
          $9::timestamptz AS finished_at`;
 
 /**
+ * Tests' time past this (a year) is no run's length: a report's garbled durations (a fuzzed
+ * `time`) leave the end to the upload's time rather than overflowing PostgreSQL's interval.
+ */
+const LONGEST_RUN_MS = 365 * 24 * 3_600_000;
+
+/**
  * A finished run whose results date their starts but not their ends (a JUnit suite's timestamp)
  * ends at its start plus the tests' time, not at the upload's time: a week-old report uploaded
  * now is not a week long, on the screens or in a notification.
@@ -139,7 +145,10 @@ async function storeRunCounts(client: pg.PoolClient, runId: number, tally?: RunT
        duration_ms = c.duration_ms,
        started_at = coalesce(c.started_at, runs.started_at),
        finished_at = CASE WHEN runs.state = 'finished'
-         THEN coalesce(c.finished_at, c.started_at + c.duration_ms * interval '1 millisecond', runs.finished_at, now())
+         THEN coalesce(c.finished_at,
+                       c.started_at + CASE WHEN c.duration_ms <= ${LONGEST_RUN_MS}
+                                           THEN c.duration_ms * interval '1 millisecond' END,
+                       runs.finished_at, now())
          ELSE runs.finished_at END
      FROM (${tally ? TALLIED : COUNTED}) c
      WHERE runs.id = $1`,

@@ -190,3 +190,22 @@ describe("totals that disagree with the tests listed", () => {
     expect(run.json().warnings).toEqual([]);
   });
 });
+
+describe("a report's garbled test times", () => {
+  it("store the run, ending it at the upload rather than at its start plus centuries", async () => {
+    const report = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuite name="api.Orders" tests="1" timestamp="2026-11-28T09:00:00">
+<testcase name="lists orders" classname="api.Orders" time="100000000000"/>
+</testsuite>`;
+    const res = await upload(app, [{ name: "TEST-api.Orders.xml", content: report }], {
+      run_key: "garbled-times",
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const { rows } = await database.db.pool.query<{ started_at: Date; finished_at: Date }>(
+      "SELECT started_at, finished_at FROM runs WHERE test_run_key = 'garbled-times'",
+    );
+    expect(rows[0]!.started_at.toISOString()).toBe("2026-11-28T09:00:00.000Z");
+    // Not the start plus the tests' time (3,000 years): the upload's time.
+    expect(Math.abs(rows[0]!.finished_at.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+});
