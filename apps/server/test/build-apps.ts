@@ -104,7 +104,9 @@ export async function buildBuildApp(
     dataDir,
     close: async () => {
       await app.close();
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      // A build process killed by the close may still write its log for a moment (ENOTEMPTY).
+      if (!options.dataDir)
+        await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }
