@@ -10,7 +10,7 @@ import { Cleanup } from "./cleanup.js";
 import { externalCluster, withClient } from "./databases.js";
 import { IngestServer } from "./ingest-server.js";
 import { writeJunitReport } from "./junit-gen.js";
-import { median, ms, seconds, step } from "./output.js";
+import { callTimes, median, ms, seconds, step } from "./output.js";
 import { cpuMsOf } from "./procstat.js";
 import { loadDataset } from "./query-data.js";
 
@@ -32,16 +32,8 @@ const settings = FLAKY_DEFAULTS;
 /** Runs the queries' store counts through the backfill (3 windows' worth). */
 const COUNTED_RUNS = 3 * settings.window;
 
-async function timesOf(fn: () => Promise<unknown>, calls = 20): Promise<number[]> {
-  for (let i = 0; i < 3; i++) await fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
+/** 20 timed calls after 3 untimed. */
+const timesOf = (fn: () => Promise<unknown>) => callTimes(20, fn, 3);
 
 /**
  * Flaky's step on `runId` alone, the windows first set back to what `before` left. `created`:

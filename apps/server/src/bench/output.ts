@@ -47,3 +47,19 @@ export function table(header: readonly string[], rows: readonly (readonly string
       .trimEnd();
   return [line(header), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)];
 }
+
+/** Wall times (ms) of `calls` calls of `fn`, after `warmups` calls left untimed (JIT, caches). */
+export async function callTimes(
+  calls: number,
+  fn: () => Promise<unknown>,
+  warmups = 0,
+): Promise<number[]> {
+  for (let i = 0; i < warmups; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) {
+    const started = performance.now();
+    await fn();
+    times.push(performance.now() - started);
+  }
+  return times;
+}

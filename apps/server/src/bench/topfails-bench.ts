@@ -9,7 +9,7 @@ import { listTopFails, topFailsQuery } from "../modules/runs/history.repo.js";
 import { countStep } from "../modules/topfails/topfails.service.js";
 import { Cleanup } from "./cleanup.js";
 import { getRaw } from "./http-get.js";
-import { median, ms } from "./output.js";
+import { callTimes, median, ms } from "./output.js";
 import { loadDataset } from "./query-data.js";
 import { scratchName } from "./scratch-database.js";
 import { startServerProcess } from "./server-process.js";
@@ -33,16 +33,8 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(" ");
 
-async function timed(calls: number, fn: () => Promise<unknown>): Promise<number[]> {
-  await fn();
-  const times: number[] = [];
-  for (let i = 0; i < calls; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times;
-}
+/** `calls` timed calls after one untimed. */
+const timed = (calls: number, fn: () => Promise<unknown>) => callTimes(calls, fn, 1);
 
 /** Execution time and buffers of the statement, as PostgreSQL counts them (EXPLAIN ANALYZE). */
 async function explained(db: Db, source: "results" | "kept"): Promise<string> {

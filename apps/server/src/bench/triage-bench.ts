@@ -18,7 +18,7 @@ import { externalCluster } from "./databases.js";
 import { IngestServer } from "./ingest-server.js";
 import { cpuMsOf } from "./procstat.js";
 import { writeJunitReport } from "./junit-gen.js";
-import { median, say, step } from "./output.js";
+import { callTimes, median, say, step } from "./output.js";
 import { timeQueries } from "./phases.js";
 import { BENCH_TOKEN } from "./server-process.js";
 import { fillTriageStore, writeAllFailedReport } from "./triage-data.js";
@@ -64,16 +64,6 @@ async function costOf(db: Db, rounds: number, fn: () => Promise<unknown>) {
     cpu.push((used.user + used.system) / 1000 + cpuMsOf(backend) - theirs);
   }
   return `${ms(median(wall))} | ${ms(Math.max(...wall))} | ${ms(median(cpu))}`;
-}
-
-async function timesOf(rounds: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const started = performance.now();
-    await fn();
-    times.push(performance.now() - started);
-  }
-  return times;
 }
 
 const statementKind = (sql: string): string => {
@@ -231,7 +221,7 @@ async function benchGroups(server: IngestServer, tmp: string) {
     const started = performance.now();
     const bytes = (await get(url)).length;
     const first = performance.now() - started;
-    const times = await timesOf(20, () => get(url));
+    const times = await callTimes(20, () => get(url));
     say(
       `| ${label} | ${ms(first)} | ${ms(median(times))} | ${ms(Math.max(...times))} | ${bytes} bytes |`,
     );
