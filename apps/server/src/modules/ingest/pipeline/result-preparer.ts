@@ -106,6 +106,12 @@ export class ResultPreparer {
   private readonly retried: number[] = [];
   /** The hashes of the failures' causes seen so far (result-failures.ts). */
   private readonly causes = new Set<string>();
+  /**
+   * Whether failures are fingerprinted here: only for a run without results yet, the one case
+   * triage takes them from the upload (ResultsWriter.failures); a live run's later batches are
+   * read back by triage, so their failures are not fingerprinted twice.
+   */
+  private readonly fingerprints: boolean;
   /** Results added so far, not counting duplicates: the position of the next one. */
   private written = 0;
   /** Written batches' buffers, for later batches to reuse. */
@@ -117,6 +123,7 @@ export class ResultPreparer {
   constructor(private readonly options: PreparerOptions) {
     for (const id of options.existing) this.testRunTestIds.set(digestOf(id), HELD);
     this.onlyDerivedIds = this.testRunTestIds.size === 0;
+    this.fingerprints = this.testRunTestIds.size === 0;
     this.batch = this.newBatch();
   }
 
@@ -177,12 +184,9 @@ export class ResultPreparer {
       batch.children.push({ index: batch.rows.rows, result, files });
     }
     batch.tests.add(identity, explicitId, result.title ?? result.name, result.file);
-    const failure = preparedFailure(
-      batch.rows.rows,
-      result,
-      this.options.runFacts ?? {},
-      this.causes,
-    );
+    const failure =
+      this.fingerprints &&
+      preparedFailure(batch.rows.rows, result, this.options.runFacts ?? {}, this.causes);
     if (failure) batch.failures.push(failure);
     const place = { runId: this.options.runId, runAt: this.options.runAt, testRunTestId };
     batch.rows.append(encodeResultTail(place, result, this.options.runFacts));
