@@ -32,6 +32,12 @@ export interface AppDeps {
    * would not hear of those writes (the screen then counts from results, as before).
    */
   keepTopFails?: boolean;
+  /**
+   * Whether uploads are triaged as they are stored (default true): their failures fingerprinted
+   * and filed into failure groups in the storing transaction. Only the write bench turns it off
+   * (BENCH_TRIAGE=off), to measure what triage adds to an upload.
+   */
+  triage?: boolean;
   /** Launches a schedule's builds; default: none here (each slot records that). */
   buildLauncher?: BuildLauncher;
   /** Who a request comes from; tests replace it to act as a signed-in user. */

@@ -137,6 +137,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
   const triageSettings = { similarity: config.triageSimilarity };
+  const triageAtUpload = deps.triage !== false;
   const runViews = {
     db,
     cache: new RunViewCache(),
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
+    fingerprintFailures: triageAtUpload,
     // In the transaction that stores the run: triage fingerprints its failures, aliases reads its
     // new tests, then flaky moves its tests' windows (after aliases, so a renamed test's window
     // follows it).
@@ -172,7 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registered: RegisteredTests,
       failures?: readonly WrittenFailure[],
     ) => {
-      await recordRunFailures(client, runId, triageSettings, failures);
+      if (triageAtUpload) await recordRunFailures(client, runId, triageSettings, failures);
       await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky);
       // Top Fails' kept totals: a counted run's results changing marks them for a recount.

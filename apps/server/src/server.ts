@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import { buildApp } from "./app.js";
+import type { AppDeps } from "./app-deps.js";
 import type { Config } from "./config.js";
 import { assertDurable, openDatabase } from "./db/database.js";
 import { migrate } from "./db/migrate.js";
@@ -34,7 +35,12 @@ export interface RunningServer {
  * the object store and starts listening. Whatever was started is stopped again if a later step
  * fails, so nothing is left half-way.
  */
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  log: Logger,
+  /** AppDeps' switches a bench's server sets (server-entry.ts); none in production. */
+  switches: Pick<AppDeps, "triage"> = {},
+): Promise<RunningServer> {
   const database = await openDatabase(config, log);
   let app: FastifyInstance | undefined;
   let jobs: Jobs | undefined;
@@ -60,7 +66,16 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const trackers = demoTrackers
       ? createTrackers(demoTrackers.config, demoTrackers.demo)
       : undefined;
-    app = await buildApp({ config, db: database.db, logger: log, objects, jobs, trackers, secret });
+    app = await buildApp({
+      config,
+      db: database.db,
+      logger: log,
+      objects,
+      jobs,
+      trackers,
+      secret,
+      ...switches,
+    });
     await app.listen({ port: config.port, host: config.host });
     // After listen: a start that fails earlier must not make an admin whose password nobody saw.
     if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);

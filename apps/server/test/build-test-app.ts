@@ -47,6 +47,8 @@ export async function buildTestApp(
     startWorkers?: boolean;
     /** true: keep Top Fails' totals (off by default: the factories write past ingestion). */
     keepTopFails?: boolean;
+    /** false: uploads are stored without triage (AppDeps.triage, the write bench's switch). */
+    triage?: boolean;
     buildLauncher?: BuildLauncher;
   } = {},
 ): Promise<TestApp> {
@@ -87,6 +89,7 @@ export async function buildTestApp(
     serverEnv: options.serverEnv,
     startWorkers: options.startWorkers,
     keepTopFails: options.keepTopFails ?? false,
+    triage: options.triage,
     buildLauncher: options.buildLauncher,
   });
   app.addHook("onClose", () => jobs.stop());

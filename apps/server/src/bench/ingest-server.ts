@@ -14,6 +14,8 @@ export interface ServerSetup {
   databaseUrl: string | undefined;
   cleanup: Cleanup;
   maxLifetimeMs: number;
+  /** More environment for the server process (e.g. BENCH_TRIAGE: server-entry.ts). */
+  env?: Record<string, string>;
 }
 
 /** One upload as the server lived it: the answer, peak RSS and the CPU used on both sides. */
@@ -45,6 +47,7 @@ export class IngestServer {
         dataDir: setup.dataDir,
         maxLifetimeMs: setup.maxLifetimeMs,
         nodeArgs,
+        ...(setup.env ? { env: setup.env } : {}),
         ...(setup.databaseUrl ? { databaseUrl: setup.databaseUrl } : {}),
         ...(logName ? { logName } : {}),
       },

@@ -10,7 +10,12 @@ import { startServer } from "../server.js";
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
-const server = await startServer(config, log);
+// BENCH_TRIAGE=off: uploads are stored without triage (write-bench.ts --compare-triage).
+const server = await startServer(
+  config,
+  log,
+  process.env.BENCH_TRIAGE === "off" ? { triage: false } : {},
+);
 const parent = process.ppid;
 
 let stopping = false;

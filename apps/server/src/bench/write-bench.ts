@@ -23,6 +23,12 @@ import type { LocalFile } from "./upload.js";
  * medians. Between two uploads it waits for the server and PostgreSQL to be idle. --detail also
  * prints, per upload, the CPU of each kind of PostgreSQL process and the statements seen active
  * (pg_stat_activity every 50 ms): what else ran beside the upload.
+ *
+ * `--compare-triage` (issue 34: what triage adds to the 100k upload) starts two servers, one
+ * with triage at upload and one without (BENCH_TRIAGE=off: no fingerprints in the parse
+ * workers, no triage step in the storing transaction), and sends every report to both in
+ * alternating order, so that drift of the machine falls on both alike; it prints both medians
+ * and their difference.
  */
 
 function pgProcesses(postmaster: number | undefined): Map<number, { kind: string; ms: number }> {
@@ -92,6 +98,7 @@ async function settle(server: IngestServer): Promise<void> {
 
 const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
 const detail = process.argv.includes("--detail");
+const compareTriage = process.argv.includes("--compare-triage");
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -114,15 +121,21 @@ async function main(): Promise<void> {
     const reports: LocalFile[] = [];
     for (let i = 0; i < rounds; i++)
       reports.push(await writeJunitReport(path.join(tmp, `junit-100k-${i}.xml`), 100_000, 2 + i));
-    const server = await IngestServer.start({
-      dataDir: path.join(tmp, "server"),
-      databaseUrl: external
-        ? await external.createDatabase(`assay_bench_write_${randomBytes(3).toString("hex")}`)
-        : undefined,
-      cleanup,
-      maxLifetimeMs: 30 * 60_000,
-    });
-    const upload = async (label: string, file: LocalFile): Promise<Measured> => {
+    const start = async (name: string, env?: Record<string, string>) =>
+      IngestServer.start({
+        dataDir: path.join(tmp, name),
+        databaseUrl: external
+          ? await external.createDatabase(`assay_bench_write_${randomBytes(3).toString("hex")}`)
+          : undefined,
+        cleanup,
+        maxLifetimeMs: 30 * 60_000,
+        ...(env ? { env } : {}),
+      });
+    const upload = async (
+      server: IngestServer,
+      label: string,
+      file: LocalFile,
+    ): Promise<Measured> => {
       const before = detail ? pgProcesses(server.server.postgresPid) : undefined;
       const activity = detail ? await watchActivity(server.dbUrl) : undefined;
       const m = await server.upload([file], {});
@@ -146,23 +159,54 @@ async function main(): Promise<void> {
       await settle(server);
       return m;
     };
-    await upload("warm-up 1k", warmup);
-    await upload("10k", junit10k);
-    const created: Measured[] = [];
-    const known: Measured[] = [];
+    const servers = compareTriage
+      ? [
+          { label: "with triage", server: await start("server") },
+          { label: "without triage", server: await start("bare", { BENCH_TRIAGE: "off" }) },
+        ]
+      : [{ label: "", server: await start("server") }];
+    for (const { label, server } of servers) {
+      await upload(server, `${label} warm-up 1k`, warmup);
+      await upload(server, `${label} 10k`, junit10k);
+    }
+    const created = servers.map(() => [] as Measured[]);
+    const known = servers.map(() => [] as Measured[]);
     for (let i = 0; i < rounds; i++) {
-      created.push(await upload(`100k new tests #${i + 1}`, reports[i]!));
-      known.push(await upload(`100k known tests #${i + 1}`, reports[i]!));
+      // Alternating which server goes first: a machine slowing down costs both alike.
+      const order = i % 2 === 0 ? servers.keys() : [...servers.keys()].reverse();
+      for (const s of order) {
+        const { label, server } = servers[s]!;
+        created[s]!.push(await upload(server, `${label} 100k new tests #${i + 1}`, reports[i]!));
+        known[s]!.push(await upload(server, `${label} 100k known tests #${i + 1}`, reports[i]!));
+      }
     }
-    for (const [label, list] of [
-      ["new tests", created],
-      ["known tests", known],
-    ] as const) {
-      step(
-        `median of ${list.length}, 100k ${label}: ${seconds(median(list.map((m) => m.answer.ms)))}, server CPU ${median(list.map((m) => m.serverCpuMs))} ms, PostgreSQL CPU ${median(list.map((m) => m.postgresCpuMs ?? 0))} ms, peak RSS max ${mib(Math.max(...list.map((m) => m.peakRss)))}`,
-      );
+    for (const [s, { label }] of servers.entries()) {
+      for (const [kind, list] of [
+        ["new tests", created[s]!],
+        ["known tests", known[s]!],
+      ] as const) {
+        step(
+          `${label} median of ${list.length}, 100k ${kind}: ${seconds(median(list.map((m) => m.answer.ms)))}, server CPU ${median(list.map((m) => m.serverCpuMs))} ms, PostgreSQL CPU ${median(list.map((m) => m.postgresCpuMs ?? 0))} ms, peak RSS max ${mib(Math.max(...list.map((m) => m.peakRss)))}`,
+        );
+      }
     }
-    await server.stop();
+    if (compareTriage) {
+      const wall = (list: Measured[]) => median(list.map((m) => m.answer.ms));
+      const cpu = (list: Measured[]) =>
+        median(list.map((m) => m.serverCpuMs + (m.postgresCpuMs ?? 0)));
+      const added = (a: number, b: number) =>
+        `${(a - b).toFixed(0)} ms = ${((100 * (a - b)) / b).toFixed(1)}%`;
+      for (const [kind, lists] of [
+        ["new tests", created],
+        ["known tests", known],
+      ] as const) {
+        const [withTriage, without] = [lists[0]!, lists[1]!];
+        step(
+          `triage adds to the 100k ${kind} upload (medians): wall ${added(wall(withTriage), wall(without))}, CPU (server + PostgreSQL) ${added(cpu(withTriage), cpu(without))}`,
+        );
+      }
+    }
+    for (const { server } of servers) await server.stop();
   } finally {
     await cleanup.run();
   }

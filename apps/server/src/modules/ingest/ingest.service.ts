@@ -51,6 +51,11 @@ export interface IngestDeps {
     failures?: readonly WrittenFailure[],
   ) => Promise<void>;
   /**
+   * Whether the parse workers fingerprint the failures of a new run for onRunStored (default
+   * true): off where triage does not run at upload (AppDeps.triage).
+   */
+  fingerprintFailures?: boolean;
+  /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
    * `committed` after COMMIT. Absent: nobody is told. `how`: an upload may be one shard of
@@ -258,6 +263,7 @@ async function storeUpload(
         baseurl: fields.baseurl,
       },
       existing: [...existing],
+      fingerprintFailures: deps.fingerprintFailures !== false,
       junitRetries: fields.junit_retries,
     });
     await writer.writeBatches(parsed.batches, (batch) => parsed.recycle(batch));

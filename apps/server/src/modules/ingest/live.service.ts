@@ -73,6 +73,7 @@ export async function appendResults(
       knownTests: deps.knownTests,
       existing: await repo.existingTestRunTestIds(client, run.id),
       runFacts: await repo.runFacts(client, run.id),
+      fingerprintFailures: deps.fingerprintFailures !== false,
     });
     await writer.write(results.map((result) => ({ result, files: NO_FILES })));
     await finalizeRun(client, run.id, {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FAILURE_TEXT_CHARS } from "@assay/core";
 import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
+import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { retriage } from "./fingerprints.service.js";
@@ -184,5 +185,31 @@ describe("triage of an upload's failures", () => {
     // The backfill reads each stored run and fingerprints it: the same rows, to the millisecond.
     await retriage(database.db, { similarity: 0.6 });
     expect(await filed()).toEqual(fromUploads);
+  });
+});
+
+// The write bench compares uploads with and without triage (BENCH_TRIAGE=off): its "without"
+// server must really skip it, or the comparison would show triage as free.
+describe("an app built with triage off (the write bench's comparison)", () => {
+  it("stores an upload's failures without filing them", async () => {
+    const app = await buildTestApp(database.db, {
+      env: { ASSAY_INGEST_TOKEN: TEST_INGEST_TOKEN },
+      triage: false,
+    });
+    try {
+      const res = await upload(app.app, [{ name: "junit.xml", content: junit() }], {
+        family: "backend",
+        run_key: "untriaged",
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const { rows } = await database.db.pool.query<{ failed: number; filed: number }>(
+        `SELECT runs.failed, (SELECT count(*)::int FROM result_fingerprints f
+                              WHERE f.run_id = runs.id) AS filed
+         FROM runs WHERE test_run_key = 'untriaged'`,
+      );
+      expect(rows).toEqual([{ failed: 3, filed: 0 }]);
+    } finally {
+      await app.app.close();
+    }
   });
 });

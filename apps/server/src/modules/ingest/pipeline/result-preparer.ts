@@ -24,6 +24,11 @@ export interface PreparerOptions {
   runFacts?: RunFacts;
   /** test_run_test_ids the run already holds: results with these are duplicates, skipped. */
   existing: Iterable<string>;
+  /**
+   * Whether failures may be fingerprinted here for triage (default true). Off only where triage
+   * does not run at upload (AppDeps.triage: the write bench's comparison).
+   */
+  fingerprintFailures?: boolean;
   batchSize?: number;
 }
 
@@ -123,7 +128,7 @@ export class ResultPreparer {
   constructor(private readonly options: PreparerOptions) {
     for (const id of options.existing) this.testRunTestIds.set(digestOf(id), HELD);
     this.onlyDerivedIds = this.testRunTestIds.size === 0;
-    this.fingerprints = this.testRunTestIds.size === 0;
+    this.fingerprints = options.fingerprintFailures !== false && this.testRunTestIds.size === 0;
     this.batch = this.newBatch();
   }
 

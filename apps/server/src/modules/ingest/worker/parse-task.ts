@@ -37,6 +37,8 @@ export interface ParseTask {
   runFacts: RunFacts;
   /** test_run_test_ids the run already holds. */
   existing: string[];
+  /** Whether failures are fingerprinted for triage (default true; PreparerOptions's). */
+  fingerprintFailures?: boolean;
   /** JUnit: same-named test cases of one suite are attempts of one test (ParseOptions). */
   junitRetries?: boolean;
   batchSize?: number;

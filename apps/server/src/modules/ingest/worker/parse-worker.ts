@@ -163,6 +163,7 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
       testIdPattern: new RegExp(task.testIdPattern, "i"),
       runFacts: task.runFacts,
       existing: task.existing,
+      fingerprintFailures: task.fingerprintFailures !== false,
       ...(task.batchSize !== undefined && { batchSize: task.batchSize }),
     });
     const warnings = new Warnings();
