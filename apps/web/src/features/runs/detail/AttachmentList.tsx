@@ -86,7 +86,10 @@ export function AttachmentList({
               </Typography>
               <Typography variant="caption" color="text.secondary">
                 {attachment.contentType} · {sizeText(attachment.size)}
-                {step && ` · after step ${attachment.stepIndex! + 1}: ${step.action}`}
+                {step && ` · after step ${attachment.stepIndex! + 1}`}
+                {/* An unnamed embedding is titled after its step (ingest's cucumber.ts): the
+                    step is not said twice. */}
+                {step && !titleOf(attachment).startsWith(step.action) && `: ${step.action}`}
               </Typography>
               <Link
                 href={objectUrl(attachment.path)}

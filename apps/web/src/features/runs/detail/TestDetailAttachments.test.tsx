@@ -91,6 +91,24 @@ describe("Frontend test detail dialog: attachments other than screenshots", () =
     expect(requestedPaths(fetchMock)).not.toContain("/v1/objects/attachments/2026/11/b.zip");
   });
 
+  it("does not repeat the step's words for an embedding titled after its step", async () => {
+    renderWith(
+      [
+        attachment({
+          name: "attachment-1.txt",
+          description: "When I pay by invoice (failed)",
+          stepIndex: 1,
+          size: 4,
+        }),
+      ],
+      { "attachments/2026/11/a.txt": "page" },
+    );
+    const section = await attachments();
+    const figure = within(section.getByRole("figure", { name: "When I pay by invoice (failed)" }));
+    expect(figure.getByText("text/plain · 4 bytes · after step 2")).toBeInTheDocument();
+    expect(figure.getAllByText(/When I pay by invoice/)).toHaveLength(1);
+  });
+
   it("shows only the start of a long text attachment and says how much of it", async () => {
     const line = "GET /api/orders 200 12ms\n";
     const text = line.repeat(Math.ceil((3 * TEXT_PREVIEW_BYTES) / line.length));
