@@ -92,6 +92,40 @@ async function generate(db: Db, objects: LocalObjectStore): Promise<void> {
   await db.pool.query("VACUUM ANALYZE");
 }
 
+/**
+ * The biggest relations (a table with its TOAST, its indexes apart), then the rest of the
+ * database in one line: where pg_database_size's bytes are.
+ */
+async function printRelations(db: Db, title: string): Promise<void> {
+  const { rows } = await db.pool.query<{
+    name: string;
+    rows: number;
+    table: number;
+    indexes: number;
+  }>(
+    `SELECT c.relname AS name, greatest(c.reltuples, 0)::float8 AS rows,
+            pg_table_size(c.oid)::float8 AS table, pg_indexes_size(c.oid)::float8 AS indexes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 12`,
+  );
+  const total = (
+    await db.pool.query<{ bytes: number }>(
+      `SELECT pg_database_size(current_database())::float8 AS bytes`,
+    )
+  ).rows[0]!.bytes;
+  const kib = (n: number) => `${Math.round(n / 1024).toLocaleString("en")} kB`;
+  out(`${title}: relation | rows (estimate) | table + TOAST | indexes`);
+  let listed = 0;
+  for (const row of rows) {
+    listed += row.table + row.indexes;
+    out(
+      `  ${row.name} | ${Math.round(row.rows).toLocaleString("en")} | ${kib(row.table)} | ${kib(row.indexes)}`,
+    );
+  }
+  out(`  everything else (catalogue, smaller tables) | | ${kib(total - listed)} |`);
+}
+
 /** Asks Top Fails and a test's history every 100 ms until `stop`; their latencies and errors. */
 async function reader(db: Db, stop: { done: boolean }) {
   const times: number[] = [];
@@ -136,6 +170,7 @@ async function main() {
     );
     const log = createLogger("error");
     const deps = retentionDeps({ db, objects, policy }, log);
+    await printRelations(db, "before the pass");
     const stop = { done: false };
     const reading = reader(db, stop);
     const t1 = performance.now();
@@ -160,6 +195,7 @@ async function main() {
     out(
       `reader during the pass (Top Fails + a test's history, every 100 ms): ${reads.reads} reads, ${reads.errors} errors, median ${reads.median} ms, p95 ${reads.p95} ms, max ${reads.max} ms`,
     );
+    await printRelations(db, "after the pass");
     out(
       `load average: ${loadavg()
         .map((n) => n.toFixed(2))
