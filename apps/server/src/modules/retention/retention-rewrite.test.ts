@@ -209,4 +209,13 @@ describe("retention rewrites the month that holds the cut-off", () => {
     );
     expect(routed!.name).toBe(month);
   });
+
+  it("leaves a month whose free share is below the threshold as it is", async () => {
+    const late = await insertRun(database.db, { created_at: at, started_at: at, total: 100 });
+    await fill(late, 100);
+    const before = (await monthState())!;
+    const outcome = await runRetentionPass(deps({ minFreeShare: 0.9 }), "server-c", "nightly", now);
+    expect(outcome).toMatchObject({ state: "finished", totals: { runs: 1, rewritten: [] } });
+    expect((await monthState())!.oid).toBe(before.oid);
+  });
 });
