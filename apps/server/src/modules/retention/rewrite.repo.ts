@@ -205,6 +205,9 @@ export async function swapIn(
   lockTimeoutMs: number,
 ): Promise<number> {
   await client.query(`SET LOCAL lock_timeout = ${Math.round(lockTimeoutMs)}`);
+  // After the storage upkeep's partition making (createMonthPartition takes this lock first),
+  // not against it: it locks the default partition, which ATTACH reads, then results.
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('results partitions'))");
   await client.query(`ALTER TABLE results DETACH PARTITION ${quote(name)}`);
   const ids = `SELECT DISTINCT result_id FROM retention_rewrite_changes WHERE partition = $1`;
   await client.query(`DELETE FROM ${work(name)} WHERE id IN (${ids})`, [name]);
