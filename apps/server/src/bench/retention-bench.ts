@@ -92,6 +92,42 @@ async function generate(db: Db, objects: LocalObjectStore): Promise<void> {
   await db.pool.query("VACUUM ANALYZE");
 }
 
+/**
+ * The biggest relations (a table with its TOAST, its indexes apart), then the rest of the
+ * database in one line: where pg_database_size's bytes are.
+ */
+async function printRelations(db: Db, title: string): Promise<void> {
+  const { rows } = await db.pool.query<{
+    name: string;
+    rows: number;
+    dead: number;
+    table: number;
+    indexes: number;
+  }>(
+    `SELECT c.relname AS name, pg_stat_get_live_tuples(c.oid)::float8 AS rows,
+            pg_stat_get_dead_tuples(c.oid)::float8 AS dead,
+            pg_table_size(c.oid)::float8 AS table, pg_indexes_size(c.oid)::float8 AS indexes
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE c.relkind = 'r' AND n.nspname NOT IN ('pg_catalog', 'information_schema')
+     ORDER BY pg_total_relation_size(c.oid) DESC LIMIT 12`,
+  );
+  const total = (
+    await db.pool.query<{ bytes: number }>(
+      `SELECT pg_database_size(current_database())::float8 AS bytes`,
+    )
+  ).rows[0]!.bytes;
+  const kib = (n: number) => `${Math.round(n / 1024).toLocaleString("en")} kB`;
+  out(`${title}: relation | live rows | dead rows | table + TOAST | indexes`);
+  let listed = 0;
+  for (const row of rows) {
+    listed += row.table + row.indexes;
+    out(
+      `  ${row.name} | ${Math.round(row.rows).toLocaleString("en")} | ${Math.round(row.dead).toLocaleString("en")} | ${kib(row.table)} | ${kib(row.indexes)}`,
+    );
+  }
+  out(`  everything else (catalogue, smaller tables) | | ${kib(total - listed)} |`);
+}
+
 /** Asks Top Fails and a test's history every 100 ms until `stop`; their latencies and errors. */
 async function reader(db: Db, stop: { done: boolean }) {
   const times: number[] = [];
@@ -135,10 +171,21 @@ async function main() {
       RetentionFileSchema.parse({ default: { runsDays: 183, failuresDays: 183 } }),
     );
     const log = createLogger("error");
-    const deps = retentionDeps({ db, objects, policy }, log);
+    // When the rewrite of the cut-off month reached its steps, from the pass's start.
+    const marks: string[] = [];
+    let t1 = 0;
+    const deps = {
+      ...retentionDeps({ db, objects, policy }, log),
+      rewrite: {
+        step: async (step: string, name: string) => {
+          marks.push(`${name} ${step} at ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+        },
+      },
+    };
+    await printRelations(db, "before the pass");
     const stop = { done: false };
     const reading = reader(db, stop);
-    const t1 = performance.now();
+    t1 = performance.now();
     const outcome = await runRetentionPass(deps, "bench", "cli");
     const passMs = performance.now() - t1;
     stop.done = true;
@@ -152,6 +199,9 @@ async function main() {
       `pass: ${outcome!.state} in ${(passMs / 1000).toFixed(1)} s: ${JSON.stringify(outcome!.totals.runs)} runs, ${outcome!.totals.results} results, ${outcome!.totals.partitions.length} partitions dropped, ${outcome!.totals.attachments} attachments`,
     );
     out(
+      `months rewritten: ${(outcome!.totals.rewritten ?? []).join(", ") || "none"}; ${marks.join(", ")}`,
+    );
+    out(
       `pg_database_size: ${mib(before)} before, ${mib(after)} after: ${(((before - after) / before) * 100).toFixed(1)}% freed`,
     );
     out(
@@ -160,6 +210,7 @@ async function main() {
     out(
       `reader during the pass (Top Fails + a test's history, every 100 ms): ${reads.reads} reads, ${reads.errors} errors, median ${reads.median} ms, p95 ${reads.p95} ms, max ${reads.max} ms`,
     );
+    await printRelations(db, "after the pass");
     out(
       `load average: ${loadavg()
         .map((n) => n.toFixed(2))

@@ -20,6 +20,8 @@ export interface PassTotals {
   attachments: number;
   apiRequests: number;
   partitions: string[];
+  /** Months emptied in part whose kept rows were copied into a new partition (disk returned). */
+  rewritten?: string[];
 }
 
 export interface PassRow {

@@ -7,6 +7,12 @@ import type { ObjectStore } from "../../storage/index.js";
 import * as parts from "./partitions.repo.js";
 import * as passes from "./passes.repo.js";
 import * as repo from "./retention.repo.js";
+import {
+  cleanUpRewrites,
+  rewriteMonths,
+  runPartition,
+  type RewriteOptions,
+} from "./retention.rewrite.js";
 import { currentPlan, droppablePartitions } from "./retention.estimate.js";
 import { ALL_STATUSES, FAILED_STATUSES, PASSED_STATUSES } from "./retention.plan.js";
 
@@ -14,7 +20,8 @@ import { ALL_STATUSES, FAILED_STATUSES, PASSED_STATUSES } from "./retention.plan
  * One retention pass: what the policy says goes, rolled up first, removed a batch at a time so
  * the store keeps answering (each batch is a short transaction; readers never wait on it), whole
  * partitions detached and dropped where every run in them goes. The pass holds a lease in
- * retention_passes, renewed between batches; losing it stops the pass at the next batch.
+ * retention_passes, renewed between batches; losing it stops the pass at the next batch. A month
+ * emptied only in part is then rewritten, returning its removed rows' disk (retention.rewrite.ts).
  */
 
 export interface RetentionDeps {
@@ -35,6 +42,8 @@ export interface RetentionDeps {
   leaseMs?: number;
   /** How long a partition's detach waits for readers of results (default 5 s). */
   lockTimeoutMs?: number;
+  /** When a month emptied in part is rewritten, and the tests' hooks into it. */
+  rewrite?: Pick<RewriteOptions, "minFreeShare" | "pagesPerCopy" | "step">;
 }
 
 export class LeaseLost extends Error {
@@ -54,7 +63,10 @@ class Pass {
     attachments: 0,
     apiRequests: 0,
     partitions: [],
+    rewritten: [],
   };
+  /** Months (partition names) this pass removed or trimmed rows of: rewritten if worth it. */
+  readonly touched = new Set<string>();
   bytes = 0;
   objectBytes = 0;
   private readonly results: number;
@@ -71,9 +83,9 @@ class Pass {
     this.attachmentsPerBatch = deps.batch?.attachments ?? 200;
   }
 
-  async renew(): Promise<void> {
+  async renew(client?: PoolClient): Promise<void> {
     const ok = await passes.renewLease(
-      this.deps.db.pool,
+      client ?? this.deps.db.pool,
       this.id,
       this.owner,
       this.deps.leaseMs ?? LEASE_MS,
@@ -102,9 +114,15 @@ class Pass {
     }
   }
 
+  /** Notes the run's month once a batch changed its results. */
+  private async touch(runId: number, rows: number): Promise<void> {
+    const name = rows > 0 ? await runPartition(this.deps.db, runId) : null;
+    if (name) this.touched.add(name);
+  }
+
   async removeResults(runId: number, statuses: readonly string[]): Promise<void> {
     await this.removeAttachments(runId, statuses);
-    for (;;) {
+    for (let first = true; ; first = false) {
       await this.renew();
       const done = statuses.includes("failed")
         ? await withTransaction(this.deps.db, async (client) => {
@@ -112,6 +130,7 @@ class Pass {
             return repo.removeResults(client, runId, statuses, this.results);
           })
         : await repo.removeResults(this.deps.db.pool, runId, statuses, this.results);
+      if (first) await this.touch(runId, done.rows);
       this.totals.results += done.rows;
       this.bytes += done.bytes + done.rows * this.perIndex;
       if (done.rows < this.results) return;
@@ -120,9 +139,10 @@ class Pass {
 
   async trimDetails(runId: number, statuses: readonly string[]): Promise<void> {
     await this.removeAttachments(runId, statuses);
-    for (;;) {
+    for (let first = true; ; first = false) {
       await this.renew();
       const done = await repo.trimSteps(this.deps.db.pool, runId, statuses, this.results);
+      if (first) await this.touch(runId, done.rows);
       this.totals.stepsTrimmed += done.rows;
       this.bytes += done.bytes;
       if (done.rows < this.results) return;
@@ -160,6 +180,16 @@ class Pass {
 }
 
 async function work(pass: Pass, deps: RetentionDeps, now: Date): Promise<void> {
+  const rewrite: RewriteOptions = {
+    db: deps.db,
+    log: deps.log,
+    renew: (client) => pass.renew(client),
+    lockTimeoutMs: deps.lockTimeoutMs ?? 5_000,
+    ...deps.rewrite,
+  };
+  await pass.renew();
+  // A stopped pass's rewrite is dropped before anything else, and its month measured again.
+  for (const name of await cleanUpRewrites(rewrite)) pass.touched.add(name);
   const plan = await currentPlan(deps.db, deps.policy, now);
   // Runs a stopped pass had begun to remove whole are finished first, whatever the policy now.
   const leftover = await repo.doomedRunIds(deps.db.pool);
@@ -175,6 +205,7 @@ async function work(pass: Pass, deps: RetentionDeps, now: Date): Promise<void> {
   for (const id of plan.passedResultRuns) await pass.removeResults(id, PASSED_STATUSES);
   for (const id of plan.passedDetailRuns) await pass.trimDetails(id, PASSED_STATUSES);
   for (const id of plan.failedDetailRuns) await pass.trimDetails(id, FAILED_STATUSES);
+  pass.totals.rewritten = await rewriteMonths(rewrite, pass.touched, now);
 }
 
 export interface PassOutcome {
