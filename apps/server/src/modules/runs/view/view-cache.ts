@@ -1,22 +1,9 @@
 import type { BackendRun, FrontendRun, FailureFilter, RunViewSummary } from "@assay/core";
 import { LRUCache } from "lru-cache";
-import type { FilterFacts } from "./view-filter.js";
+import type { ViewResults } from "./view-columns.js";
 
 /** The tests each failure filter keeps, by stable test id. */
 export type FailureTests = Record<FailureFilter, ReadonlySet<number>>;
-
-/** One final result as the run view keeps it: the row it sends and what its filters read. */
-export interface KeptResult extends FilterFacts {
-  /** The row as sent (FRONTEND_VIEW_COLUMNS or BACKEND_VIEW_COLUMNS). */
-  row: readonly unknown[];
-  test_run_test_id: string;
-  /** For the history rules: the raw status, whether the message is a pending one, the start. */
-  raw: "passed" | "failed" | "skipped";
-  pending: boolean;
-  start_time: Date | null;
-  /** name, title, scenario, TC id and tags, lower-cased; made on the first search. */
-  searchText?: string;
-}
 
 /** A run's view, built once per version of the run (see runDetailVersion). */
 export interface KeptView {
@@ -25,7 +12,8 @@ export interface KeptView {
   runId: number;
   runStart: Date;
   warnings: string[];
-  results: KeptResult[];
+  /** The final results in report order, as columns (view-columns.ts). */
+  results: ViewResults;
   /** The summary but the dynamic tags' names, which change without the run. */
   summary: RunViewSummary;
   /**
@@ -33,26 +21,28 @@ export interface KeptView {
    * view-failures.ts. Undefined until a page first asks for a failure filter.
    */
   failures?: { at: number; tests: Promise<FailureTests> };
-  /** Kept results by test id, made when a page first asks for history. */
-  byTest?: Map<number, KeptResult[]>;
 }
+
+/** What the cache holds at most by default: two views of 100,000 results, or many small ones. */
+export const RUN_VIEW_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Run views kept while current: building one reads every final result of the run (about a
  * second for 100,000), cutting a page from a kept one takes milliseconds. A view is current
- * while its version is, like the run details (run-detail-cache.ts). The cache is bounded by
- * results kept (a kept result is a few hundred bytes: its card's fields, the error cut): by
- * default 400,000, four runs of 100,000 or many small ones.
+ * while its version is, like the run details (run-detail-cache.ts). The cache is bounded by the
+ * heap its views hold (ViewResults.bytes, an estimate: ~250 bytes a result in the write bench's
+ * 100k run), so that the server's memory does not grow with the size of the runs kept.
  */
 export class RunViewCache {
   private readonly views: LRUCache<string, KeptView>;
   /** Views being built, by run and version: a second reader waits for the same build. */
   private readonly building = new Map<string, Promise<KeptView>>();
 
-  constructor(maxResults = 400_000) {
+  constructor(maxBytes = RUN_VIEW_CACHE_BYTES) {
     this.views = new LRUCache({
-      maxSize: maxResults,
-      sizeCalculation: (view) => Math.max(1, view.results.length),
+      maxSize: maxBytes,
+      // A view larger than the whole bound is not kept: the next read builds it again.
+      sizeCalculation: (view) => Math.max(1, view.results.bytes),
     });
   }
 

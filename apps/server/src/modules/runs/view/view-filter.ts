@@ -6,14 +6,15 @@ import type { DisplayStatus } from "@assay/core";
  * 100,000 results filter in a few milliseconds, so pages are cut from a fresh pass each time.
  */
 
-/** What a filter needs to know of one final result. */
-export interface FilterFacts {
+/** What a filter needs to know of a run's final results, by index in report order. */
+export interface ViewFacts {
+  readonly length: number;
   /** The result's id (the cause filters keep results by id). */
-  id: number;
-  test_id: number;
-  status: DisplayStatus;
+  idOf(index: number): number;
+  testIdOf(index: number): number;
+  statusOf(index: number): DisplayStatus;
   /** The result's report tags, trimmed and lower-cased. */
-  tags: readonly string[];
+  tagsOf(index: number): readonly string[];
 }
 
 /** Dynamic tags as lower-cased tag name → test ids. */
@@ -34,23 +35,23 @@ export interface ViewFilters {
   searchText: (index: number) => string;
 }
 
-function hasAnyTag(facts: FilterFacts, filters: ViewFilters): boolean {
-  for (const tag of facts.tags) if (filters.tags.has(tag)) return true;
-  for (const tag of filters.tags) if (filters.tagTests.get(tag)?.has(facts.test_id)) return true;
+function hasAnyTag(facts: ViewFacts, index: number, filters: ViewFilters): boolean {
+  for (const tag of facts.tagsOf(index)) if (filters.tags.has(tag)) return true;
+  const testId = facts.testIdOf(index);
+  for (const tag of filters.tags) if (filters.tagTests.get(tag)?.has(testId)) return true;
   return false;
 }
 
 /** Indexes of the results the filters keep, in report order. */
-export function keptIndexes(facts: readonly FilterFacts[], filters: ViewFilters): number[] {
+export function keptIndexes(facts: ViewFacts, filters: ViewFilters): number[] {
   const kept: number[] = [];
   const { hide, failureTests, causeResults, search } = filters;
   const byTag = filters.tags.size > 0;
   for (let index = 0; index < facts.length; index++) {
-    const result = facts[index]!;
-    if (hide.has(result.status)) continue;
-    if (byTag && !hasAnyTag(result, filters)) continue;
-    if (failureTests && !failureTests.has(result.test_id)) continue;
-    if (causeResults && !causeResults.has(result.id)) continue;
+    if (hide.has(facts.statusOf(index))) continue;
+    if (byTag && !hasAnyTag(facts, index, filters)) continue;
+    if (failureTests && !failureTests.has(facts.testIdOf(index))) continue;
+    if (causeResults && !causeResults.has(facts.idOf(index))) continue;
     if (search !== "" && !filters.searchText(index).includes(search)) continue;
     kept.push(index);
   }

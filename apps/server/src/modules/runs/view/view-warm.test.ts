@@ -60,7 +60,8 @@ describe("warmRunView", () => {
   it("is built once when a read asks while it is being built", async () => {
     const cache = new RunViewCache();
     let builds = 0;
-    const viewOf = (version: string) => ({ version, results: [] }) as unknown as KeptView;
+    const viewOf = (version: string) =>
+      ({ version, results: { length: 0, bytes: 1 } }) as unknown as KeptView;
     const view = viewOf("v1");
     const build = async (made = view) => {
       builds++;

@@ -3,7 +3,6 @@ import {
   DEFAULT_RUN_HISTORY_LIMIT,
   FRONTEND_VIEW_COLUMNS,
   NO_UNSTABLE,
-  PENDING_MARKER,
   type BackendRun,
   type BackendRunView,
   type DefectType,
@@ -15,12 +14,12 @@ import {
 import type { Db } from "../../../db/pool.js";
 import { badRequest } from "../../../errors.js";
 import { listTags } from "../../tags/tags.service.js";
-import { historyOf, type EntryRow } from "../run-history.service.js";
+import { historyOf } from "../run-history.service.js";
 import { runDetailVersion } from "../run-detail-cache.js";
 import { requireRun, unstableTestIds } from "../runs.service.js";
 import type { BuildRules } from "./view-build.js";
 import { buildBackendView, buildFrontendView } from "./view-build.js";
-import type { KeptResult, KeptView, RunViewCache } from "./view-cache.js";
+import type { KeptView, RunViewCache } from "./view-cache.js";
 import { failureTestsOf } from "./view-failures.js";
 import { keptIndexes, lowerTag, type TagTests } from "./view-filter.js";
 
@@ -110,17 +109,6 @@ export function withViewWarming<H extends { committed(run?: StoredRun): Promise<
   };
 }
 
-/** What a history entry needs of a kept result (the pending rule reads the message). */
-function entryRow(result: KeptResult): EntryRow {
-  return {
-    test_id: result.test_id,
-    test_run_test_id: result.test_run_test_id,
-    status: result.raw,
-    error_message: result.pending ? PENDING_MARKER : null,
-    start_time: result.start_time,
-  };
-}
-
 function runOf(view: KeptView, key: string) {
   return { id: view.runId, key, start: view.runStart };
 }
@@ -130,36 +118,12 @@ async function pageHistory(
   ctx: RunViewContext,
   view: KeptView,
   key: string,
-  page: readonly KeptResult[],
+  page: readonly number[],
 ): Promise<RunHistory> {
-  if (!view.byTest) {
-    const byTest = new Map<number, KeptResult[]>();
-    for (const result of view.results) {
-      const list = byTest.get(result.test_id);
-      if (list) list.push(result);
-      else byTest.set(result.test_id, [result]);
-    }
-    view.byTest = byTest;
-  }
-  const tests = new Set(page.map((result) => result.test_id));
-  const own = [...tests].flatMap((testId) => view.byTest?.get(testId) ?? []).map(entryRow);
+  const { results } = view;
+  const tests = new Set(page.map((index) => results.testIdOf(index)));
+  const own = results.ofTests(tests).map((index) => results.entryOf(index));
   return historyOf(ctx.db, runOf(view, key), own, DEFAULT_RUN_HISTORY_LIMIT);
-}
-
-function searchTextOf(result: KeptResult): string {
-  if (result.searchText === undefined) {
-    const [, , testId, name, title, scenario] = result.row as [
-      unknown,
-      unknown,
-      number,
-      string,
-      string | null,
-      string | null,
-    ];
-    const parts = [`tc${testId}`, name, title ?? "", scenario ?? "", ...result.tags];
-    result.searchText = parts.join("\n").toLowerCase();
-  }
-  return result.searchText;
 }
 
 async function tagTestsOf(db: Db): Promise<TagTests> {
@@ -183,7 +147,7 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
           ctx.db,
           view,
           runOf(view, key),
-          () => view.results.map(entryRow),
+          () => Array.from({ length: view.results.length }, (_, i) => view.results.entryOf(i)),
           query.failure,
         )
       : null,
@@ -197,15 +161,13 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
     failureTests,
     causeResults,
     search,
-    searchText: (index) => searchTextOf(view.results[index]!),
+    searchText: (index) => view.results.searchTextOf(index),
   });
-  const page = kept
-    .slice(query.offset, query.offset + query.limit)
-    .map((index) => view.results[index]!);
+  const page = kept.slice(query.offset, query.offset + query.limit);
   const located =
     query.locate === undefined
       ? -1
-      : kept.findIndex((index) => view.results[index]!.test_run_test_id === query.locate);
+      : kept.findIndex((index) => view.results.testRunTestIdOf(index) === query.locate);
   const summary = query.summary
     ? {
         ...view.summary,
@@ -223,7 +185,7 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
     limit: query.limit,
     located: located < 0 ? null : located,
   };
-  return { view, page, common, rows: page.map((result) => result.row) };
+  return { view, page, common, rows: page.map((index) => view.results.rowOf(index)) };
 }
 
 /**
