@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
 import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
-import { runAtOf } from "../../db/results-sql.js";
+import { runAtOf, stepsOfResult } from "../../db/results-sql.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -172,6 +172,12 @@ export async function findResult(db: Db, runId: number, testRunTestId: string) {
   const row = await db.kysely
     .selectFrom("results")
     .selectAll()
+    // The steps wherever they are stored (db/results-sql.ts): these columns, after the inline
+    // ones selectAll() reads, take their names in the row.
+    .select([
+      stepsOfResult("results").as("json_steps"),
+      stepsOfResult("results", true).as("json_before_steps"),
+    ])
     .where("run_id", "=", runId)
     .where("run_at", "=", runAtOf(runId))
     .where("test_run_test_id", "=", testRunTestId)
