@@ -90,11 +90,29 @@ const TEXTS = `
   ORDER BY 2
   ON CONFLICT DO NOTHING`;
 
+/** A test's stack when it fails (the same in each run): `file` and `n` are the test's. */
+const stackOf = (file: string, n: string) =>
+  `('AssertionError: expected the badge to show the total'
+    || E'\\n    at Context.<anonymous> (' || ${file} || ':' || (${n} % 400) || ':13)'
+    || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8))`;
+const LOG = `repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4)`;
+
+/** The stacks and logs of the failures in their month's texts, once every run is written. */
+const FAILURE_TEXTS = `
+  INSERT INTO result_texts (month, hash, body)
+  SELECT DISTINCT date_trunc('month', r.run_at, 'UTC'), t.hash, t.body
+  FROM results r,
+       LATERAL (VALUES (r.stack_ref, ${stackOf("r.file", `(r.test_id - ${FIRST_TEST_ID})`)}),
+                       (r.log_ref, ${LOG})) AS t(hash, body)
+  WHERE r.status = 'failed'
+  ORDER BY 2
+  ON CONFLICT DO NOTHING`;
+
 // About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
 // RUN_AT: the partition key where the layout has one (migration 0191; not in an older one).
 const RESULTS = `
   INSERT INTO results (id, run_id, RUN_AT test_run_test_id, test_id, status, failure_type, name, suite_path,
-                       file, error_message, error_stack, console_log, tags, start_time, end_time,
+                       file, error_message, STACK_COLUMN, LOG_COLUMN, tags, start_time, end_time,
                        duration_ms, nora_site, version, commit_hash, chrome_version, platform,
                        executor, branch, STEPS_COLUMN)
   SELECT x.run_id * 100000 + x.n, x.run_id, RUN_AT_VALUE x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
@@ -102,10 +120,8 @@ const RESULTS = `
          x.name, x.suite_path, x.file,
          CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
               || (x.n % 89) || '" & the badge to show <' || (x.n % 9) || '>' END,
-         CASE WHEN x.status = 'failed' THEN 'AssertionError: expected the badge to show the total'
-              || E'\\n    at Context.<anonymous> (' || x.file || ':' || (x.n % 400) || ':13)'
-              || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8) END,
-         CASE WHEN x.status = 'failed' THEN repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4) END,
+         CASE WHEN x.status = 'failed' THEN STACK_VALUE END,
+         CASE WHEN x.status = 'failed' THEN LOG_VALUE END,
          CASE WHEN x.n % 10 = 0 THEN '{smoke}'::text[] ELSE '{}'::text[] END,
          x.started + x.n * interval '350 ms',
          x.started + x.n * interval '350 ms' + x.dur * interval '1 ms',
@@ -183,7 +199,14 @@ async function loadResults(
   const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "")
     .replace("RUN_AT_VALUE ", partitioned ? "x.run_at, " : "")
     .replace("STEPS_COLUMN", texts ? "steps_ref" : "json_steps")
-    .replace("STEPS_VALUE", texts ? `md5(${stepsOf("x.n")})::uuid` : `${stepsOf("x.n")}::jsonb`);
+    .replace("STEPS_VALUE", texts ? `md5(${stepsOf("x.n")})::uuid` : `${stepsOf("x.n")}::jsonb`)
+    .replace("STACK_COLUMN", texts ? "stack_ref" : "error_stack")
+    .replace("LOG_COLUMN", texts ? "log_ref" : "console_log")
+    .replace(
+      "STACK_VALUE",
+      texts ? `md5(${stackOf("x.file", "x.n")})::uuid` : stackOf("x.file", "x.n"),
+    )
+    .replace("LOG_VALUE", texts ? `md5(${LOG})::uuid` : LOG);
   const chunks: [number, number][] = [];
   for (let from = firstRun; from <= lastRun; from += RUNS_PER_CHUNK) {
     chunks.push([from, Math.min(from + RUNS_PER_CHUNK - 1, lastRun)]);
@@ -204,6 +227,7 @@ async function loadResults(
   };
   // Two sessions: one per core.
   await Promise.all([worker(), worker()]);
+  if (texts) await pool.query(FAILURE_TEXTS);
 }
 
 /** Fills the empty, migrated-on-the-spot database at `url` and returns what it holds. */

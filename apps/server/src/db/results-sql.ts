@@ -40,6 +40,21 @@ export function stepsOf(alias: string, before = false): string {
   return `coalesce((${textOfRef(alias, ref)})::jsonb, ${alias}.${inline}, '[]'::jsonb)`;
 }
 
+/** SQL text of a result's error stack (migration 0217: stack_ref, else error_stack). */
+export function stackOf(alias: string): string {
+  return `coalesce(${textOfRef(alias, "stack_ref")}, ${alias}.error_stack)`;
+}
+
+/** SQL text of a result's console log (log_ref, else console_log). */
+export function logOf(alias: string): string {
+  return `coalesce(${textOfRef(alias, "log_ref")}, ${alias}.console_log)`;
+}
+
+/** For kysely selects: `.select(textOfResult("results", "stack").as("error_stack"))`. */
+export function textOfResult(alias: string, text: "stack" | "log"): RawBuilder<string | null> {
+  return sql<string | null>`${sql.raw(text === "stack" ? stackOf(alias) : logOf(alias))}`;
+}
+
 /** The same for kysely selects: `.select(stepsOfResult("results").as("json_steps"))`. */
 export function stepsOfResult(alias: string, before = false): RawBuilder<StepRow[]> {
   return sql<StepRow[]>`${sql.raw(stepsOf(alias, before))}`;
@@ -65,7 +80,7 @@ export function textsPartitionOf(name: string): string | null {
 }
 
 /** The columns of results that refer to result_texts. */
-export const TEXT_REFS = ["steps_ref", "before_steps_ref"] as const;
+export const TEXT_REFS = ["steps_ref", "before_steps_ref", "stack_ref", "log_ref"] as const;
 
 /**
  * SQL: the join condition of result_texts `t` to the texts result `r` refers to, for copying

@@ -166,6 +166,9 @@ export interface ResultsTable {
   /** MD5 (uuid) of the steps' JSON text in result_texts of the run_at's month; null: none. */
   steps_ref: string | null;
   before_steps_ref: string | null;
+  /** The same for error_stack and console_log (migration 0217); read through stackOf, logOf. */
+  stack_ref: string | null;
+  log_ref: string | null;
 }
 
 /** Texts of results stored once a month (migration 0216), partitioned by month. */

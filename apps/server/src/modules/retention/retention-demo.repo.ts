@@ -38,11 +38,11 @@ export async function copyRunBack(
       `INSERT INTO results (run_id, test_run_test_id, test_id, attempt, is_final, flaky, status,
          failure_type, name, suite_path, title, file, error_message, error_name, error_stack, tags,
          start_time, end_time, duration_ms, json_steps, json_before_steps, steps_ref,
-         before_steps_ref, run_at)
+         before_steps_ref, stack_ref, run_at)
        SELECT $2, test_run_test_id, test_id, attempt, is_final, flaky, status, failure_type, name,
          suite_path, title, file, error_message, error_name, error_stack, tags,
          start_time - ${shift}, end_time - ${shift}, duration_ms, json_steps, json_before_steps,
-         steps_ref, before_steps_ref, (SELECT created_at FROM runs WHERE id = $2)
+         steps_ref, before_steps_ref, stack_ref, (SELECT created_at FROM runs WHERE id = $2)
        FROM results WHERE run_id = (SELECT id FROM runs WHERE test_run_key = $1)`,
       [key, id],
     );
