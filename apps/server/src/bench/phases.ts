@@ -6,6 +6,7 @@ import { finalizeRun } from "../modules/ingest/finalize.repo.js";
 import { parseJunit } from "../modules/ingest/parsers/junit.js";
 import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail } from "../modules/ingest/pipeline/result-rows.js";
+import { ResultTexts } from "../modules/ingest/pipeline/result-texts.js";
 import { RowBuffer } from "../modules/ingest/encoding/row-buffer.js";
 import { ResultsWriter, type QueuedResult } from "../modules/ingest/pipeline/results-writer.js";
 import { KnownTests } from "../modules/ingest/test-ids/test-id-cache.js";
@@ -114,10 +115,14 @@ export async function measurePhases(
   const [results, parseMs] = await timed(() => parseAll(file, () => undefined));
   // Rows encoded into a batch's buffer and cut into COPY chunks, as ResultsWriter does.
   const rows = new RowBuffer();
+  const textRows = new RowBuffer();
+  const resultTexts = new ResultTexts();
+  const texts = { ref: (text: string | null) => resultTexts.ref(text, textRows) };
   const ids = Array.from({ length: 2000 }, (_, i) => 1_000_000 + i);
   const flush = () => {
     for (const chunk of rows.chunks(ids, ids)) void chunk;
     rows.clear();
+    textRows.clear();
   };
   const [, parseAndEncodeMs] = await timed(async () => {
     await parseAll(file, (r) => {
@@ -125,7 +130,7 @@ export async function measurePhases(
       const identity = identityOf("frontend", r.file, r.suite_path ?? [], r.name);
       const testRunTestId = derivedTestRunTestId(identity, r.attempt ?? 0);
       rows.append(
-        encodeResultTail({ runId: 1, runAt: new Date().toISOString(), testRunTestId }, r),
+        encodeResultTail({ runId: 1, runAt: new Date().toISOString(), testRunTestId }, r, texts),
       );
       if (rows.rows === 2000) flush();
     });

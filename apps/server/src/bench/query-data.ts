@@ -69,28 +69,65 @@ const RUNS = `
        LATERAL (SELECT date_trunc('day', now()) - make_interval(days => $1::int - i) + interval '2 hours' AS d) x
   ORDER BY i`;
 
+/**
+ * A test's 3 steps (the same in every run, one text per test), as the JSON text ingestion
+ * stores: `n` is the test's number.
+ */
+const stepsOf = (n: string) =>
+  `('[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},` +
+  `{"action":"check result ' || lpad((${n} % 100000)::text, 5, '0') || '","passed":true}]')`;
+
+/**
+ * The texts of the runs $1..$2 in their month of result_texts, each once (migration 0216), as
+ * ingestion stores them; results refer to them by md5.
+ */
+const TEXTS = `
+  INSERT INTO result_texts (month, hash, body)
+  SELECT DISTINCT date_trunc('month', r.created_at, 'UTC'), md5(${stepsOf("s.n")})::uuid,
+         ${stepsOf("s.n")}
+  FROM runs r JOIN bench_test_shape s ON s.n <= r.total
+  WHERE r.id BETWEEN $1 AND $2
+  ORDER BY 2
+  ON CONFLICT DO NOTHING`;
+
+/** A test's stack when it fails (the same in each run): `file` and `n` are the test's. */
+const stackOf = (file: string, n: string) =>
+  `('AssertionError: expected the badge to show the total'
+    || E'\\n    at Context.<anonymous> (' || ${file} || ':' || (${n} % 400) || ':13)'
+    || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8))`;
+const LOG = `repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4)`;
+
+/** The stacks and logs of the failures in their month's texts, once every run is written. */
+const FAILURE_TEXTS = `
+  INSERT INTO result_texts (month, hash, body)
+  SELECT DISTINCT date_trunc('month', r.run_at, 'UTC'), t.hash, t.body
+  FROM results r,
+       LATERAL (VALUES (r.stack_ref, ${stackOf("r.file", `(r.test_id - ${FIRST_TEST_ID})`)}),
+                       (r.log_ref, ${LOG})) AS t(hash, body)
+  WHERE r.status = 'failed'
+  ORDER BY 2
+  ON CONFLICT DO NOTHING`;
+
 // About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
 // RUN_AT: the partition key where the layout has one (migration 0191; not in an older one).
 const RESULTS = `
   INSERT INTO results (id, run_id, RUN_AT test_run_test_id, test_id, status, failure_type, name, suite_path,
-                       file, error_message, error_stack, console_log, tags, start_time, end_time,
+                       file, error_message, STACK_COLUMN, LOG_COLUMN, tags, start_time, end_time,
                        duration_ms, nora_site, version, commit_hash, chrome_version, platform,
-                       executor, branch, json_steps)
+                       executor, branch, STEPS_COLUMN)
   SELECT x.run_id * 100000 + x.n, x.run_id, RUN_AT_VALUE x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
          CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
          x.name, x.suite_path, x.file,
          CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
               || (x.n % 89) || '" & the badge to show <' || (x.n % 9) || '>' END,
-         CASE WHEN x.status = 'failed' THEN 'AssertionError: expected the badge to show the total'
-              || E'\\n    at Context.<anonymous> (' || x.file || ':' || (x.n % 400) || ':13)'
-              || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8) END,
-         CASE WHEN x.status = 'failed' THEN repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4) END,
+         CASE WHEN x.status = 'failed' THEN STACK_VALUE END,
+         CASE WHEN x.status = 'failed' THEN LOG_VALUE END,
          CASE WHEN x.n % 10 = 0 THEN '{smoke}'::text[] ELSE '{}'::text[] END,
          x.started + x.n * interval '350 ms',
          x.started + x.n * interval '350 ms' + x.dur * interval '1 ms',
          x.dur, 'stage.example.com', '5.' || (x.run_id / 30), x.commit, '126.0.6478.126', 'linux',
          'ci-runner-' || (x.n % 8), 'main',
-         '[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},{"action":"check the result","passed":true}]'::jsonb
+         STEPS_VALUE
   FROM (
     SELECT r.id AS run_id, r.created_at AS run_at, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
            CASE WHEN random() < CASE WHEN s.n % 20 = 0 THEN 0.5 ELSE 0.075 END THEN 'failed'
@@ -147,16 +184,29 @@ async function timed(label: string, work: () => Promise<unknown>): Promise<numbe
   return elapsed;
 }
 
+/** What the migrated layout has: results' partitions (0191), texts stored once (0216). */
+interface Layout {
+  partitioned: boolean;
+  texts: boolean;
+}
+
 async function loadResults(
   pool: pg.Pool,
   firstRun: number,
   lastRun: number,
-  partitioned: boolean,
+  { partitioned, texts }: Layout,
 ): Promise<void> {
-  const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "").replace(
-    "RUN_AT_VALUE ",
-    partitioned ? "x.run_at, " : "",
-  );
+  const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "")
+    .replace("RUN_AT_VALUE ", partitioned ? "x.run_at, " : "")
+    .replace("STEPS_COLUMN", texts ? "steps_ref" : "json_steps")
+    .replace("STEPS_VALUE", texts ? `md5(${stepsOf("x.n")})::uuid` : `${stepsOf("x.n")}::jsonb`)
+    .replace("STACK_COLUMN", texts ? "stack_ref" : "error_stack")
+    .replace("LOG_COLUMN", texts ? "log_ref" : "console_log")
+    .replace(
+      "STACK_VALUE",
+      texts ? `md5(${stackOf("x.file", "x.n")})::uuid` : stackOf("x.file", "x.n"),
+    )
+    .replace("LOG_VALUE", texts ? `md5(${LOG})::uuid` : LOG);
   const chunks: [number, number][] = [];
   for (let from = firstRun; from <= lastRun; from += RUNS_PER_CHUNK) {
     chunks.push([from, Math.min(from + RUNS_PER_CHUNK - 1, lastRun)]);
@@ -165,6 +215,7 @@ async function loadResults(
   let shown = 0;
   const worker = async () => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
+      if (texts) await pool.query(TEXTS, chunk);
       await pool.query(insert, chunk);
       done += chunk[1] - chunk[0] + 1;
       const percent = Math.floor((done * 10) / (lastRun - firstRun + 1)) * 10;
@@ -176,6 +227,7 @@ async function loadResults(
   };
   // Two sessions: one per core.
   await Promise.all([worker(), worker()]);
+  if (texts) await pool.query(FAILURE_TEXTS);
 }
 
 /** Fills the empty, migrated-on-the-spot database at `url` and returns what it holds. */
@@ -192,7 +244,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     }
     const client = await pool.connect();
     let defs: Definitions;
-    let partitioned = false;
+    let layout: Layout = { partitioned: false, texts: false };
     try {
       defs = await secondaryDefinitions(client);
       for (const c of defs.constraints)
@@ -202,13 +254,19 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       await client.query(RUNS, [options.days, options.perRun, Math.round(options.perRun * 0.05)]);
       // The months of results' partitions that the runs' dates need (the server makes only the
       // current month's and ahead).
-      const { rows: dates } = await client.query<{ first: Date; last: Date; parted: boolean }>(
+      const { rows: dates } = await client.query<{
+        first: Date;
+        last: Date;
+        parted: boolean;
+        texts: boolean;
+      }>(
         `SELECT min(created_at) AS first, max(created_at) AS last,
-                (SELECT relkind = 'p' FROM pg_class WHERE oid = 'results'::regclass) AS parted
+                (SELECT relkind = 'p' FROM pg_class WHERE oid = 'results'::regclass) AS parted,
+                to_regclass('result_texts') IS NOT NULL AS texts
          FROM runs`,
       );
-      partitioned = dates[0]!.parted;
-      if (partitioned) await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
+      layout = { partitioned: dates[0]!.parted, texts: dates[0]!.texts };
+      if (layout.partitioned) await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
     } finally {
       client.release();
     }
@@ -224,7 +282,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     );
     step(`writing ${options.days} runs of ~${count(options.perRun)} results (two sessions)`);
     const loadMs = await timed("results written", () =>
-      loadResults(pool, Number(span[0]!.first), Number(span[0]!.last), partitioned),
+      loadResults(pool, Number(span[0]!.first), Number(span[0]!.last), layout),
     );
     step("building the indexes and constraints of results again");
     const indexStarted = performance.now();
@@ -253,6 +311,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
                 setval('test_id_seq', (SELECT max(id) FROM tests))`,
       );
       await pool.query("VACUUM (ANALYZE) results");
+      if (layout.texts) await pool.query("VACUUM (ANALYZE) result_texts");
       await pool.query("VACUUM (ANALYZE) runs");
       await pool.query("VACUUM (ANALYZE) tests");
       await pool.query("VACUUM (ANALYZE) attachments");

@@ -9,6 +9,7 @@ import { embeddedCluster, externalCluster } from "./databases.js";
 import { say, seconds, step } from "./output.js";
 import { loadDataset } from "./query-data.js";
 import { storageReport, storageTable } from "./storage-report.js";
+import { scratchName } from "./scratch-database.js";
 
 /**
  * `npm run bench:storage -- [--migrate] [DAYS [PER_RUN]]` (defaults 73 x 13,700: 1M results):
@@ -16,7 +17,8 @@ import { storageReport, storageTable } from "./storage-report.js";
  * bytes of `results` go, per column and index, per 1M results, and the database's size. With
  * --migrate the store is filled in the layout before the monthly partitions (migrations up to
  * PARTITIONS - 1), then migrated, timed, with the migration's own notices (its estimate and
- * progress). The database is dropped at the end.
+ * progress). With --before=N the store has the layout of the migrations before N (e.g.
+ * --before=216: steps inline, not in result_texts). The database is dropped at the end.
  */
 
 const PARTITIONS = 191;
@@ -30,6 +32,24 @@ async function report(url: string, label: string): Promise<void> {
       "SELECT pg_database_size(current_database()) AS bytes",
     );
     say(`database: ${(Number(rows[0]!.bytes) / 1e9).toFixed(2)} GB`);
+    // Texts stored once a month (migration 0216): their table, per 1M results.
+    const { rows: layout } = await pool.query<{ texts: boolean }>(
+      "SELECT to_regclass('result_texts') IS NOT NULL AS texts",
+    );
+    if (!layout[0]!.texts) return;
+    const { rows: texts } = await pool.query<{ texts: string; bytes: string; results: string }>(
+      `SELECT (SELECT count(*) FROM result_texts) AS texts,
+              (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+               WHERE inhparent = 'result_texts'::regclass) AS bytes,
+              (SELECT count(*) FROM results) AS results`,
+    );
+    for (const t of texts) {
+      const perMillion = (Number(t.bytes) * 1e6) / Math.max(1, Number(t.results)) / 1e6;
+      say(
+        `result_texts: ${t.texts} texts, ${(Number(t.bytes) / 1e6).toFixed(1)} MB with ` +
+          `its index (${perMillion.toFixed(1)} MB per 1M results)`,
+      );
+    }
   } finally {
     await pool.end();
   }
@@ -38,6 +58,7 @@ async function report(url: string, label: string): Promise<void> {
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const migrating = args.includes("--migrate");
+  const before = Number(args.find((a) => a.startsWith("--before="))?.slice(9) ?? Infinity);
   const [days = 73, perRun = 13_700] = args.filter((a) => !a.startsWith("--")).map(Number);
   const cleanup = new Cleanup();
   const tmp = await mkdtemp(path.join(os.tmpdir(), "assay-bench-storage-"));
@@ -47,7 +68,9 @@ async function main(): Promise<void> {
     const cluster = base
       ? externalCluster(base, cleanup)
       : await embeddedCluster(path.join(tmp, "pg"), cleanup);
-    const url = await cluster.createDatabase("assay_bench_storage");
+    const url = await cluster.createDatabase(
+      scratchName("STORAGE_BENCH_DB", "assay_bench_storage", "storage_mine"),
+    );
     step(`${days} runs of ~${perRun} results on ${cluster.description}`);
     const all = listMigrations();
     const dataset = await loadDataset(url, {
@@ -55,6 +78,7 @@ async function main(): Promise<void> {
       perRun,
       ownCluster: !base,
       ...(migrating && { migrations: all.filter((m) => m.version < PARTITIONS) }),
+      ...(Number.isFinite(before) && { migrations: all.filter((m) => m.version < before) }),
     });
     say(
       `${dataset.results} results, ${dataset.runs} runs; load ${seconds(dataset.loadMs)}, ` +

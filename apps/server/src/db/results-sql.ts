@@ -1,4 +1,5 @@
 import { sql, type RawBuilder } from "kysely";
+import type { StepRow } from "./schema.js";
 
 /*
  * results is partitioned by month of run_at, its run's created_at (migration 0191). A read of
@@ -16,4 +17,76 @@ export function runAtOf(runId: number): RawBuilder<Date> {
 /** The same for SQL text whose parameter `$n` is the run's id. */
 export function runAtOfParam(n: number): string {
   return `(SELECT created_at FROM runs WHERE id = $${n})`;
+}
+
+/*
+ * Long texts of results (steps) are stored once a month in result_texts, keyed by their MD5
+ * (migration 0216): a result refers to its text by `steps_ref` or `before_steps_ref`. Rows stored
+ * before hold the text inline (json_steps, json_before_steps) and no ref; reads take the ref's
+ * text, else the inline one. The lookup states the month (that of the result's run_at), so that
+ * it probes one month's index.
+ */
+
+/** SQL text of the text `ref` (a column of `results` aliased `alias`) points at, or null. */
+export function textOfRef(alias: string, ref: string): string {
+  return `CASE WHEN ${alias}.${ref} IS NOT NULL THEN (SELECT body FROM result_texts
+     WHERE hash = ${alias}.${ref} AND month = date_trunc('month', ${alias}.run_at, 'UTC')) END`;
+}
+
+/** SQL text of a result's steps (or before steps) as jsonb: [] when it has none. */
+export function stepsOf(alias: string, before = false): string {
+  const ref = before ? "before_steps_ref" : "steps_ref";
+  const inline = before ? "json_before_steps" : "json_steps";
+  return `coalesce((${textOfRef(alias, ref)})::jsonb, ${alias}.${inline}, '[]'::jsonb)`;
+}
+
+/** SQL text of a result's error stack (migration 0217: stack_ref, else error_stack). */
+export function stackOf(alias: string): string {
+  return `coalesce(${textOfRef(alias, "stack_ref")}, ${alias}.error_stack)`;
+}
+
+/** SQL text of a result's console log (log_ref, else console_log). */
+export function logOf(alias: string): string {
+  return `coalesce(${textOfRef(alias, "log_ref")}, ${alias}.console_log)`;
+}
+
+/** For kysely selects: `.select(textOfResult("results", "stack").as("error_stack"))`. */
+export function textOfResult(alias: string, text: "stack" | "log"): RawBuilder<string | null> {
+  return sql<string | null>`${sql.raw(text === "stack" ? stackOf(alias) : logOf(alias))}`;
+}
+
+/** The same for kysely selects: `.select(stepsOfResult("results").as("json_steps"))`. */
+export function stepsOfResult(alias: string, before = false): RawBuilder<StepRow[]> {
+  return sql<StepRow[]>`${sql.raw(stepsOf(alias, before))}`;
+}
+
+/** SQL: whether a result (of `results`, unaliased) has steps, inline or by ref. */
+export const HAS_STEPS = `(steps_ref IS NOT NULL OR before_steps_ref IS NOT NULL
+  OR json_steps <> '[]'::jsonb OR json_before_steps <> '[]'::jsonb)`;
+
+/**
+ * SQL: the bytes of a result's row that its steps take (inline texts and refs), which emptying
+ * them frees; texts in result_texts stay until their month is dropped (other results may share
+ * them).
+ */
+export const STEPS_BYTES = `(coalesce(pg_column_size(json_steps), 0)
+  + coalesce(pg_column_size(json_before_steps), 0) + coalesce(pg_column_size(steps_ref), 0)
+  + coalesce(pg_column_size(before_steps_ref), 0))`;
+
+/** The partition of result_texts holding the texts of results' partition `name`, if a month's. */
+export function textsPartitionOf(name: string): string | null {
+  const month = /^test_results_p(\d{6})$/.exec(name)?.[1];
+  return month === undefined ? null : `result_texts_p${month}`;
+}
+
+/** The columns of results that refer to result_texts. */
+export const TEXT_REFS = ["steps_ref", "before_steps_ref", "stack_ref", "log_ref"] as const;
+
+/**
+ * SQL: the join condition of result_texts `t` to the texts result `r` refers to, for copying
+ * them to another month when results move there (the demo dates its runs in the past).
+ */
+export function textsOfResult(r: string, t: string): string {
+  const refs = TEXT_REFS.map((ref) => `${r}.${ref}`).join(", ");
+  return `${t}.hash IN (${refs}) AND ${t}.month = date_trunc('month', ${r}.run_at, 'UTC')`;
 }

@@ -157,8 +157,27 @@ export interface ResultsTable {
   branch: string | null;
   baseurl: string | null;
   properties: JSONColumnType<Record<string, string>> | null;
-  json_steps: JSONColumnType<StepRow[]>;
-  json_before_steps: JSONColumnType<StepRow[]>;
+  /**
+   * Steps stored inline by rows written before migration 0216; null in later rows, whose steps
+   * are in result_texts (steps_ref). Read through db/results-sql.ts stepsOf.
+   */
+  json_steps: JSONColumnType<StepRow[] | null>;
+  json_before_steps: JSONColumnType<StepRow[] | null>;
+  /** MD5 (uuid) of the steps' JSON text in result_texts of the run_at's month; null: none. */
+  steps_ref: string | null;
+  before_steps_ref: string | null;
+  /** The same for error_stack and console_log (migration 0217); read through stackOf, logOf. */
+  stack_ref: string | null;
+  log_ref: string | null;
+}
+
+/** Texts of results stored once a month (migration 0216), partitioned by month. */
+export interface ResultTextsTable {
+  /** First instant (UTC) of the month of the run_at of the results referring to it. */
+  month: Date;
+  /** MD5 of `body`. */
+  hash: string;
+  body: string;
 }
 
 export interface AttachmentsTable {
@@ -355,6 +374,7 @@ export interface Database extends RetentionTables, SignInTables {
   tests: TestsTable;
   runs: RunsTable;
   results: ResultsTable;
+  result_texts: ResultTextsTable;
   attachments: AttachmentsTable;
   api_requests: ApiRequestsTable;
   load_stats: LoadStatsTable;

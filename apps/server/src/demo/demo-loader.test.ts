@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { stepsOf } from "../db/results-sql.js";
 import {
   TraceabilityMatrixSchema,
   type Alias,
@@ -243,8 +244,8 @@ describe("loadDemo", () => {
       Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     );
     const steps = await one<{ n: number }>(
-      `SELECT count(*)::int AS n FROM results
-       WHERE jsonb_array_length(json_before_steps) > 0 AND jsonb_array_length(json_steps) > 0`,
+      `SELECT count(*)::int AS n FROM results r
+       WHERE jsonb_array_length(${stepsOf("r", true)}) > 0 AND jsonb_array_length(${stepsOf("r")}) > 0`,
     );
     expect(steps.n).toBeGreaterThan(0);
     const request = await one<Record<string, unknown>>(

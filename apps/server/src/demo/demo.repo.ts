@@ -1,4 +1,5 @@
 import { withTransaction, type Db } from "../db/pool.js";
+import { textsOfResult } from "../db/results-sql.js";
 
 /** The few statements the demo loader runs itself; results only ever arrive through ingestion. */
 
@@ -40,7 +41,17 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
         times.map((t) => t.finishedAt ?? null),
       ],
     );
-    // A result's run_at is its run's created_at (migration 0191): its rows move to that month.
+    // A result's run_at is its run's created_at (migration 0191): its rows move to that month,
+    // and the texts they refer to (migration 0216) are stored in that month too.
+    await client.query(
+      `INSERT INTO result_texts (month, hash, body)
+       SELECT date_trunc('month', runs.created_at, 'UTC'), t.hash, t.body
+       FROM runs JOIN results r ON r.run_id = runs.id
+       JOIN result_texts t ON ${textsOfResult("r", "t")}
+       WHERE runs.test_run_key = ANY($1::text[]) AND r.run_at <> runs.created_at
+       ON CONFLICT DO NOTHING`,
+      [times.map((t) => t.key)],
+    );
     await client.query(
       `UPDATE results SET run_at = runs.created_at FROM runs
        WHERE results.run_id = runs.id AND runs.test_run_key = ANY($1::text[])

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { runAtOfParam } from "../../db/results-sql.js";
+import { runAtOfParam, stepsOf } from "../../db/results-sql.js";
 import type { Queryable } from "./aliases.repo.js";
 
 /**
@@ -105,9 +105,9 @@ export async function suggestRenames(
   fresh: NewTests,
 ): Promise<number> {
   const signature = (r: string) =>
-    `CASE WHEN jsonb_array_length(${r}.json_steps) = 0
+    `CASE WHEN jsonb_array_length(${stepsOf(r)}) = 0
        THEN 'suite:' || array_to_string(${r}.suite_path, '/')
-       ELSE jsonb_path_query_array(${r}.json_steps, '$[*].action')::text END`;
+       ELSE jsonb_path_query_array(${stepsOf(r)}, '$[*].action')::text END`;
   const { rowCount } = await db.query(
     `WITH cur AS (SELECT id, family, executor, branch FROM runs WHERE id = $1),
      prev AS (

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/pool.js";
-import { runAtOfParam } from "../../db/results-sql.js";
+import { runAtOfParam, stackOf, stepsOf } from "../../db/results-sql.js";
 
 /** What a run's one-file report holds: the run, and every final result (runs, results: read). */
 
@@ -45,7 +45,7 @@ export async function findReportRun(db: Db, key: string): Promise<ReportRun | un
 export async function listReportResults(db: Db, runId: string): Promise<ReportResult[]> {
   const { rows } = await db.pool.query<ReportResult>(
     `SELECT id, test_id::float8 AS test_id, name, status, duration_ms, error_message,
-            left(error_stack, 4000) AS error_stack, json_steps
+            left(${stackOf("results")}, 4000) AS error_stack, ${stepsOf("results")} AS json_steps
      FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)} AND is_final ORDER BY id`,
     [runId],
   );

@@ -3,6 +3,7 @@ import type pg from "pg";
 /** A pool or a client in a transaction: batches run on either. */
 type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
 import { rollUpSql } from "./retention.repo.js";
+import { HAS_STEPS, STEPS_BYTES, textsPartitionOf } from "../../db/results-sql.js";
 
 /**
  * The layout of `results` as PostgreSQL reports it, and what retention measures and removes by
@@ -66,11 +67,28 @@ export async function rollUpAndDetach(
   await client.query(rollUpSql(quote(name)));
   await client.query(`SET LOCAL lock_timeout = ${Math.round(lockTimeoutMs)}`);
   await client.query(`ALTER TABLE results DETACH PARTITION ${quote(name)}`);
+  // The month's texts (migration 0216) go with it, detached under the same wait.
+  const texts = textsPartitionOf(name);
+  const { rows } = await client.query<{ attached: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_inherits
+       WHERE inhparent = to_regclass('result_texts') AND inhrelid = to_regclass($1)) AS attached`,
+    [texts ?? ""],
+  );
+  if (texts && rows[0]!.attached) {
+    await client.query(`ALTER TABLE result_texts DETACH PARTITION ${quote(texts)}`);
+  }
 }
 
-/** Drops a partition detached from `results` (its rows are no table's any more). */
+/**
+ * Drops a partition detached from `results` (its rows are no table's any more), and its
+ * month's texts (result_texts_pYYYYMM, migration 0216), which only that month's results referred
+ * to; detached by rollUpAndDetach (dropped here even if still attached, as a pass stopped
+ * between the two may leave it).
+ */
 export async function dropDetached(client: Queryable, name: string): Promise<void> {
   await client.query(`DROP TABLE IF EXISTS ${quote(name)}`);
+  const texts = textsPartitionOf(name);
+  if (texts) await client.query(`DROP TABLE IF EXISTS ${quote(texts)}`);
 }
 
 /** API requests of the runs, a batch at a time (they hang off results, which a drop skips). */
@@ -134,11 +152,9 @@ export async function estimateSteps(
 ): Promise<Estimate> {
   const { rows } = await client.query<Estimate>(
     `SELECT count(*)::float8 AS rows,
-            coalesce(sum(pg_column_size(json_steps) + pg_column_size(json_before_steps)
-                         - 2 * pg_column_size('[]'::jsonb)), 0)::float8 AS bytes
+            coalesce(sum(${STEPS_BYTES}), 0)::float8 AS bytes
      FROM results
-     WHERE run_id = ANY($1::bigint[]) AND status = ANY($2)
-       AND (json_steps <> '[]'::jsonb OR json_before_steps <> '[]'::jsonb)`,
+     WHERE run_id = ANY($1::bigint[]) AND status = ANY($2) AND ${HAS_STEPS}`,
     [runIds, statuses],
   );
   return rows[0]!;

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { textsOfResult } from "../../db/results-sql.js";
 
 /**
  * The demo's archive: copies of a few of the demo's oldest frontend runs, moved back in time,
@@ -36,12 +37,22 @@ export async function copyRunBack(
     await client.query(
       `INSERT INTO results (run_id, test_run_test_id, test_id, attempt, is_final, flaky, status,
          failure_type, name, suite_path, title, file, error_message, error_name, error_stack, tags,
-         start_time, end_time, duration_ms, json_steps, json_before_steps, run_at)
+         start_time, end_time, duration_ms, json_steps, json_before_steps, steps_ref,
+         before_steps_ref, stack_ref, run_at)
        SELECT $2, test_run_test_id, test_id, attempt, is_final, flaky, status, failure_type, name,
          suite_path, title, file, error_message, error_name, error_stack, tags,
          start_time - ${shift}, end_time - ${shift}, duration_ms, json_steps, json_before_steps,
-         (SELECT created_at FROM runs WHERE id = $2)
+         steps_ref, before_steps_ref, stack_ref, (SELECT created_at FROM runs WHERE id = $2)
        FROM results WHERE run_id = (SELECT id FROM runs WHERE test_run_key = $1)`,
+      [key, id],
+    );
+    // The copy's month holds the texts its results refer to (migration 0216).
+    await client.query(
+      `INSERT INTO result_texts (month, hash, body)
+       SELECT date_trunc('month', (SELECT created_at FROM runs WHERE id = $2), 'UTC'), t.hash, t.body
+       FROM results r JOIN result_texts t ON ${textsOfResult("r", "t")}
+       WHERE r.run_id = (SELECT id FROM runs WHERE test_run_key = $1)
+       ON CONFLICT DO NOTHING`,
       [key, id],
     );
     await client.query("COMMIT");

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stepsOf } from "../../db/results-sql.js";
 import { RetentionFileSchema, readRetentionPolicy } from "../../config-retention.js";
 import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import {
@@ -56,8 +57,20 @@ beforeAll(async () => {
       passed: 2,
       failed: 1,
     });
+    // The run's steps stored once in its month's texts (migration 0216), as ingestion does.
+    const { rows } = await database.db.pool.query<{ ref: string }>(
+      `INSERT INTO result_texts (month, hash, body)
+       VALUES (date_trunc('month', $1::timestamptz, 'UTC'), md5($2)::uuid, $2)
+       ON CONFLICT DO NOTHING RETURNING hash AS ref`,
+      [at, JSON.stringify([{ action: `open ${name}`, passed: true }])],
+    );
+    const steps_ref = rows[0]!.ref;
     for (const status of ["passed", "passed", "failed"] as const) {
-      const result = await insertResult(database.db, run, test, { status, start_time: at });
+      const result = await insertResult(database.db, run, test, {
+        status,
+        start_time: at,
+        steps_ref,
+      });
       await testApp.objects.put(`p/${result.id}`, Buffer.alloc(10), { contentType: "image/png" });
       await insertAttachment(database.db, result, { object_key: `p/${result.id}`, size: 10 });
       await insertApiRequests(database.db, result, 2);
@@ -136,5 +149,24 @@ describe("retention on monthly partitions", () => {
       `SELECT sum(passed)::int AS passed, sum(failed)::int AS failed FROM retention_test_days`,
     );
     expect(rolled.rows[0]).toEqual({ passed: 6, failed: 3 });
+    // The dropped month's texts went with it; the kept run still reads its steps (the emptied
+    // run's text stays until its month goes).
+    const texts = await database.db.pool.query<{ body: string; month: Date }>(
+      `SELECT body, month FROM result_texts ORDER BY month, body`,
+    );
+    expect(texts.rows.map((t) => t.body)).toEqual([
+      '[{"action":"open month4-kept","passed":true}]',
+      '[{"action":"open month4-old","passed":true}]',
+      '[{"action":"open recent","passed":true}]',
+    ]);
+    const textsPartition = await database.db.pool.query(`SELECT to_regclass($1) AS t`, [
+      month3.replace("test_results_", "result_texts_"),
+    ]);
+    expect(textsPartition.rows[0].t).toBeNull();
+    const kept = await database.db.pool.query<{ steps: { action: string }[] }>(
+      `SELECT ${stepsOf("r")} AS steps FROM results r WHERE run_id = $1`,
+      [runs["month4-kept"]!.id],
+    );
+    expect(kept.rows.map((r) => r.steps[0]!.action)).toEqual(Array(3).fill("open month4-kept"));
   });
 });

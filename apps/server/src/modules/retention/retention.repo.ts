@@ -4,6 +4,7 @@ import type pg from "pg";
 /** A pool or a client in a transaction: batches run on either. */
 type Queryable = Pick<pg.Pool | pg.PoolClient, "query">;
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
+import { HAS_STEPS, STEPS_BYTES } from "../../db/results-sql.js";
 
 /**
  * What retention removes from the tables ingestion writes (runs, results, attachments, API
@@ -143,13 +144,13 @@ export async function trimSteps(
 ): Promise<Removed> {
   const { rows } = await client.query<{ rows: number; bytes: number }>(
     `WITH picked AS (
-       SELECT id, pg_column_size(json_steps) + pg_column_size(json_before_steps) - 2 * pg_column_size('[]'::jsonb) AS bytes
+       SELECT id, ${STEPS_BYTES} AS bytes
        FROM results
-       WHERE run_id = $1 AND status = ANY($2)
-         AND (json_steps <> '[]'::jsonb OR json_before_steps <> '[]'::jsonb)
+       WHERE run_id = $1 AND status = ANY($2) AND ${HAS_STEPS}
        LIMIT $3
      ), done AS (
-       UPDATE results r SET json_steps = '[]', json_before_steps = '[]'
+       UPDATE results r SET json_steps = NULL, json_before_steps = NULL, steps_ref = NULL,
+         before_steps_ref = NULL
        FROM picked WHERE r.id = picked.id AND r.run_id = $1
        RETURNING picked.bytes
      )

@@ -1,3 +1,4 @@
+import { stepsOf } from "../../db/results-sql.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RetentionFileSchema, readRetentionPolicy } from "../../config-retention.js";
 import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
@@ -133,7 +134,7 @@ afterAll(async () => {
 
 async function resultRow(name: string) {
   const { rows } = await database.db.pool.query<{ steps: number; attachments: number }>(
-    `SELECT jsonb_array_length(json_steps) + jsonb_array_length(json_before_steps) AS steps,
+    `SELECT jsonb_array_length(${stepsOf("r")}) + jsonb_array_length(${stepsOf("r", true)}) AS steps,
             (SELECT count(*)::int FROM attachments a WHERE a.result_id = r.id) AS attachments
      FROM results r WHERE id = $1`,
     [results[name]],

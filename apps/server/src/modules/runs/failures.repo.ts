@@ -1,7 +1,7 @@
 import { FAILURE_TEXT_CHARS } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
-import { runAtOfParam } from "../../db/results-sql.js";
+import { runAtOfParam, stackOf } from "../../db/results-sql.js";
 
 /**
  * A run's failures as triage reads them (issue 34): the final attempts that failed and are not
@@ -56,7 +56,7 @@ export async function runFailures(client: pg.ClientBase, runId: number): Promise
      )
      SELECT r.id::float8 AS id, r.test_id::float8 AS test_id, r.error_name,
             left(r.error_message, ${FAILURE_TEXT_CHARS}) AS error_message,
-            left(r.error_stack, ${FAILURE_TEXT_CHARS}) AS error_stack,
+            left(${stackOf("r")}, ${FAILURE_TEXT_CHARS}) AS error_stack,
             r.platform, coalesce(r.branch, run.branch) AS branch,
             coalesce(r.nora_site, run.nora_site) AS nora_site,
             coalesce(r.start_time, run.at) AS seen_at
@@ -189,7 +189,8 @@ export async function failureTexts(
 ): Promise<Map<number, { message: string | null; stack: string | null }>> {
   if (resultIds.length === 0) return new Map();
   const { rows } = await client.query<{ id: number; message: string | null; stack: string | null }>(
-    `SELECT id::float8 AS id, error_message AS message, left(error_stack, ${FAILURE_TEXT_CHARS}) AS stack
+    `SELECT id::float8 AS id, error_message AS message,
+            left(${stackOf("results")}, ${FAILURE_TEXT_CHARS}) AS stack
      FROM results WHERE id = ANY($1::bigint[])`,
     [resultIds],
   );

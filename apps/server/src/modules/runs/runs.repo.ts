@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
 import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
-import { runAtOf } from "../../db/results-sql.js";
+import { runAtOf, stepsOfResult, textOfResult } from "../../db/results-sql.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -41,14 +41,7 @@ const FRONTEND_RESULT_COLUMNS = [
   "executor",
 ] as const;
 
-const BACKEND_RESULT_COLUMNS = [
-  ...RESULT_COLUMNS,
-  "baseurl",
-  "error_name",
-  "error_stack",
-  "console_log",
-  "body",
-] as const;
+const BACKEND_RESULT_COLUMNS = [...RESULT_COLUMNS, "baseurl", "error_name", "body"] as const;
 
 function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
   row.id = Number(row.id);
@@ -172,6 +165,14 @@ export async function findResult(db: Db, runId: number, testRunTestId: string) {
   const row = await db.kysely
     .selectFrom("results")
     .selectAll()
+    // The steps wherever they are stored (db/results-sql.ts): these columns, after the inline
+    // ones selectAll() reads, take their names in the row.
+    .select([
+      stepsOfResult("results").as("json_steps"),
+      stepsOfResult("results", true).as("json_before_steps"),
+      textOfResult("results", "stack").as("error_stack"),
+      textOfResult("results", "log").as("console_log"),
+    ])
     .where("run_id", "=", runId)
     .where("run_at", "=", runAtOf(runId))
     .where("test_run_test_id", "=", testRunTestId)
@@ -206,6 +207,10 @@ export async function listBackendResults(db: Db, runId: number, testId?: number)
   const rows = await db.kysely
     .selectFrom("results")
     .select(BACKEND_RESULT_COLUMNS)
+    .select([
+      textOfResult("results", "stack").as("error_stack"),
+      textOfResult("results", "log").as("console_log"),
+    ])
     .where("run_id", "=", runId)
     .where("run_at", "=", runAtOf(runId))
     .$if(testId !== undefined, (qb) => qb.where("test_id", "=", testId!))

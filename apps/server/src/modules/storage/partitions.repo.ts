@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { textsPartitionOf } from "../../db/results-sql.js";
 
 /*
  * The monthly partitions of results (migration 0191), named test_results_pYYYYMM and holding the
@@ -71,6 +72,7 @@ export async function createMonthPartition(
   const to = monthStart(instant, 1).toISOString();
   // Two servers at once: the second waits, then finds the partition made.
   await client.query("SELECT pg_advisory_xact_lock(hashtext('results partitions'))");
+  await createTextsPartition(client, textsPartitionOf(name)!, from, to);
   const { rows } = await client.query<{ exists: boolean }>(
     "SELECT to_regclass($1) IS NOT NULL AS exists",
     [name],
@@ -91,6 +93,30 @@ export async function createMonthPartition(
     `ALTER TABLE results ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
   );
   return moved.rowCount ?? 0;
+}
+
+/**
+ * The same for result_texts (migration 0216): the month's texts partition, with the texts the
+ * default partition holds for it.
+ */
+async function createTextsPartition(client: pg.PoolClient, name: string, from: string, to: string) {
+  const { rows } = await client.query<{ exists: boolean; texts: boolean }>(
+    "SELECT to_regclass($1) IS NOT NULL AS exists, to_regclass('result_texts') IS NOT NULL AS texts",
+    [name],
+  );
+  // No result_texts: a layout before migration 0216 (the storage bench loads one).
+  if (rows[0]!.exists || !rows[0]!.texts) return;
+  await client.query(`CREATE TABLE ${name} (LIKE result_texts INCLUDING DEFAULTS)`);
+  await client.query(
+    `WITH moved AS (
+       DELETE FROM result_texts_pdefault WHERE month >= $1 AND month < $2 RETURNING *
+     )
+     INSERT INTO ${name} SELECT * FROM moved`,
+    [from, to],
+  );
+  await client.query(
+    `ALTER TABLE result_texts ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
+  );
 }
 
 /** The months from `from` to `to` (both included) that have no partition yet, made. */

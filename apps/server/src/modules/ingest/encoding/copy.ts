@@ -70,9 +70,14 @@ export function encodeCopyValue(value: CopyValue): string {
   }
   if (value.value === undefined || value.value === null) return "\\N";
   if (Array.isArray(value.value) && value.value.length === 0) return "[]";
+  return escapeText(jsonText(value.value));
+}
+
+/** `value` as JSON text that jsonb accepts (no \u0000 escape: NUL becomes U+FFFD). */
+export function jsonText(value: unknown): string {
   // A replacer slows every stringify down; only the rare text with a NUL needs one.
-  const text = JSON.stringify(value.value);
-  return escapeText(text.includes("\\u0000") ? JSON.stringify(value.value, noNulInStrings) : text);
+  const text = JSON.stringify(value);
+  return text.includes("\\u0000") ? JSON.stringify(value, noNulInStrings) : text;
 }
 
 /** A row's values as COPY text, without its newline. */

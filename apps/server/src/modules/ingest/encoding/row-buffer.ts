@@ -117,6 +117,11 @@ export class RowBuffer {
     this.ends[this.count++] = this.used;
   }
 
+  /** A copy of every text appended, back to back (COPY rows stay COPY data). */
+  copyAll(): Buffer {
+    return Buffer.from(this.bytes.subarray(0, this.used));
+  }
+
   /** Empties the buffer for the next batch, keeping its memory. */
   clear(): void {
     this.used = 0;

@@ -2,7 +2,13 @@ import type { ResultInput } from "@assay/core";
 import { RunTally } from "./run-tally.js";
 import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
 import type { ParsedResult, UploadFiles } from "../parsers/types.js";
-import { derivedTestRunTestId, encodeResultTail, type RunFacts } from "./result-rows.js";
+import {
+  derivedTestRunTestId,
+  encodeResultTail,
+  type RunFacts,
+  type TextRefs,
+} from "./result-rows.js";
+import { ResultTexts } from "./result-texts.js";
 import { preparedFailure, type PreparedFailure } from "./result-failures.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
@@ -51,6 +57,8 @@ export interface PreparedChild extends QueuedResult {
  */
 export interface PreparedBatch {
   rows: RowBuffer;
+  /** COPY rows of the texts its results are the first of the upload to refer to (result-texts.ts). */
+  texts: RowBuffer;
   tests: BatchTests;
   children: PreparedChild[];
   /** Its failures, fingerprinted (result-failures.ts). */
@@ -120,10 +128,13 @@ export class ResultPreparer {
   /** Results added so far, not counting duplicates: the position of the next one. */
   private written = 0;
   /** Written batches' buffers, for later batches to reuse. */
-  private readonly spares: Pick<PreparedBatch, "rows" | "tests">[] = [];
+  private readonly spares: Pick<PreparedBatch, "rows" | "texts" | "tests">[] = [];
   private batch: PreparedBatch;
   private duplicates = 0;
   private readonly tally = new RunTally();
+  private readonly texts = new ResultTexts();
+  /** The texts' keys for the rows of the batch being filled. */
+  private readonly refs: TextRefs = { ref: (text) => this.texts.ref(text, this.batch.texts) };
 
   constructor(private readonly options: PreparerOptions) {
     for (const id of options.existing) this.testRunTestIds.set(digestOf(id), HELD);
@@ -194,7 +205,7 @@ export class ResultPreparer {
       preparedFailure(batch.rows.rows, result, this.options.runFacts ?? {}, this.causes);
     if (failure) batch.failures.push(failure);
     const place = { runId: this.options.runId, runAt: this.options.runAt, testRunTestId };
-    batch.rows.append(encodeResultTail(place, result, this.options.runFacts));
+    batch.rows.append(encodeResultTail(place, result, this.refs, this.options.runFacts));
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       return undefined;
     }
@@ -210,10 +221,11 @@ export class ResultPreparer {
   }
 
   /** A batch that was written or posted: its buffers, for a later batch to reuse. */
-  recycle({ rows, tests }: PreparedBatch): void {
+  recycle({ rows, texts, tests }: PreparedBatch): void {
     rows.clear();
+    texts.clear();
     tests.clear();
-    this.spares.push({ rows, tests });
+    this.spares.push({ rows, texts, tests });
   }
 
   /** Complete once every result has been added. */
@@ -227,6 +239,7 @@ export class ResultPreparer {
     this.testsInUpload.release();
     this.namesakes.release();
     this.testKeys.release();
+    this.texts.release();
   }
 
   /**
@@ -259,11 +272,12 @@ export class ResultPreparer {
   }
 
   private newBatch(): PreparedBatch {
-    const { rows, tests } = this.spares.pop() ?? {
+    const { rows, texts, tests } = this.spares.pop() ?? {
       rows: new RowBuffer(),
+      texts: new RowBuffer(256 * 1024),
       tests: BatchTests.empty(),
     };
-    return { rows, tests, children: [], failures: [] };
+    return { rows, texts, tests, children: [], failures: [] };
   }
 
   /**

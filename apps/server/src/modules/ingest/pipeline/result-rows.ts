@@ -1,5 +1,5 @@
 import type { ResultInput } from "@assay/core";
-import { encodeCopyRow, json, type CopyValue } from "../encoding/copy.js";
+import { encodeCopyRow, json, jsonText, type CopyValue } from "../encoding/copy.js";
 import { digestOf } from "../encoding/fingerprints.js";
 
 /**
@@ -25,8 +25,8 @@ export const RESULT_COLUMNS = [
   "body",
   "error_message",
   "error_name",
-  "error_stack",
-  "console_log",
+  "stack_ref",
+  "log_ref",
   "console_errors",
   "request_errors",
   "tags",
@@ -42,8 +42,8 @@ export const RESULT_COLUMNS = [
   "branch",
   "baseurl",
   "properties",
-  "json_steps",
-  "json_before_steps",
+  "steps_ref",
+  "before_steps_ref",
 ] as const;
 
 /**
@@ -55,11 +55,10 @@ export function derivedTestRunTestId(identity: string, attempt: number): string 
   return attempt > 0 ? `${id}-r${attempt}` : id;
 }
 
-const NO_STEPS: never[] = [];
-
-function stepsOf(result: ResultInput, before: boolean) {
-  if (!result.steps || result.steps.length === 0) return NO_STEPS;
-  return result.steps
+/** The result's steps (or its before steps) as the JSON text stored; null when it has none. */
+function stepsText(result: ResultInput, before: boolean): string | null {
+  if (!result.steps || result.steps.length === 0) return null;
+  const steps = result.steps
     .filter((step) => (step.before ?? false) === before)
     .map((step) => ({
       action: step.action,
@@ -67,6 +66,15 @@ function stepsOf(result: ResultInput, before: boolean) {
       ...(step.location !== undefined && { location: step.location }),
       ...(step.duration_ms !== undefined && { duration_ms: step.duration_ms }),
     }));
+  return steps.length === 0 ? null : jsonText(steps);
+}
+
+/**
+ * Where a result's long texts go (result-texts.ts): `ref` gives the key its row holds and hands
+ * a text new to the upload to the batch.
+ */
+export interface TextRefs {
+  ref(text: string | null): string | null;
 }
 
 /**
@@ -97,12 +105,18 @@ export interface ResultPlace {
 export function encodeResultTail(
   place: ResultPlace,
   result: ResultInput,
+  texts: TextRefs,
   facts: RunFacts = NO_FACTS,
 ): string {
-  return encodeCopyRow(resultTail(place, result, facts));
+  return encodeCopyRow(resultTail(place, result, texts, facts));
 }
 
-function resultTail(place: ResultPlace, result: ResultInput, facts: RunFacts): CopyValue[] {
+function resultTail(
+  place: ResultPlace,
+  result: ResultInput,
+  texts: TextRefs,
+  facts: RunFacts,
+): CopyValue[] {
   return [
     place.runId,
     place.runAt,
@@ -120,8 +134,8 @@ function resultTail(place: ResultPlace, result: ResultInput, facts: RunFacts): C
     result.body,
     result.error_message,
     result.error_name,
-    result.error_stack,
-    result.console_log,
+    texts.ref(result.error_stack ?? null),
+    texts.ref(result.console_log ?? null),
     result.console_errors,
     result.request_errors,
     result.tags ?? [],
@@ -137,7 +151,7 @@ function resultTail(place: ResultPlace, result: ResultInput, facts: RunFacts): C
     result.branch ?? facts.branch,
     result.baseurl ?? facts.baseurl,
     json(result.properties),
-    json(stepsOf(result, false)),
-    json(stepsOf(result, true)),
+    texts.ref(stepsText(result, false)),
+    texts.ref(stepsText(result, true)),
   ];
 }

@@ -15,6 +15,7 @@ import {
 import { RESULT_COLUMNS } from "./result-rows.js";
 import type { WrittenFailure } from "./result-failures.js";
 import { TestIdResolver } from "../test-ids/test-id-resolver.js";
+import { storeTexts } from "./results.repo.js";
 import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
 
 export type { AttachmentSink, QueuedResult };
@@ -43,6 +44,12 @@ export interface WriteSummary {
 const MAX_BATCHES_IN_FLIGHT = 2;
 
 /**
+ * Texts (result-texts.ts) are held until they reach this many bytes, then stored: each time the
+ * open COPY of results ends, so not every batch (a daily run's rows need no other statement).
+ */
+const TEXT_BYTES_HELD = 8 * 1024 * 1024;
+
+/**
  * Writes prepared results (result-preparer.ts) to PostgreSQL in batches inside the caller's
  * transaction: stable test ids resolved per batch, results and API requests by COPY, attachments
  * streamed to object storage first. The database works on one batch while the next is prepared,
@@ -57,6 +64,9 @@ export class ResultsWriter {
   private aborted = false;
   private prepared: PreparedSummary | undefined;
   private readonly written: WrittenFailure[] = [];
+  /** COPY rows of texts not stored yet, and their bytes. */
+  private texts: Buffer[] = [];
+  private textBytes = 0;
   readonly summary: WriteSummary = {
     inserted: 0,
     duplicates: 0,
@@ -141,6 +151,7 @@ export class ResultsWriter {
       }
       await chain;
       await this.copy.end();
+      await this.storeTexts();
     } catch (error) {
       this.aborted = true;
       await chain.catch(() => undefined);
@@ -149,13 +160,22 @@ export class ResultsWriter {
     }
   }
 
+  /** Stores the texts held (the open COPY ended first). */
+  private async storeTexts(): Promise<void> {
+    if (this.texts.length === 0) return;
+    const texts = this.texts;
+    this.texts = [];
+    this.textBytes = 0;
+    await storeTexts(this.client, this.options.runAt, texts);
+  }
+
   /** What preparing the written batches found (duplicates, counts, retried tests). */
   finish(prepared: PreparedSummary): void {
     this.prepared = prepared;
     this.summary.duplicates = prepared.duplicates;
   }
 
-  private async writeBatch({ rows, tests, children, failures }: PreparedBatch) {
+  private async writeBatch({ rows, texts, tests, children, failures }: PreparedBatch) {
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
@@ -164,6 +184,16 @@ export class ResultsWriter {
     const testIds = await this.tests.resolve(this.client, tests, cached);
     const ids = await this.resultIds.take(this.client, count);
     await this.copy.write(rows.chunks(ids, testIds));
+    if (texts.rows > 0) {
+      // A copy: the batch's buffers go back to the parse worker once it is written.
+      const held = texts.copyAll();
+      this.texts.push(held);
+      this.textBytes += held.length;
+      if (this.textBytes >= TEXT_BYTES_HELD) {
+        await this.copy.end();
+        await this.storeTexts();
+      }
+    }
     for (const { index, ...failure } of failures) {
       this.written.push({ ...failure, resultId: ids[index]!, testId: testIds[index]! });
     }

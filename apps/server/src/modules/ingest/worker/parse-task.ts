@@ -56,6 +56,8 @@ export interface ChildData {
 
 export interface BatchData {
   rows: PackedRows;
+  /** The batch's new texts, as COPY rows (PreparedBatch.texts). */
+  texts: PackedRows;
   tests: PackedTests;
   children: ChildData[];
   failures: PreparedFailure[];

@@ -137,9 +137,12 @@ async function post(
   upload: FileSet,
   spares: SpareBuffers,
 ): Promise<void> {
-  const packing = new Packing(spares.take(batch.rows.packedSize + batch.tests.packedSize));
+  const packing = new Packing(
+    spares.take(batch.rows.packedSize + batch.texts.packedSize + batch.tests.packedSize),
+  );
   const data: BatchData = {
     rows: batch.rows.packed(packing),
+    texts: batch.texts.packed(packing),
     tests: batch.tests.packed(packing),
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
     failures: batch.failures,

@@ -153,6 +153,7 @@ function summaryOf(data: SummaryData): PreparedSummary {
 function batchOf(data: BatchData, spool: Spool): PreparedBatch {
   return {
     rows: RowBuffer.unpacked(data.rows),
+    texts: RowBuffer.unpacked(data.texts),
     tests: BatchTests.unpacked(data.tests),
     children: data.children.map(({ index, result, attached }) => {
       const files = attached.map(([reference, file]): [string, ReportFile | undefined] => [
