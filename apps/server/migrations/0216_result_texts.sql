@@ -1,8 +1,8 @@
 -- Long texts of results stored once a month (issue 36): a test's steps are the same from run to
 -- run, yet each result row held them again (164 MB per million results, docs/performance.md).
--- result_texts holds each distinct text once per month, keyed by the MD5 of the text (as a uuid,
--- 16 bytes, computed by the parse worker); a result holds that key (steps_ref, before_steps_ref)
--- instead of the text. docs/architecture.md, "Texts stored once".
+-- result_texts holds each distinct text once per month, keyed by a hash of the text (the first
+-- 128 bits of its SHA-256 as a uuid, 16 bytes, computed by the parse worker); a result holds that
+-- key (steps_ref, before_steps_ref) instead of the text. docs/architecture.md, "Texts stored once".
 --
 -- Partitioned by month like results, with the same bounds and names (result_texts_pYYYYMM):
 -- `month` is the first instant (UTC) of the month of the run_at of the results that refer to

@@ -73,17 +73,20 @@ const RUNS = `
  * A test's 3 steps (the same in every run, one text per test), as the JSON text ingestion
  * stores: `n` is the test's number.
  */
+/** A text's key in result_texts as ingestion makes it (result-texts.ts): SHA-256's first 128 bits. */
+const textKey = (text: string) => `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
+
 const stepsOf = (n: string) =>
   `('[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},` +
   `{"action":"check result ' || lpad((${n} % 100000)::text, 5, '0') || '","passed":true}]')`;
 
 /**
  * The texts of the runs $1..$2 in their month of result_texts, each once (migration 0216), as
- * ingestion stores them; results refer to them by md5.
+ * ingestion stores them; results refer to them by their key (textKey).
  */
 const TEXTS = `
   INSERT INTO result_texts (month, hash, body)
-  SELECT DISTINCT date_trunc('month', r.created_at, 'UTC'), md5(${stepsOf("s.n")})::uuid,
+  SELECT DISTINCT date_trunc('month', r.created_at, 'UTC'), ${textKey(stepsOf("s.n"))},
          ${stepsOf("s.n")}
   FROM runs r JOIN bench_test_shape s ON s.n <= r.total
   WHERE r.id BETWEEN $1 AND $2
@@ -199,14 +202,14 @@ async function loadResults(
   const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "")
     .replace("RUN_AT_VALUE ", partitioned ? "x.run_at, " : "")
     .replace("STEPS_COLUMN", texts ? "steps_ref" : "json_steps")
-    .replace("STEPS_VALUE", texts ? `md5(${stepsOf("x.n")})::uuid` : `${stepsOf("x.n")}::jsonb`)
+    .replace("STEPS_VALUE", texts ? textKey(stepsOf("x.n")) : `${stepsOf("x.n")}::jsonb`)
     .replace("STACK_COLUMN", texts ? "stack_ref" : "error_stack")
     .replace("LOG_COLUMN", texts ? "log_ref" : "console_log")
     .replace(
       "STACK_VALUE",
-      texts ? `md5(${stackOf("x.file", "x.n")})::uuid` : stackOf("x.file", "x.n"),
+      texts ? textKey(stackOf("x.file", "x.n")) : stackOf("x.file", "x.n"),
     )
-    .replace("LOG_VALUE", texts ? `md5(${LOG})::uuid` : LOG);
+    .replace("LOG_VALUE", texts ? textKey(LOG) : LOG);
   const chunks: [number, number][] = [];
   for (let from = firstRun; from <= lastRun; from += RUNS_PER_CHUNK) {
     chunks.push([from, Math.min(from + RUNS_PER_CHUNK - 1, lastRun)]);

@@ -79,19 +79,24 @@ async function watchActivity(url: string): Promise<() => Promise<Map<string, num
 }
 
 /**
- * Waits until the server and its PostgreSQL have been idle for two seconds (at most 60 s): what
- * an upload starts after its answer (the run view's warm-up, the jobs it queued: aliases' rename
- * search reads the whole run, autovacuum) is not charged to the next upload.
+ * Waits until the servers and their PostgreSQL have been idle (under 50 ms of CPU a second each)
+ * for two seconds (at most 180 s): what an upload starts after its answer (the run view's
+ * warm-up, the jobs it queued: aliases' rename search reads the whole run and ran past a minute
+ * after each 100k new-tests upload, autovacuum) is not charged to the next upload, on this server
+ * or on the other one compared.
  */
-async function settle(server: IngestServer): Promise<void> {
+async function settle(servers: readonly IngestServer[]): Promise<void> {
   const busy = () =>
-    cpuMsOf(server.server.pid) +
-    (server.server.postgresPid ? clusterCpuMs(server.server.postgresPid) : 0);
+    servers.reduce(
+      (sum, { server }) =>
+        sum + cpuMsOf(server.pid) + (server.postgresPid ? clusterCpuMs(server.postgresPid) : 0),
+      0,
+    );
   let idle = 0;
-  for (let waited = 0, last = busy(); waited < 60_000 && idle < 2; waited += 1_000) {
+  for (let waited = 0, last = busy(); waited < 180_000 && idle < 2; waited += 1_000) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const now = busy();
-    idle = now - last < 50 ? idle + 1 : 0;
+    idle = now - last < 50 * servers.length ? idle + 1 : 0;
     last = now;
   }
 }
@@ -156,7 +161,7 @@ async function main(): Promise<void> {
         for (const [query, n] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 12))
           process.stdout.write(`  seen active ${n} times: ${query}\n`);
       }
-      await settle(server);
+      await settle(servers.map((s) => s.server));
       return m;
     };
     const servers = compareTriage

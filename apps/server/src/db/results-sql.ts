@@ -20,7 +20,7 @@ export function runAtOfParam(n: number): string {
 }
 
 /*
- * Long texts of results (steps) are stored once a month in result_texts, keyed by their MD5
+ * Long texts of results (steps) are stored once a month in result_texts, keyed by their hash
  * (migration 0216): a result refers to its text by `steps_ref` or `before_steps_ref`. Rows stored
  * before hold the text inline (json_steps, json_before_steps) and no ref; reads take the ref's
  * text, else the inline one. The lookup states the month (that of the result's run_at), so that

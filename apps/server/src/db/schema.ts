@@ -163,7 +163,7 @@ export interface ResultsTable {
    */
   json_steps: JSONColumnType<StepRow[] | null>;
   json_before_steps: JSONColumnType<StepRow[] | null>;
-  /** MD5 (uuid) of the steps' JSON text in result_texts of the run_at's month; null: none. */
+  /** Key (uuid: SHA-256's first 128 bits) of the steps' JSON text in result_texts of the run_at's month; null: none. */
   steps_ref: string | null;
   before_steps_ref: string | null;
   /** The same for error_stack and console_log (migration 0217); read through stackOf, logOf. */
@@ -175,7 +175,7 @@ export interface ResultsTable {
 export interface ResultTextsTable {
   /** First instant (UTC) of the month of the run_at of the results referring to it. */
   month: Date;
-  /** MD5 of `body`. */
+  /** The first 128 bits of `body`'s SHA-256 (ingest/pipeline/result-texts.ts). */
   hash: string;
   body: string;
 }

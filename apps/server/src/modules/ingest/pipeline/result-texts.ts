@@ -9,12 +9,14 @@ export const TEXT_COLUMNS = ["hash", "body"] as const;
 /**
  * The long texts of an upload's results (steps) that are stored once a month in result_texts
  * instead of on each row (docs/architecture.md, "Texts stored once"). A result holds the text's
- * key: its MD5 as a uuid (32 hex digits, which PostgreSQL reads as one). Each distinct text of
+ * key: the first 128 bits of its SHA-256 as a uuid (32 hex digits, which PostgreSQL reads as one;
+ * not MD5, whose collisions can be made on purpose: a crafted report could show its text in place
+ * of another result's). Each distinct text of
  * the upload is handed to the batch once, as a COPY row of TEXT_COLUMNS; a text already stored
  * this month (by an earlier run) is sent again and skipped by the database (ON CONFLICT).
  */
 export class ResultTexts {
-  /** The texts this upload has handed over already, by their MD5 (base64url). */
+  /** The texts this upload has handed over already, by their key (base64url). */
   private readonly seen = new FingerprintTable();
 
   /**
@@ -23,7 +25,7 @@ export class ResultTexts {
    */
   ref(text: string | null | undefined, into: RowBuffer): string | null {
     if (text === null || text === undefined || text === "") return null;
-    const digest = hash("md5", text, "buffer");
+    const digest = hash("sha256", text, "buffer").subarray(0, 16);
     const key = digest.toString("base64url");
     const ref = digest.toString("hex");
     if (this.seen.get(key) === undefined) {
