@@ -74,7 +74,8 @@ const RUNS = `
  * stores: `n` is the test's number.
  */
 /** A text's key in result_texts as ingestion makes it (result-texts.ts): SHA-256's first 128 bits. */
-const textKey = (text: string) => `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
+const textKey = (text: string) =>
+  `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
 
 const stepsOf = (n: string) =>
   `('[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},` +
@@ -205,10 +206,7 @@ async function loadResults(
     .replace("STEPS_VALUE", texts ? textKey(stepsOf("x.n")) : `${stepsOf("x.n")}::jsonb`)
     .replace("STACK_COLUMN", texts ? "stack_ref" : "error_stack")
     .replace("LOG_COLUMN", texts ? "log_ref" : "console_log")
-    .replace(
-      "STACK_VALUE",
-      texts ? textKey(stackOf("x.file", "x.n")) : stackOf("x.file", "x.n"),
-    )
+    .replace("STACK_VALUE", texts ? textKey(stackOf("x.file", "x.n")) : stackOf("x.file", "x.n"))
     .replace("LOG_VALUE", texts ? textKey(LOG) : LOG);
   const chunks: [number, number][] = [];
   for (let from = firstRun; from <= lastRun; from += RUNS_PER_CHUNK) {
