@@ -74,7 +74,13 @@ describe("the test detail's attachments", () => {
     const text = attachments().locator("pre");
     await text.waitFor();
     expect(await text.textContent()).toBe("invoice requested");
-    expect(await attachments().textContent()).toMatch(/text\/plain · 17 bytes · after step \d+:/);
+    // The embedding is unnamed, so it is titled after its step: the caption gives the step's
+    // number and does not say its words a second time.
+    const shown = (await attachments().textContent()) ?? "";
+    expect(shown).toMatch(/text\/plain · 17 bytes · after step \d+(?![\d:])/);
+    const title = (await attachments().getByRole("figure").getAttribute("aria-label")) ?? "";
+    expect(title).not.toBe("");
+    expect(shown.split(title)).toHaveLength(2);
     const download = attachments().getByRole("link", { name: /^Download / });
     expect(await download.getAttribute("href")).toMatch(/^\/v1\/objects\/.+\.txt$/);
     await screenshot(page, "attachments-cucumber-text-1440x900");
