@@ -1,11 +1,15 @@
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { text } from "node:stream/consumers";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { LocalObjectStore } from "../../storage/local-store.js";
-import { keepLocalLog, type LogDeps } from "./builds.logs.js";
+import { insertBuildUser } from "../../../test/build-apps.js";
+import { insertRunningBuild } from "../../../test/running-build.js";
+import { createTestDatabase } from "../../../test/test-database.js";
+import { keepLocalLog, logStream, logTail, type LogDeps } from "./builds.logs.js";
 import { SecretMask } from "./builds.mask.js";
-import type { BuildRow } from "./builds.repo.js";
+import { findBuild, type BuildRow } from "./builds.repo.js";
 import { logPathOf } from "./executors/local.js";
 
 const dirs: string[] = [];
@@ -34,5 +38,48 @@ describe("keepLocalLog", () => {
     });
     const stored = await readdir(path.join(root, "objects"), { recursive: true });
     expect(stored.filter((name) => name.endsWith(".log"))).toEqual([]);
+  });
+});
+
+describe("a local build's log read across its end", () => {
+  // The CI of stop 42 failed on this: a build's page read its row while the build ran, the
+  // build ended and moved its log file to object storage, and the page found neither.
+  it("is found in object storage when the row was read before the file moved", async () => {
+    const root = await mkdtemp(path.join(tmpdir(), "assay-logs-"));
+    dirs.push(root);
+    const database = await createTestDatabase();
+    try {
+      const user = await insertBuildUser(database);
+      await insertRunningBuild(database, "log-race", user.id);
+      const { id } = await database.db.kysely
+        .selectFrom("builds")
+        .select("id")
+        .where("test_run_key", "=", "log-race")
+        .executeTakeFirstOrThrow();
+      const objects = new LocalObjectStore(path.join(root, "objects"));
+      await objects.init();
+      const logDir = path.join(root, "build-logs");
+      const deps = {
+        db: database.db.kysely,
+        objects,
+        logDir,
+        remote: () => undefined,
+        mask: async () => new SecretMask([]),
+      } satisfies LogDeps;
+      await mkdir(logDir, { recursive: true });
+      await writeFile(logPathOf(logDir, id), "first line\nlast line\n");
+      const stale = (await findBuild(database.db.kysely, id))!;
+      expect((await logTail(deps, stale, 1000)).text).toBe("first line\nlast line\n");
+      await keepLocalLog(deps, stale);
+      expect(stale.log_key).toBeNull();
+      expect(await logTail(deps, stale, 10)).toEqual({
+        text: "last line\n",
+        truncated: true,
+        bytes: 21,
+      });
+      expect(await text((await logStream(deps, stale))!)).toBe("first line\nlast line\n");
+    } finally {
+      await database.drop();
+    }
   });
 });

@@ -113,21 +113,12 @@ async function rawTail(
   row: BuildRow,
   maxBytes: number,
 ): Promise<{ text: string; truncated: boolean; bytes: number }> {
-  const file = logPathOf(deps.logDir, row.id);
-  if (row.log_key === null && existsSync(file)) {
-    const bytes = statSync(file).size;
-    const length = Math.min(bytes, maxBytes);
-    const buffer = Buffer.alloc(length);
-    const fd = openSync(file, "r");
-    try {
-      readSync(fd, buffer, 0, length, bytes - length);
-    } finally {
-      closeSync(fd);
-    }
-    return { text: buffer.toString("utf8"), truncated: bytes > maxBytes, bytes };
-  }
-  if (row.log_key !== null) {
-    const object = await deps.objects.get(row.log_key);
+  const local =
+    row.log_key === null ? localTail(logPathOf(deps.logDir, row.id), maxBytes) : undefined;
+  if (local) return local;
+  const key = await storedKey(deps, row);
+  if (key !== null) {
+    const object = await deps.objects.get(key);
     if (object) {
       // Only the last maxBytes are kept while the object streams past.
       let tail = Buffer.alloc(0);
@@ -140,6 +131,36 @@ async function rawTail(
   }
   if (row.executor_kind !== "local") return remoteTail(deps, row, maxBytes);
   return { text: "", truncated: false, bytes: 0 };
+}
+
+/** The last maxBytes of a running build's log file, or undefined when there is no file. */
+function localTail(file: string, maxBytes: number) {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  try {
+    const bytes = statSync(file).size;
+    const length = Math.min(bytes, maxBytes);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, bytes - length);
+    return { text: buffer.toString("utf8"), truncated: bytes > maxBytes, bytes };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The key of the build's stored log. A local build that ended after the caller read its row has
+ * moved its file to object storage meanwhile (keepLocalLog sets the key before it removes the
+ * file), so a missing file means the row is read again rather than the log shown empty.
+ */
+async function storedKey(deps: LogDeps, row: BuildRow): Promise<string | null> {
+  if (row.log_key !== null || row.executor_kind !== "local") return row.log_key;
+  return (await repo.findBuild(deps.db, row.id))?.log_key ?? null;
 }
 
 /** The whole log as a stream, its secrets masked, or undefined when there is none (yet). */
@@ -156,5 +177,15 @@ async function rawStream(deps: LogDeps, row: BuildRow): Promise<NodeJS.ReadableS
   const reader = deps.remote(row);
   if (row.remote_log && reader) return Readable.from(reader.all(row.remote_log));
   const file = logPathOf(deps.logDir, row.id);
-  return existsSync(file) ? createReadStream(file) : undefined;
+  // The file is opened before it is streamed, so one removed by the build's end meanwhile is
+  // found in object storage instead of failing the download half-way.
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    const key = await storedKey(deps, row);
+    return key === null ? undefined : (await deps.objects.get(key))?.body;
+  }
+  return createReadStream(file, { fd });
 }
