@@ -9,30 +9,39 @@ import { runAtOfParam } from "../../db/results-sql.js";
  * that passed after failing as flaky, and stores the run's counts so lists and charts read them
  * without scanning results. Pending = skipped by the report, or failed with core's PENDING_MARKER.
  * With a tally of everything the run holds (a fresh run), the counts come from it.
+ * Returns the ids of the results that stopped being final: every result is written final, so
+ * for a fresh run these are all that differ from how its upload wrote them (ResultsWriter.failures).
  */
 export async function finalizeRun(
   client: pg.PoolClient,
   runId: number,
   { rank = "all", tally }: { rank?: Ranking; tally?: RunTally } = {},
-): Promise<void> {
+): Promise<Set<number>> {
+  const notFinal = new Set<number>();
   // Every result is stored final and not flaky; ranking (a sort of the results concerned) is
   // needed only for tests that can have more than one attempt.
-  if (rank === "all" || !tally) {
-    if (rank !== "none") await rankAttempts(client, runId, rank === "all" ? null : rank);
-    return storeRunCounts(client, runId);
+  const ranked =
+    rank === "none" ? [] : await rankAttempts(client, runId, rank === "all" ? null : rank);
+  for (const changed of ranked) {
+    if (!changed.is_final) notFinal.add(Number(changed.id));
   }
-  if (rank !== "none") {
-    for (const changed of await rankAttempts(client, runId, rank)) {
-      if (!changed.is_final) {
-        tally.removeAttempt({ ...changed, error_message: changed.error_message ?? undefined });
-      }
-      if (changed.flaky) tally.flaky++;
+  if (rank === "all" || !tally) {
+    await storeRunCounts(client, runId);
+    return notFinal;
+  }
+  for (const changed of ranked) {
+    if (!changed.is_final) {
+      tally.removeAttempt({ ...changed, error_message: changed.error_message ?? undefined });
     }
+    if (changed.flaky) tally.flaky++;
   }
   await storeRunCounts(client, runId, tally);
+  return notFinal;
 }
 
 interface RankedRow {
+  /** bigint, as pg gives it: text. */
+  id: string;
   status: ResultInput["status"];
   error_message: string | null;
   duration_ms: number;
@@ -74,7 +83,7 @@ const RANK_ALL = `WITH ranked AS (
      WHERE r.id = ranked.id AND r.run_id = $1 AND r.run_at = ${runAtOfParam(1)}
        AND (r.is_final IS DISTINCT FROM ranked.last_attempt
             OR r.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
-     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`;
+     RETURNING r.id, r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`;
 
 /*
  * The named results ($2: ids this upload took from results_id_seq for its rows of run $1, so
@@ -107,7 +116,7 @@ const RANK_NAMED = `WITH ranked AS (
        AND r.run_at = ${runAtOfParam(1)}
        AND (ranked.is_final IS DISTINCT FROM ranked.last_attempt
             OR ranked.flaky IS DISTINCT FROM (ranked.last_attempt AND ranked.status = 'passed' AND ranked.ever_failed))
-     RETURNING r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`;
+     RETURNING r.id, r.status, r.error_message, r.duration_ms, r.is_final, r.flaky`;
 
 /** The run's counts from its final results; its start and end from all its attempts. */
 const COUNTED = `

@@ -270,11 +270,11 @@ async function storeUpload(
     writer.finish(parsed.summary());
     warnings = parsed.warnings();
     await repo.addRunWarnings(client, run.id, warnings);
-    await finalizeRun(client, run.id, {
+    const notFinal = await finalizeRun(client, run.id, {
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.failures());
+    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.failures(notFinal));
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id, "upload");

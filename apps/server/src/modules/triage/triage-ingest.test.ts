@@ -54,6 +54,11 @@ function junit(): string {
     failure("orders 2", "expected 200 but got 500 for /api/orders/2", longStack(2)),
     failure("pending", "Pending reason == waiting for NXL-12", "at x.y(Z.java:1)"),
     failure("long message", `${"é".repeat(FAILURE_TEXT_CHARS + 10)} tail`, ""),
+    // Retried by Surefire: a failed attempt, then a pass (flaky: no failure of the run) ...
+    `<testcase classname="api.Orders" name="flaky" time="0.1"><flakyFailure message="socket closed by 10.0.0.7" type="java.io.IOException">java.io.IOException: socket closed\n\tat com.example.api.Net.read(Net.java:9)</flakyFailure></testcase>`,
+    // ... and a first failure whose cause the final attempt shares (values aside): the upload
+    // gives the cause's words with the first attempt, which is not final.
+    `<testcase classname="api.Orders" name="slow" time="0.1"><failure message="timed out after 30 s" type="java.util.concurrent.TimeoutException">java.util.concurrent.TimeoutException\n\tat com.example.api.Slow.wait(Slow.java:3)</failure><rerunFailure message="timed out after 31 s" type="java.util.concurrent.TimeoutException">java.util.concurrent.TimeoutException\n\tat com.example.api.Slow.wait(Slow.java:3)</rerunFailure></testcase>`,
   ];
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="api.Orders" tests="${cases.length}">\n${cases.join("\n")}\n</testsuite>\n`;
 }
@@ -170,9 +175,9 @@ describe("triage of an upload's failures", () => {
     // The long stack is cut before its own frame (the cut line's remains make a frame of their own).
     expect(frames).toHaveLength(2);
     expect(frames).not.toContainEqual({ frame: "com.example.api.Far.away" });
-    // The three runs' failures: three of the JUnit report (not the pending one), two of the live
-    // run, one of the CTRF report.
-    expect(fromUploads.fingerprints).toHaveLength(6);
+    // The three runs' failures: four of the JUnit report (not the pending one, nor the retried
+    // tests' first attempts), two of the live run, one of the CTRF report.
+    expect(fromUploads.fingerprints).toHaveLength(7);
     expect(fromUploads.fingerprints.map((row) => row.site)).toEqual(
       expect.arrayContaining([
         "staging",
@@ -207,7 +212,7 @@ describe("an app built with triage off (the write bench's comparison)", () => {
                               WHERE f.run_id = runs.id) AS filed
          FROM runs WHERE test_run_key = 'untriaged'`,
       );
-      expect(rows).toEqual([{ failed: 3, filed: 0 }]);
+      expect(rows).toEqual([{ failed: 4, filed: 0 }]);
     } finally {
       await app.app.close();
     }

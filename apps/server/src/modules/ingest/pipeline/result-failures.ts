@@ -12,8 +12,9 @@ import type { RunFacts } from "./result-rows.js";
  * Failed results fingerprinted where they are parsed (issue 34): in the upload's parse worker,
  * beside the other cores' work, instead of triage reading the run's failures back and
  * fingerprinting them in the request's thread once everything is written (98 + 143 ms of a
- * 100k-test upload's 10,000 failures). Triage files these as they are when the upload wrote a
- * new run whose every result is final; otherwise it reads the run (ResultsWriter.failures).
+ * 100k-test upload's 10,000 failures). Triage files these when the upload wrote a new run, less
+ * the attempts of retried tests that are not final; otherwise it reads the run
+ * (ResultsWriter.failures).
  */
 
 /** The stored fingerprint (failure_groups.fingerprint): 16 hex digits of SHA-256 over core's key. */

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
 import type { UploadFiles } from "../parsers/types.js";
 import { RESULT_ID_BLOCK, ResultIds } from "./result-ids.js";
+import type { WrittenFailure } from "./result-failures.js";
 import { ResultsWriter, type QueuedResult } from "./results-writer.js";
 import { finalizeRun } from "../finalize.repo.js";
 import { KnownTests } from "../test-ids/test-id-cache.js";
@@ -302,13 +303,14 @@ describe("ResultsWriter", () => {
           [runId],
         )
         .then((r) => r.rows[0]);
+    let failures: readonly WrittenFailure[] | undefined;
     const targeted = await inTransaction(async (client, runId) => {
       const w = writer(client, runId);
       await w.write(upload);
       const rank = w.ranking();
       // the two attempts of flaky and the two of broken; fixed later came once
       expect(Array.isArray(rank) && rank.length).toBe(4);
-      await finalizeRun(client, runId, { rank, tally: w.tally });
+      failures = w.failures(await finalizeRun(client, runId, { rank, tally: w.tally }));
       return runId;
     });
     const full = await inTransaction(async (client, runId) => {
@@ -321,6 +323,18 @@ describe("ResultsWriter", () => {
       "flaky",
     ]);
     expect((await flags(targeted)).filter((r) => r.flaky).map((r) => r.name)).toEqual(["flaky"]);
+    // Triage gets the run's failures from the upload (not read back): the final failed attempts
+    // only, and the words of their one cause (no message: one cause) although the upload gave
+    // them with flaky's first attempt, which is not final.
+    const failedFinal = await database.db.pool.query<{ id: string }>(
+      "SELECT id FROM results WHERE run_id = $1 AND is_final AND status = 'failed' ORDER BY id",
+      [targeted],
+    );
+    expect(failures?.map((failure) => failure.resultId)).toEqual(
+      failedFinal.rows.map((row) => Number(row.id)),
+    );
+    expect(new Set(failures!.map((failure) => failure.hash)).size).toBe(1);
+    expect(failures![0]!.cause).toBeDefined();
     expect(await counts(targeted)).toEqual(await counts(full));
     expect(await counts(targeted)).toMatchObject({
       total: 8,

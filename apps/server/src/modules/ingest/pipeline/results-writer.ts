@@ -13,7 +13,7 @@ import {
   type QueuedResult,
 } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
-import type { WrittenFailure } from "./result-failures.js";
+import type { Cause, WrittenFailure } from "./result-failures.js";
 import { TestIdResolver } from "../test-ids/test-id-resolver.js";
 import { storeTexts } from "./results.repo.js";
 import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
@@ -98,11 +98,27 @@ export class ResultsWriter {
 
   /**
    * The run's failures as triage files them, when this upload holds all of them: it wrote a run
-   * that had no results, and no test twice (every result final). Otherwise undefined, and triage
-   * reads the run (result-failures.ts).
+   * that had no results. `notFinal`: what finalizeRun returned, the earlier attempts of the tests
+   * this upload retried, which are no failures of the run. Otherwise (the run had results)
+   * undefined, and triage reads the run (result-failures.ts).
    */
-  failures(): readonly WrittenFailure[] | undefined {
-    return this.ranking() === "none" ? this.written : undefined;
+  failures(notFinal: ReadonlySet<number>): readonly WrittenFailure[] | undefined {
+    if (this.runHadResults) return undefined;
+    if (notFinal.size === 0) return this.written;
+    // A cause's words come with the upload's first failure of it only: an attempt left out
+    // hands them to the next failure of its cause.
+    const orphaned = new Map<string, Cause>();
+    const kept: WrittenFailure[] = [];
+    for (const failure of this.written) {
+      if (notFinal.has(failure.resultId)) {
+        if (failure.cause) orphaned.set(failure.hash, failure.cause);
+        continue;
+      }
+      const cause = orphaned.get(failure.hash);
+      orphaned.delete(failure.hash);
+      kept.push(cause && !failure.cause ? { ...failure, cause } : failure);
+    }
+    return kept;
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
