@@ -17,6 +17,7 @@ import type {
 import type { ResultTables } from "./schema-results.js";
 import type { RetentionTables } from "./schema-retention.js";
 import type { SignInTables } from "./schema-sign-in.js";
+import type { TraceabilityTables } from "./schema-traceability.js";
 
 export type { BuildEventsTable, BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog, ServersTable };
 // Still importable from schema.js, where the factories and result readers import them.
@@ -156,63 +157,6 @@ export interface TestAliasCanonicalView {
   canonical_id: number;
 }
 
-export interface RequirementImportsTable {
-  id: Generated<number>;
-  source_kind: "file" | "jira" | "spira";
-  file_name: string;
-  imported_by: string;
-  imported_at: DefaultTimestamp;
-  requirements: number;
-  bugs: number;
-}
-
-export interface RequirementsTable {
-  id: Generated<number>;
-  rms: string;
-  summary: Defaulted<string>;
-  epic: Defaulted<string>;
-  type: Defaulted<string>;
-  position: Defaulted<number>;
-  note: Defaulted<string>;
-  no_test_needed: Defaulted<boolean>;
-  updated_by: string | null;
-  updated_at: Timestamp | null;
-  /** When it left its source (migration 0095); null while it is in the matrix. */
-  archived_at: Timestamp | null;
-  archived_by: string | null;
-}
-
-export interface RequirementBugsTable {
-  requirement_id: number;
-  key: string;
-  summary: Defaulted<string>;
-  status: Defaulted<string>;
-}
-
-export interface RequirementEditsTable {
-  id: Generated<number>;
-  requirement_id: number;
-  rms: string;
-  previous_note: string;
-  previous_no_test_needed: boolean;
-  note: string;
-  no_test_needed: boolean;
-  edited_by: string;
-  edited_at: DefaultTimestamp;
-}
-
-/** A test linked to a requirement on the matrix screen (migration 0043); removed ones are kept. */
-export interface RequirementTestLinksTable {
-  id: Generated<number>;
-  /** The requirement's key, upper-cased. */
-  rms: string;
-  test_id: number;
-  linked_by: string;
-  linked_at: DefaultTimestamp;
-  removed_by: string | null;
-  removed_at: Timestamp | null;
-}
-
 export interface ServiceTokensTable {
   id: Generated<number>;
   name: string;
@@ -281,7 +225,7 @@ export interface OidcSigningKeysTable {
   created_at: DefaultTimestamp;
 }
 
-export interface Database extends ResultTables, RetentionTables, SignInTables {
+export interface Database extends ResultTables, RetentionTables, SignInTables, TraceabilityTables {
   builds: BuildsTable;
   build_events: BuildEventsTable;
   servers: ServersTable;
@@ -294,13 +238,8 @@ export interface Database extends ResultTables, RetentionTables, SignInTables {
   tags: TagsTable;
   tagged_tests: TaggedTestsTable;
   test_alias_canonical: TestAliasCanonicalView;
-  requirement_imports: RequirementImportsTable;
   imported_releases: ImportedReleasesTable;
   imported_release_incidents: ImportedReleaseIncidentsTable;
-  requirements: RequirementsTable;
-  requirement_bugs: RequirementBugsTable;
-  requirement_edits: RequirementEditsTable;
-  requirement_test_links: RequirementTestLinksTable;
   service_tokens: ServiceTokensTable;
   idempotency_keys: IdempotencyKeysTable;
   pending_objects: PendingObjectsTable;
