@@ -3,6 +3,20 @@ import pg from "pg";
 import { migrate, type Migration } from "../db/migrate.js";
 import { ensureMonthPartitions } from "../modules/storage/partitions.repo.js";
 import { count, seconds, step } from "./output.js";
+import {
+  COUNTS,
+  FAILURE_TEXTS,
+  FIRST_TEST_ID,
+  LOG,
+  RESULTS,
+  RUNS,
+  SCREENSHOTS,
+  SHAPE,
+  stackOf,
+  stepsOf,
+  TEXTS,
+  textKey,
+} from "./query-data-sql.js";
 
 /*
  * A database as a year and a half of daily UI runs leaves it: `days` runs of about `perRun`
@@ -40,123 +54,7 @@ export interface Dataset {
   historyTestId: number;
 }
 
-const FIRST_TEST_ID = 1_000_000;
 const RUNS_PER_CHUNK = 10;
-
-const SHAPE = `
-  CREATE UNLOGGED TABLE bench_test_shape AS
-  SELECT n,
-         substr(md5(n::text), 1, 16) AS trt_id,
-         (ARRAY['shows','updates','rejects','accepts','keeps','sorts','filters','opens'])[1 + n % 8]
-           || ' ' || (ARRAY['the total','a coupon','the address form','the basket badge','a saved card'])[1 + (n / 8) % 5]
-           || ' ' || (ARRAY['on a slow network','after a reload','for a guest','in dark mode','twice'])[1 + (n / 40) % 5]
-           || ' (' || n || ')' AS name,
-         ARRAY[a || '-m' || (n / 500), a || '-flow-' || ((n / 25) % 20)] AS suite_path,
-         'tests/' || a || '-m' || (n / 500) || '/' || a || '-flow-' || ((n / 25) % 20) || '.spec.ts' AS file
-  FROM generate_series(1, $1::int) AS n,
-       LATERAL (SELECT (ARRAY['checkout','cart','search','accounts','payments','catalogue',
-                              'shipping','reviews','wishlist','notifications'])[1 + (n / 500) % 10] AS a) area`;
-
-const RUNS = `
-  INSERT INTO runs (test_run_key, family, test_run_name, state, format, nora_site, executor, branch,
-                    commit, total, started_at, finished_at, created_at)
-  SELECT 'frontend-' || to_char(d, 'YYYYMMDD') || '-nightly', 'frontend',
-         to_char(d, 'YYYY-MM-DD') || ' nightly', 'finished', 'junit', 'stage.legacy.example.com',
-         'daily robot executor', 'main', md5(i::text),
-         $2::int - $3::int / 2 + (i * $3::int) / greatest($1::int - 1, 1),
-         d, d + interval '90 minutes', d
-  FROM generate_series(0, $1::int - 1) AS i,
-       LATERAL (SELECT date_trunc('day', now()) - make_interval(days => $1::int - i) + interval '2 hours' AS d) x
-  ORDER BY i`;
-
-/**
- * A test's 3 steps (the same in every run, one text per test), as the JSON text ingestion
- * stores: `n` is the test's number.
- */
-/** A text's key in result_texts as ingestion makes it (result-texts.ts): SHA-256's first 128 bits. */
-const textKey = (text: string) =>
-  `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
-
-const stepsOf = (n: string) =>
-  `('[{"action":"open the page","passed":true},{"action":"fill the form","passed":true},` +
-  `{"action":"check result ' || lpad((${n} % 100000)::text, 5, '0') || '","passed":true}]')`;
-
-/**
- * The texts of the runs $1..$2 in their month of result_texts, each once (migration 0216), as
- * ingestion stores them; results refer to them by their key (textKey).
- */
-const TEXTS = `
-  INSERT INTO result_texts (month, hash, body)
-  SELECT DISTINCT date_trunc('month', r.created_at, 'UTC'), ${textKey(stepsOf("s.n"))},
-         ${stepsOf("s.n")}
-  FROM runs r JOIN bench_test_shape s ON s.n <= r.total
-  WHERE r.id BETWEEN $1 AND $2
-  ORDER BY 2
-  ON CONFLICT DO NOTHING`;
-
-/** A test's stack when it fails (the same in each run): `file` and `n` are the test's. */
-const stackOf = (file: string, n: string) =>
-  `('AssertionError: expected the badge to show the total'
-    || E'\\n    at Context.<anonymous> (' || ${file} || ':' || (${n} % 400) || ':13)'
-    || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8))`;
-const LOG = `repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4)`;
-
-/** The stacks and logs of the failures in their month's texts, once every run is written. */
-const FAILURE_TEXTS = `
-  INSERT INTO result_texts (month, hash, body)
-  SELECT DISTINCT date_trunc('month', r.run_at, 'UTC'), t.hash, t.body
-  FROM results r,
-       LATERAL (VALUES (r.stack_ref, ${stackOf("r.file", `(r.test_id - ${FIRST_TEST_ID})`)}),
-                       (r.log_ref, ${LOG})) AS t(hash, body)
-  WHERE r.status = 'failed'
-  ORDER BY 2
-  ON CONFLICT DO NOTHING`;
-
-// About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
-// RUN_AT: the partition key where the layout has one (migration 0191; not in an older one).
-const RESULTS = `
-  INSERT INTO results (id, run_id, RUN_AT test_run_test_id, test_id, status, failure_type, name, suite_path,
-                       file, error_message, STACK_COLUMN, LOG_COLUMN, tags, start_time, end_time,
-                       duration_ms, nora_site, version, commit_hash, chrome_version, platform,
-                       executor, branch, STEPS_COLUMN)
-  SELECT x.run_id * 100000 + x.n, x.run_id, RUN_AT_VALUE x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
-         CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
-         x.name, x.suite_path, x.file,
-         CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
-              || (x.n % 89) || '" & the badge to show <' || (x.n % 9) || '>' END,
-         CASE WHEN x.status = 'failed' THEN STACK_VALUE END,
-         CASE WHEN x.status = 'failed' THEN LOG_VALUE END,
-         CASE WHEN x.n % 10 = 0 THEN '{smoke}'::text[] ELSE '{}'::text[] END,
-         x.started + x.n * interval '350 ms',
-         x.started + x.n * interval '350 ms' + x.dur * interval '1 ms',
-         x.dur, 'stage.example.com', '5.' || (x.run_id / 30), x.commit, '126.0.6478.126', 'linux',
-         'ci-runner-' || (x.n % 8), 'main',
-         STEPS_VALUE
-  FROM (
-    SELECT r.id AS run_id, r.created_at AS run_at, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,
-           CASE WHEN random() < CASE WHEN s.n % 20 = 0 THEN 0.5 ELSE 0.075 END THEN 'failed'
-                WHEN s.n % 40 = 3 THEN 'skipped' ELSE 'passed' END AS status,
-           (50 + random() * 5000)::int AS dur
-    FROM runs r JOIN bench_test_shape s ON s.n <= r.total
-    WHERE r.id BETWEEN $1 AND $2
-  ) x`;
-
-// UI failures come with a screenshot: the run screen shows each result's last one.
-const SCREENSHOTS = `
-  INSERT INTO attachments (result_id, name, content_type, taken_at, object_key, size)
-  SELECT id, 'screenshot', 'image/png', end_time, 'objects/' || md5(id::text) || '.png', 48000
-  FROM results WHERE status = 'failed'`;
-
-const COUNTS = `
-  UPDATE runs r SET total = c.total, passed = c.passed, failed = c.failed, pending = c.pending,
-                    flaky = 0, duration_ms = c.duration_ms, finished_at = c.finished_at
-  FROM (SELECT run_id, count(*)::int AS total,
-               count(*) FILTER (WHERE status = 'passed')::int AS passed,
-               count(*) FILTER (WHERE status = 'failed')::int AS failed,
-               count(*) FILTER (WHERE status = 'skipped')::int AS pending,
-               sum(duration_ms) AS duration_ms, max(end_time) AS finished_at
-        FROM results GROUP BY run_id) c
-  WHERE c.run_id = r.id`;
 
 interface Definitions {
   constraints: { name: string; def: string; type: string }[];

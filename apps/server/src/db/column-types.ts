@@ -1,6 +1,6 @@
 import type { ColumnType } from "kysely";
 
-/** Column types shared by the table types of schema.ts and schema-builds-dh.ts. */
+/** Column types shared by the table types of schema.ts and the schema-*.ts files split from it. */
 
 export type Family = "frontend" | "backend" | "load";
 export type Timestamp = ColumnType<Date, Date | string, Date | string>;

@@ -14,10 +14,19 @@ import type {
   JiraTicketsTable,
   TrackerSyncsTable,
 } from "./schema-integrations.js";
+import type { ResultTables } from "./schema-results.js";
 import type { RetentionTables } from "./schema-retention.js";
 import type { SignInTables } from "./schema-sign-in.js";
+import type { TraceabilityTables } from "./schema-traceability.js";
 
 export type { BuildEventsTable, BuildsTable, DhRunRowsTable, DhRunsTable, RemoteLog, ServersTable };
+// Still importable from schema.js, where the factories and result readers import them.
+export type {
+  ApiRequestsTable,
+  AttachmentsTable,
+  ResultsTable,
+  StepRow,
+} from "./schema-results.js";
 
 /** Table types for Kysely, one interface per table created by ../../migrations. */
 
@@ -111,97 +120,6 @@ export interface RunsTable {
   warnings: Defaulted<string[]>;
 }
 
-export interface StepRow {
-  action: string;
-  passed: boolean | null;
-  location?: string;
-  duration_ms?: number;
-}
-
-export interface ResultsTable {
-  id: Generated<number>;
-  run_id: number;
-  /** Its run's created_at: the partition key (migration 0191). */
-  run_at: Date;
-  test_run_test_id: string;
-  test_id: number;
-  attempt: number;
-  is_final: boolean;
-  flaky: boolean;
-  status: "passed" | "failed" | "skipped";
-  failure_type: "failure" | "error" | null;
-  name: string;
-  suite_path: string[];
-  title: string | null;
-  scenario: string | null;
-  description: string | null;
-  file: string | null;
-  root_path: string | null;
-  body: string | null;
-  error_message: string | null;
-  error_name: string | null;
-  error_stack: string | null;
-  console_log: string | null;
-  console_errors: string | null;
-  request_errors: string | null;
-  tags: string[];
-  start_time: Timestamp | null;
-  end_time: Timestamp | null;
-  duration_ms: number;
-  nora_site: string | null;
-  version: string | null;
-  commit_hash: string | null;
-  chrome_version: string | null;
-  platform: string | null;
-  executor: string | null;
-  branch: string | null;
-  baseurl: string | null;
-  properties: JSONColumnType<Record<string, string>> | null;
-  /**
-   * Steps stored inline by rows written before migration 0216; null in later rows, whose steps
-   * are in result_texts (steps_ref). Read through db/results-sql.ts stepsOf.
-   */
-  json_steps: JSONColumnType<StepRow[] | null>;
-  json_before_steps: JSONColumnType<StepRow[] | null>;
-  /** Key (uuid: SHA-256's first 128 bits) of the steps' JSON text in result_texts of the run_at's month; null: none. */
-  steps_ref: string | null;
-  before_steps_ref: string | null;
-  /** The same for error_stack and console_log (migration 0217); read through stackOf, logOf. */
-  stack_ref: string | null;
-  log_ref: string | null;
-}
-
-/** Texts of results stored once a month (migration 0216), partitioned by month. */
-export interface ResultTextsTable {
-  /** First instant (UTC) of the month of the run_at of the results referring to it. */
-  month: Date;
-  /** The first 128 bits of `body`'s SHA-256 (ingest/pipeline/result-texts.ts). */
-  hash: string;
-  body: string;
-}
-
-export interface AttachmentsTable {
-  id: Generated<number>;
-  result_id: number;
-  name: string;
-  content_type: string;
-  description: string | null;
-  step_index: number | null;
-  taken_at: Timestamp | null;
-  object_key: string;
-  size: number;
-}
-
-export interface ApiRequestsTable {
-  id: Generated<number>;
-  run_id: number;
-  result_id: number;
-  method: string;
-  url: string;
-  status: number;
-  response_time_ms: number;
-}
-
 export interface LoadStatsTable {
   id: Generated<number>;
   run_id: number;
@@ -237,63 +155,6 @@ export interface TaggedTestsTable {
 export interface TestAliasCanonicalView {
   test_id: number;
   canonical_id: number;
-}
-
-export interface RequirementImportsTable {
-  id: Generated<number>;
-  source_kind: "file" | "jira" | "spira";
-  file_name: string;
-  imported_by: string;
-  imported_at: DefaultTimestamp;
-  requirements: number;
-  bugs: number;
-}
-
-export interface RequirementsTable {
-  id: Generated<number>;
-  rms: string;
-  summary: Defaulted<string>;
-  epic: Defaulted<string>;
-  type: Defaulted<string>;
-  position: Defaulted<number>;
-  note: Defaulted<string>;
-  no_test_needed: Defaulted<boolean>;
-  updated_by: string | null;
-  updated_at: Timestamp | null;
-  /** When it left its source (migration 0095); null while it is in the matrix. */
-  archived_at: Timestamp | null;
-  archived_by: string | null;
-}
-
-export interface RequirementBugsTable {
-  requirement_id: number;
-  key: string;
-  summary: Defaulted<string>;
-  status: Defaulted<string>;
-}
-
-export interface RequirementEditsTable {
-  id: Generated<number>;
-  requirement_id: number;
-  rms: string;
-  previous_note: string;
-  previous_no_test_needed: boolean;
-  note: string;
-  no_test_needed: boolean;
-  edited_by: string;
-  edited_at: DefaultTimestamp;
-}
-
-/** A test linked to a requirement on the matrix screen (migration 0043); removed ones are kept. */
-export interface RequirementTestLinksTable {
-  id: Generated<number>;
-  /** The requirement's key, upper-cased. */
-  rms: string;
-  test_id: number;
-  linked_by: string;
-  linked_at: DefaultTimestamp;
-  removed_by: string | null;
-  removed_at: Timestamp | null;
 }
 
 export interface ServiceTokensTable {
@@ -364,7 +225,7 @@ export interface OidcSigningKeysTable {
   created_at: DefaultTimestamp;
 }
 
-export interface Database extends RetentionTables, SignInTables {
+export interface Database extends ResultTables, RetentionTables, SignInTables, TraceabilityTables {
   builds: BuildsTable;
   build_events: BuildEventsTable;
   servers: ServersTable;
@@ -373,21 +234,12 @@ export interface Database extends RetentionTables, SignInTables {
   schedule_slots: ScheduleSlotsTable;
   tests: TestsTable;
   runs: RunsTable;
-  results: ResultsTable;
-  result_texts: ResultTextsTable;
-  attachments: AttachmentsTable;
-  api_requests: ApiRequestsTable;
   load_stats: LoadStatsTable;
   tags: TagsTable;
   tagged_tests: TaggedTestsTable;
   test_alias_canonical: TestAliasCanonicalView;
-  requirement_imports: RequirementImportsTable;
   imported_releases: ImportedReleasesTable;
   imported_release_incidents: ImportedReleaseIncidentsTable;
-  requirements: RequirementsTable;
-  requirement_bugs: RequirementBugsTable;
-  requirement_edits: RequirementEditsTable;
-  requirement_test_links: RequirementTestLinksTable;
   service_tokens: ServiceTokensTable;
   idempotency_keys: IdempotencyKeysTable;
   pending_objects: PendingObjectsTable;

@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { stepsOf } from "../../db/results-sql.js";
-import { RetentionFileSchema, readRetentionPolicy } from "../../config-retention.js";
-import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import {
   insertApiRequests,
   insertAttachment,
@@ -10,8 +8,12 @@ import {
   insertTest,
   type RunRef,
 } from "../../../test/factories.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { unstableCounts } from "../runs/runs.service.js";
+import {
+  KEEP_BRANCH_POLICY,
+  startRetentionTestApp,
+  type RetentionTestApp,
+} from "../../../test/retention-months.js";
+import type { TestDatabase } from "../../../test/test-database.js";
 import { partitionName } from "../storage/partitions.repo.js";
 import { upkeepPartitions } from "../storage/storage.jobs.js";
 import { estimateRetention } from "./retention.estimate.js";
@@ -24,12 +26,6 @@ import { runRetentionPass } from "./retention.pass.js";
  * policy keeps is emptied row by row instead, and the kept run stays whole.
  */
 
-const policy = readRetentionPolicy(
-  RetentionFileSchema.parse({
-    default: { runsDays: 60, failuresDays: 60 },
-    rules: [{ branch: "keep/*", runsDays: 3000, failuresDays: 3000 }],
-  }),
-);
 const now = new Date();
 const monthStart = (back: number) =>
   new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - back, 1));
@@ -38,13 +34,13 @@ const inMonth = (back: number, day: number) =>
 const month4 = partitionName(monthStart(4));
 const month3 = partitionName(monthStart(3));
 
+let retention: RetentionTestApp;
 let database: TestDatabase;
-let testApp: TestApp;
 const runs: Record<string, RunRef> = {};
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  testApp = await buildTestApp(database.db, { startWorkers: false });
+  retention = await startRetentionTestApp();
+  database = retention.database;
   const test = await insertTest(database.db, { title: "pays the invoice" });
   const add = async (name: string, at: Date, branch = "main") => {
     const run = await insertRun(database.db, {
@@ -71,7 +67,9 @@ beforeAll(async () => {
         start_time: at,
         steps_ref,
       });
-      await testApp.objects.put(`p/${result.id}`, Buffer.alloc(10), { contentType: "image/png" });
+      await retention.testApp.objects.put(`p/${result.id}`, Buffer.alloc(10), {
+        contentType: "image/png",
+      });
       await insertAttachment(database.db, result, { object_key: `p/${result.id}`, size: 10 });
       await insertApiRequests(database.db, result, 2);
     }
@@ -88,8 +86,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await testApp?.app.close();
-  await database?.drop();
+  await retention?.close();
 });
 
 const partitionNames = async () =>
@@ -102,7 +99,7 @@ const partitionNames = async () =>
 
 describe("retention on monthly partitions", () => {
   it("plans to drop only the month whose every run goes, with its exact size", async () => {
-    const estimate = await estimateRetention(database.db, policy, now);
+    const estimate = await estimateRetention(database.db, KEEP_BRANCH_POLICY, now);
     expect(estimate.partitions.map((p) => p.name)).toEqual([month3]);
     expect(estimate.partitions[0]!.bytes).toBeGreaterThan(0);
     expect(estimate.runs).toBe(3);
@@ -110,18 +107,7 @@ describe("retention on monthly partitions", () => {
   });
 
   it("detaches and drops that month, empties the mixed one row by row, keeps the kept run", async () => {
-    const outcome = await runRetentionPass(
-      {
-        db: database.db,
-        objects: testApp.objects,
-        policy,
-        log: testApp.app.log,
-        unstableCounts: (ids) => unstableCounts(database.db, ids),
-      },
-      "server-a",
-      "nightly",
-      now,
-    );
+    const outcome = await runRetentionPass(retention.deps(), "server-a", "nightly", now);
     expect(outcome).toMatchObject({
       state: "finished",
       totals: { runs: 3, results: 9, attachments: 9, partitions: [month3] },

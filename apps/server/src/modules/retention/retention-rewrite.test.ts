@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RetentionFileSchema, readRetentionPolicy } from "../../config-retention.js";
-import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import {
   insertApiRequests,
   insertAttachment,
@@ -10,11 +8,11 @@ import {
   type RunRef,
   type TestRef,
 } from "../../../test/factories.js";
-import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { unstableCounts } from "../runs/runs.service.js";
+import { startRetentionTestApp, type RetentionTestApp } from "../../../test/retention-months.js";
+import type { TestDatabase } from "../../../test/test-database.js";
 import { partitionName } from "../storage/partitions.repo.js";
 import { upkeepPartitions } from "../storage/storage.jobs.js";
-import { runRetentionPass, type RetentionDeps } from "./retention.pass.js";
+import { runRetentionPass } from "./retention.pass.js";
 
 /*
  * The month that holds the cut-off keeps a run, so retention empties it row by row; the pass
@@ -24,12 +22,6 @@ import { runRetentionPass, type RetentionDeps } from "./retention.pass.js";
  * go on.
  */
 
-const policy = readRetentionPolicy(
-  RetentionFileSchema.parse({
-    default: { runsDays: 60, failuresDays: 60 },
-    rules: [{ branch: "keep/*", runsDays: 3000, failuresDays: 3000 }],
-  }),
-);
 const now = new Date();
 const at = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 4, 10));
 const month = partitionName(at);
@@ -37,8 +29,8 @@ const STEPS = JSON.stringify(
   Array.from({ length: 6 }, (_, i) => ({ action: `step ${i}: fill the form`, passed: true })),
 );
 
+let retention: RetentionTestApp;
 let database: TestDatabase;
-let testApp: TestApp;
 let test: TestRef;
 let kept: RunRef;
 
@@ -55,15 +47,6 @@ const fill = (run: RunRef, n: number) =>
      FROM generate_series(1, $3) g`,
     [run.id, test.id, n, STEPS],
   );
-
-const deps = (rewrite: RetentionDeps["rewrite"]): RetentionDeps => ({
-  db: database.db,
-  objects: testApp.objects,
-  policy,
-  log: testApp.app.log,
-  unstableCounts: (ids) => unstableCounts(database.db, ids),
-  rewrite,
-});
 
 const monthState = async () =>
   (
@@ -88,8 +71,8 @@ const keptRows = () =>
   );
 
 beforeAll(async () => {
-  database = await createTestDatabase();
-  testApp = await buildTestApp(database.db, { startWorkers: false });
+  retention = await startRetentionTestApp();
+  database = retention.database;
   test = await insertTest(database.db, { title: "pays the invoice" });
   for (const day of [0, 1]) {
     const when = new Date(at.getTime() + day * 86_400_000);
@@ -112,8 +95,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await testApp?.app.close();
-  await database?.drop();
+  await retention?.close();
 });
 
 describe("retention rewrites the month that holds the cut-off", () => {
@@ -122,7 +104,7 @@ describe("retention rewrites the month that holds the cut-off", () => {
   it("leaves the month whole and in place when the pass is stopped mid-copy", async () => {
     const before = await keptRows();
     const outcome = await runRetentionPass(
-      deps({
+      retention.deps({
         step: async () => {
           await query(`UPDATE retention_passes SET lease_until = now() - interval '1 second'`);
         },
@@ -161,7 +143,7 @@ describe("retention rewrites the month that holds the cut-off", () => {
     })();
     let added = 0;
     const outcome = await runRetentionPass(
-      deps({
+      retention.deps({
         pagesPerCopy: 8,
         step: async (step) => {
           const from = reads.n;
@@ -214,7 +196,12 @@ describe("retention rewrites the month that holds the cut-off", () => {
     const late = await insertRun(database.db, { created_at: at, started_at: at, total: 100 });
     await fill(late, 100);
     const before = (await monthState())!;
-    const outcome = await runRetentionPass(deps({ minFreeShare: 0.9 }), "server-c", "nightly", now);
+    const outcome = await runRetentionPass(
+      retention.deps({ minFreeShare: 0.9 }),
+      "server-c",
+      "nightly",
+      now,
+    );
     expect(outcome).toMatchObject({ state: "finished", totals: { runs: 1, rewritten: [] } });
     expect((await monthState())!.oid).toBe(before.oid);
   });

@@ -82,17 +82,7 @@ export async function createMonthPartition(
     `CREATE TABLE ${name} (LIKE results INCLUDING DEFAULTS INCLUDING CONSTRAINTS
        INCLUDING STORAGE INCLUDING COMPRESSION)`,
   );
-  const moved = await client.query(
-    `WITH moved AS (
-       DELETE FROM test_results_pdefault WHERE run_at >= $1 AND run_at < $2 RETURNING *
-     )
-     INSERT INTO ${name} SELECT * FROM moved`,
-    [from, to],
-  );
-  await client.query(
-    `ALTER TABLE results ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
-  );
-  return moved.rowCount ?? 0;
+  return moveAndAttach(client, "results", name, from, to);
 }
 
 /**
@@ -107,16 +97,38 @@ async function createTextsPartition(client: pg.PoolClient, name: string, from: s
   // No result_texts: a layout before migration 0216 (the storage bench loads one).
   if (rows[0]!.exists || !rows[0]!.texts) return;
   await client.query(`CREATE TABLE ${name} (LIKE result_texts INCLUDING DEFAULTS)`);
-  await client.query(
+  await moveAndAttach(client, "result_texts", name, from, to);
+}
+
+/** Each partitioned table's default partition and partition key. */
+const PARTITIONED = {
+  results: { defaultPartition: "test_results_pdefault", key: "run_at" },
+  result_texts: { defaultPartition: "result_texts_pdefault", key: "month" },
+} as const;
+
+/**
+ * Moves into the new table `name` the rows the default partition of `parent` holds for the month
+ * [from, to), then attaches it as that month's partition; returns how many rows moved.
+ */
+async function moveAndAttach(
+  client: pg.PoolClient,
+  parent: keyof typeof PARTITIONED,
+  name: string,
+  from: string,
+  to: string,
+): Promise<number> {
+  const { defaultPartition, key } = PARTITIONED[parent];
+  const moved = await client.query(
     `WITH moved AS (
-       DELETE FROM result_texts_pdefault WHERE month >= $1 AND month < $2 RETURNING *
+       DELETE FROM ${defaultPartition} WHERE ${key} >= $1 AND ${key} < $2 RETURNING *
      )
      INSERT INTO ${name} SELECT * FROM moved`,
     [from, to],
   );
   await client.query(
-    `ALTER TABLE result_texts ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
+    `ALTER TABLE ${parent} ATTACH PARTITION ${name} FOR VALUES FROM ('${from}') TO ('${to}')`,
   );
+  return moved.rowCount ?? 0;
 }
 
 /** The months from `from` to `to` (both included) that have no partition yet, made. */

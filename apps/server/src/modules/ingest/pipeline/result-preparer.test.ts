@@ -1,7 +1,8 @@
 import type { ResultInput } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import type { ParsedResult, UploadFiles } from "../parsers/types.js";
-import { ResultPreparer, type PreparedBatch } from "./result-preparer.js";
+import type { PreparedBatch } from "./prepared-batch.js";
+import { ResultPreparer } from "./result-preparer.js";
 import { derivedTestRunTestId } from "./result-rows.js";
 import { identityOf, namesakeIdentity } from "../test-ids/test-identity.js";
 

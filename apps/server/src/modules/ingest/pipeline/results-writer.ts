@@ -4,14 +4,13 @@ import { OpenCopy } from "../encoding/open-copy.js";
 import { RunTally, type Ranking } from "./run-tally.js";
 import { ResultIds } from "./result-ids.js";
 import { writeResultChildren, type AttachmentSink } from "./result-children.js";
-import {
-  prepareInThread,
-  ResultPreparer,
-  type PreparedBatch,
-  type PreparedSummary,
-  type PreparerOptions,
-  type QueuedResult,
-} from "./result-preparer.js";
+import type {
+  PreparedBatch,
+  PreparedSummary,
+  PreparerOptions,
+  QueuedResult,
+} from "./prepared-batch.js";
+import { prepareInThread, ResultPreparer } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
 import type { Cause, WrittenFailure } from "./result-failures.js";
 import { TestIdResolver } from "../test-ids/test-id-resolver.js";

@@ -20,12 +20,8 @@ import {
   type ParseTask,
   type WorkerMessage,
 } from "./parse-task.js";
-import {
-  ResultPreparer,
-  type PreparedBatch,
-  type PreparedChild,
-  type QueuedResult,
-} from "../pipeline/result-preparer.js";
+import type { PreparedBatch, PreparedChild, QueuedResult } from "../pipeline/prepared-batch.js";
+import { ResultPreparer } from "../pipeline/result-preparer.js";
 
 /*
  * The parse worker: reads an upload's report files, prepares its results (result-preparer.ts)

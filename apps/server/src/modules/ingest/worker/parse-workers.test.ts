@@ -5,13 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AppError } from "../../../errors.js";
 import { classifyUpload } from "../parsers/index.js";
 import { ParseWorkers } from "./parse-workers.js";
-import {
-  prepareInThread,
-  ResultPreparer,
-  type PreparedBatch,
-  type PreparedSummary,
-  type QueuedResult,
-} from "../pipeline/result-preparer.js";
+import type { PreparedBatch, PreparedSummary, QueuedResult } from "../pipeline/prepared-batch.js";
+import { prepareInThread, ResultPreparer } from "../pipeline/result-preparer.js";
 import { KEY_WORDS } from "../encoding/fingerprints.js";
 import { RESULT_COLUMNS } from "../pipeline/result-rows.js";
 import { MemoryBudget, Spool } from "./spool.js";

@@ -16,7 +16,7 @@ import {
   type WorkerMessage,
 } from "./parse-task.js";
 import type { ReportFile } from "../parsers/types.js";
-import type { PreparedBatch, PreparedSummary } from "../pipeline/result-preparer.js";
+import type { PreparedBatch, PreparedSummary } from "../pipeline/prepared-batch.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import type { Spool } from "./spool.js";
 
