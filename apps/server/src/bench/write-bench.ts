@@ -85,7 +85,7 @@ async function watchActivity(url: string): Promise<() => Promise<Map<string, num
  * after each 100k new-tests upload, autovacuum) is not charged to the next upload, on this server
  * or on the other one compared.
  */
-async function settle(servers: readonly IngestServer[]): Promise<void> {
+async function settle(servers: readonly IngestServer[]): Promise<number> {
   const busy = () =>
     servers.reduce(
       (sum, { server }) =>
@@ -93,12 +93,14 @@ async function settle(servers: readonly IngestServer[]): Promise<void> {
       0,
     );
   let idle = 0;
-  for (let waited = 0, last = busy(); waited < 180_000 && idle < 2; waited += 1_000) {
+  let waited = 0;
+  for (let last = busy(); waited < 180_000 && idle < 2; waited += 1_000) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const now = busy();
     idle = now - last < 50 * servers.length ? idle + 1 : 0;
     last = now;
   }
+  return waited;
 }
 
 const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
@@ -161,7 +163,8 @@ async function main(): Promise<void> {
         for (const [query, n] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 12))
           process.stdout.write(`  seen active ${n} times: ${query}\n`);
       }
-      await settle(servers.map((s) => s.server));
+      const settled = await settle(servers.map((s) => s.server));
+      process.stdout.write(`  idle again after ${seconds(settled)} (background work)\n`);
       return m;
     };
     const servers = compareTriage

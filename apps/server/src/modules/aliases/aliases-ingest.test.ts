@@ -199,6 +199,28 @@ describe("suggested renames", () => {
       before,
     );
   });
+
+  it("pairs the one-to-one renames of a file and leaves its ambiguous ones", async () => {
+    const file = "api/mixed.spec.ts";
+    await run([
+      { name: "opens cart", file, properties: { step: "cart" } },
+      { name: "pays by card", file, properties: { step: "pay" } },
+      { name: "pays by voucher", file, properties: { step: "pay" } },
+      { name: "ships", file, properties: { step: "ship" } },
+    ]);
+    await runSearches();
+    await run([
+      { name: "opens the cart", file, properties: { step: "cart" } },
+      { name: "pays", file, properties: { step: "pay" } },
+      { name: "ships to an address", file, properties: { step: "ship" } },
+      { name: "ships abroad", file, properties: { step: "ship" } },
+    ]);
+    expect(await runSearches()).toBe(1);
+    const open = await get<AliasSuggestion[]>("/v1/test-aliases/suggestions");
+    expect(open.filter((s) => s.canonical.title.startsWith("opens"))).toMatchObject([
+      { test: { id: await testIdOf("opens cart") }, canonical: { title: "opens the cart" } },
+    ]);
+  });
 });
 
 describe("the rename search after the upload", () => {
