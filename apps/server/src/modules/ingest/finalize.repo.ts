@@ -57,6 +57,9 @@ async function rankAttempts(
   return rows;
 }
 
+// A test's attempts in the run, its raw columns: a NULL name (migration 0221) stands for the
+// test's one suite path, file and name, so grouping the stored values groups the same results
+// as grouping what they stand for, without looking the test up per row.
 const WINDOW = `WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)`;
 
