@@ -71,6 +71,12 @@ export interface TestsTable {
   family: Family;
   title: string;
   file: string | null;
+  /**
+   * The suite path and name of its first result written since migration 0221 (null before),
+   * never changed: what its results that hold no name of their own stand for.
+   */
+  name: string | null;
+  suite_path: string[] | null;
   created_at: DefaultTimestamp;
   /** How a test without an id in its report is recognised again (null: the report gave its id). */
   identity: string | null;
@@ -130,8 +136,12 @@ export interface ResultsTable {
   flaky: boolean;
   status: "passed" | "failed" | "skipped";
   failure_type: "failure" | "error" | null;
-  name: string;
-  suite_path: string[];
+  /**
+   * Null (with suite_path and file) where they are its test's (migration 0221): read through
+   * db/results-sql.ts nameOf, suitePathOf, fileOf.
+   */
+  name: string | null;
+  suite_path: string[] | null;
   title: string | null;
   scenario: string | null;
   description: string | null;

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from "fastify";
+import { expect, it } from "vitest";
+import { useIngestApp } from "../../../../test/ingest-app.js";
+import type { TestDatabase } from "../../../../test/test-database.js";
+import { upload } from "../../../../test/upload.js";
+import { fileOf, nameOf, suitePathOf } from "../../../db/results-sql.js";
+
+let database: TestDatabase;
+let app: FastifyInstance;
+
+useIngestApp((made) => ({ database, app } = made));
+
+/** A JUnit report of a test known by its name and one with an explicit id (TC4711). */
+const report = (explicitName: string, explicitFile: string) => `<?xml version="1.0"?>
+<testsuites><testsuite name="Cart" tests="2">
+  <testcase classname="Cart" name="adds an item" file="cart.spec.ts" time="0.1"/>
+  <testcase classname="Cart" name="${explicitName}" file="${explicitFile}" time="0.2"/>
+</testsuite></testsuites>`;
+
+/** Uploads a report; returns its run's key. */
+async function uploadRun(xml: string): Promise<string> {
+  const response = await upload(app, [{ name: "junit.xml", content: xml }]);
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json<{ test_run_key: string }>().test_run_key;
+}
+
+it("stores a test's suite path, file and name once, and a renamed explicit test's own, reading both runs back", async () => {
+  const first = await uploadRun(report("TC4711 pays by card", "pay.spec.ts"));
+  const second = await uploadRun(report("TC4711 pays by saved card", "payments/pay.spec.ts"));
+
+  for (const [key, explicit] of [
+    [first, { name: "TC4711 pays by card", file: "pay.spec.ts" }],
+    [second, { name: "TC4711 pays by saved card", file: "payments/pay.spec.ts" }],
+  ] as const) {
+    const { results } = (await app.inject({ method: "GET", url: `/v1/test-runs/${key}` })).json<{
+      results: { name: string; file: string | null }[];
+    }>();
+    expect(results.map((r) => ({ name: r.name, file: r.file }))).toEqual([
+      { name: "adds an item", file: "cart.spec.ts" },
+      explicit,
+    ]);
+  }
+
+  // As stored: the test known by its name holds nothing of its own; the explicit one its own
+  // (its first registration's names are not this run's); read through the one place, all right.
+  const { rows } = await database.db.pool.query(
+    `SELECT CASE runs.test_run_key WHEN $1 THEN 1 ELSE 2 END AS run, r.name, r.suite_path, r.file,
+            ${nameOf("r")} AS read_name, ${suitePathOf("r")} AS read_suite_path,
+            ${fileOf("r")} AS read_file
+     FROM results r JOIN runs ON runs.id = r.run_id
+     WHERE runs.test_run_key IN ($1, $2) ORDER BY runs.id, r.id`,
+    [first, second],
+  );
+  const known = { name: null, suite_path: null, file: null, read_name: "adds an item" };
+  expect(rows).toMatchObject([
+    { run: 1, ...known, read_suite_path: ["Cart"], read_file: "cart.spec.ts" },
+    {
+      run: 1,
+      name: "TC4711 pays by card",
+      suite_path: ["Cart"],
+      file: "pay.spec.ts",
+      read_name: "TC4711 pays by card",
+    },
+    { run: 2, ...known, read_suite_path: ["Cart"], read_file: "cart.spec.ts" },
+    {
+      run: 2,
+      name: "TC4711 pays by saved card",
+      file: "payments/pay.spec.ts",
+      read_file: "payments/pay.spec.ts",
+    },
+  ]);
+  // The catalogue keeps the names each test was first registered with.
+  const { rows: tests } = await database.db.pool.query(
+    `SELECT t.name, t.suite_path, t.file FROM tests t
+     WHERE t.id IN (SELECT test_id FROM results) ORDER BY t.name`,
+  );
+  expect(tests).toEqual([
+    { name: "TC4711 pays by card", suite_path: ["Cart"], file: "pay.spec.ts" },
+    { name: "adds an item", suite_path: ["Cart"], file: "cart.spec.ts" },
+  ]);
+});
