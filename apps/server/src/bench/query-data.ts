@@ -101,12 +101,15 @@ const stackOf = (file: string, n: string) =>
     || repeat(E'\\n    at runTest (node_modules/mocha/lib/runner.js:412:21)', 8))`;
 const LOG = `repeat(E'[00:01.123] GET /api/cart/1234 -> 500\\n', 4)`;
 
-/** The stacks and logs of the failures in their month's texts, once every run is written. */
+/**
+ * The stacks and logs of the failures in their month's texts, once every run is written (the
+ * file from the test's row: a result's own is NULL where it is its test's, migration 0221).
+ */
 const FAILURE_TEXTS = `
   INSERT INTO result_texts (month, hash, body)
   SELECT DISTINCT date_trunc('month', r.run_at, 'UTC'), t.hash, t.body
-  FROM results r,
-       LATERAL (VALUES (r.stack_ref, ${stackOf("r.file", `(r.test_id - ${FIRST_TEST_ID})`)}),
+  FROM results r JOIN tests test ON test.id = r.test_id,
+       LATERAL (VALUES (r.stack_ref, ${stackOf("test.file", `(r.test_id - ${FIRST_TEST_ID})`)}),
                        (r.log_ref, ${LOG})) AS t(hash, body)
   WHERE r.status = 'failed'
   ORDER BY 2
@@ -114,6 +117,8 @@ const FAILURE_TEXTS = `
 
 // About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
 // RUN_AT: the partition key where the layout has one (migration 0191; not in an older one).
+// NAMES_VALUES: NULL where `tests` holds the test's names (0221), as ingestion writes a test
+// known by its identity; the bench's tests are all the same in every run.
 const RESULTS = `
   INSERT INTO results (id, run_id, RUN_AT test_run_test_id, test_id, status, failure_type, name, suite_path,
                        file, error_message, STACK_COLUMN, LOG_COLUMN, tags, start_time, end_time,
@@ -121,7 +126,7 @@ const RESULTS = `
                        executor, branch, STEPS_COLUMN)
   SELECT x.run_id * 100000 + x.n, x.run_id, RUN_AT_VALUE x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
          CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
-         x.name, x.suite_path, x.file,
+         NAMES_VALUES,
          CASE WHEN x.status = 'failed' THEN 'AssertionError: expected "' || (x.n % 97) || '" to equal "'
               || (x.n % 89) || '" & the badge to show <' || (x.n % 9) || '>' END,
          CASE WHEN x.status = 'failed' THEN STACK_VALUE END,
@@ -188,19 +193,24 @@ async function timed(label: string, work: () => Promise<unknown>): Promise<numbe
   return elapsed;
 }
 
-/** What the migrated layout has: results' partitions (0191), texts stored once (0216). */
+/**
+ * What the migrated layout has: results' partitions (0191), texts stored once (0216), a test's
+ * names stored once (0221).
+ */
 interface Layout {
   partitioned: boolean;
   texts: boolean;
+  names: boolean;
 }
 
 async function loadResults(
   pool: pg.Pool,
   firstRun: number,
   lastRun: number,
-  { partitioned, texts }: Layout,
+  { partitioned, texts, names }: Layout,
 ): Promise<void> {
   const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "")
+    .replace("NAMES_VALUES", names ? "NULL, NULL, NULL" : "x.name, x.suite_path, x.file")
     .replace("RUN_AT_VALUE ", partitioned ? "x.run_at, " : "")
     .replace("STEPS_COLUMN", texts ? "steps_ref" : "json_steps")
     .replace("STEPS_VALUE", texts ? textKey(stepsOf("x.n")) : `${stepsOf("x.n")}::jsonb`)
@@ -245,7 +255,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     }
     const client = await pool.connect();
     let defs: Definitions;
-    let layout: Layout = { partitioned: false, texts: false };
+    let layout: Layout = { partitioned: false, texts: false, names: false };
     try {
       defs = await secondaryDefinitions(client);
       for (const c of defs.constraints)
@@ -260,13 +270,17 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
         last: Date;
         parted: boolean;
         texts: boolean;
+        names: boolean;
       }>(
         `SELECT min(created_at) AS first, max(created_at) AS last,
                 (SELECT relkind = 'p' FROM pg_class WHERE oid = 'results'::regclass) AS parted,
-                to_regclass('result_texts') IS NOT NULL AS texts
+                to_regclass('result_texts') IS NOT NULL AS texts,
+                EXISTS (SELECT FROM information_schema.columns
+                        WHERE table_name = 'tests' AND column_name = 'name') AS names
          FROM runs`,
       );
-      layout = { partitioned: dates[0]!.parted, texts: dates[0]!.texts };
+      const { parted, texts, names } = dates[0]!;
+      layout = { partitioned: parted, texts, names };
       if (layout.partitioned) await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
     } finally {
       client.release();
@@ -275,9 +289,11 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       "SELECT min(id) AS first, max(id) AS last, max(total) AS tests FROM runs",
     );
     const tests = span[0]!.tests;
+    // The shape's columns of the same names, where `tests` holds them.
+    const names = layout.names ? ", name, suite_path" : "";
     await pool.query(
-      `INSERT INTO tests (id, family, title, file, created_at)
-       SELECT ${FIRST_TEST_ID} + n, 'frontend', name, file, now() - interval '2 years'
+      `INSERT INTO tests (id, family, title, file, created_at${names})
+       SELECT ${FIRST_TEST_ID} + n, 'frontend', name, file, now() - interval '2 years'${names}
        FROM bench_test_shape WHERE n <= $1`,
       [tests],
     );
