@@ -4,6 +4,7 @@ import { useIngestApp } from "../../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../../test/test-database.js";
 import { upload } from "../../../../test/upload.js";
 import { fileOf, nameOf, suitePathOf } from "../../../db/results-sql.js";
+import { identityOf } from "../test-ids/test-identity.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -77,5 +78,42 @@ it("stores a test's suite path, file and name once, and a renamed explicit test'
   expect(tests).toEqual([
     { name: "TC4711 pays by card", suite_path: ["Cart"], file: "pay.spec.ts" },
     { name: "adds an item", suite_path: ["Cart"], file: "cart.spec.ts" },
+  ]);
+});
+
+it("names a test registered before the names were kept when its next result leaves them to it", async () => {
+  // As migration 0221 leaves a test registered before it: an identity, no name, no suite path.
+  const identity = identityOf("frontend", "old.spec.ts", ["Old"], "was there before");
+  const { rows: made } = await database.db.pool.query<{ id: string }>(
+    `INSERT INTO tests (id, family, identity, title, file)
+     VALUES (nextval('test_id_seq'), 'frontend', $1, 'was there before', 'old.spec.ts')
+     RETURNING id`,
+    [identity],
+  );
+  const key = await uploadRun(`<?xml version="1.0"?>
+<testsuites><testsuite name="Old" tests="1">
+  <testcase classname="Old" name="was there before" file="old.spec.ts" time="0.1"/>
+</testsuite></testsuites>`);
+
+  const { results } = (await app.inject({ method: "GET", url: `/v1/test-runs/${key}` })).json<{
+    results: { name: string; file: string | null; test_id: number }[];
+  }>();
+  expect(results).toMatchObject([
+    { name: "was there before", file: "old.spec.ts", test_id: Number(made[0]!.id) },
+  ]);
+  const { rows } = await database.db.pool.query(
+    `SELECT t.name AS test_name, t.suite_path AS test_suite_path, r.name, r.suite_path, r.file
+     FROM results r JOIN runs ON runs.id = r.run_id JOIN tests t ON t.id = r.test_id
+     WHERE runs.test_run_key = $1`,
+    [key],
+  );
+  expect(rows).toEqual([
+    {
+      test_name: "was there before",
+      test_suite_path: ["Old"],
+      name: null,
+      suite_path: null,
+      file: null,
+    },
   ]);
 });
