@@ -71,10 +71,7 @@ export interface TestsTable {
   family: Family;
   title: string;
   file: string | null;
-  /**
-   * The suite path and name of its first result written since migration 0221 (null before),
-   * never changed: what its results that hold no name of their own stand for.
-   */
+  /** Its first result's since migration 0221 (null before), never changed; with suite_path. */
   name: string | null;
   suite_path: string[] | null;
   created_at: DefaultTimestamp;
@@ -136,10 +133,7 @@ export interface ResultsTable {
   flaky: boolean;
   status: "passed" | "failed" | "skipped";
   failure_type: "failure" | "error" | null;
-  /**
-   * Null (with suite_path and file) where they are its test's (migration 0221): read through
-   * db/results-sql.ts nameOf, suitePathOf, fileOf.
-   */
+  /** Null with suite_path and file: its test's (0221; read with results-sql.ts nameOf...). */
   name: string | null;
   suite_path: string[] | null;
   title: string | null;
