@@ -86,20 +86,25 @@ async function timed(label: string, work: () => Promise<unknown>): Promise<numbe
   return elapsed;
 }
 
-/** What the migrated layout has: results' partitions (0191), texts stored once (0216). */
+/**
+ * What the migrated layout has: results' partitions (0191), texts stored once (0216), a test's
+ * names stored once (0221).
+ */
 interface Layout {
   partitioned: boolean;
   texts: boolean;
+  names: boolean;
 }
 
 async function loadResults(
   pool: pg.Pool,
   firstRun: number,
   lastRun: number,
-  { partitioned, texts }: Layout,
+  { partitioned, texts, names }: Layout,
 ): Promise<void> {
   const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "")
     .replace("RUN_AT_VALUE ", partitioned ? "x.run_at, " : "")
+    .replace("NAMES_VALUES", names ? "NULL, NULL, NULL" : "x.name, x.suite_path, x.file")
     .replace("STEPS_COLUMN", texts ? "steps_ref" : "json_steps")
     .replace("STEPS_VALUE", texts ? textKey(stepsOf("x.n")) : `${stepsOf("x.n")}::jsonb`)
     .replace("STACK_COLUMN", texts ? "stack_ref" : "error_stack")
@@ -143,7 +148,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     }
     const client = await pool.connect();
     let defs: Definitions;
-    let layout: Layout = { partitioned: false, texts: false };
+    let layout: Layout = { partitioned: false, texts: false, names: false };
     try {
       defs = await secondaryDefinitions(client);
       for (const c of defs.constraints)
@@ -158,13 +163,17 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
         last: Date;
         parted: boolean;
         texts: boolean;
+        names: boolean;
       }>(
         `SELECT min(created_at) AS first, max(created_at) AS last,
                 (SELECT relkind = 'p' FROM pg_class WHERE oid = 'results'::regclass) AS parted,
-                to_regclass('result_texts') IS NOT NULL AS texts
+                to_regclass('result_texts') IS NOT NULL AS texts,
+                EXISTS (SELECT FROM information_schema.columns
+                        WHERE table_name = 'tests' AND column_name = 'name') AS names
          FROM runs`,
       );
-      layout = { partitioned: dates[0]!.parted, texts: dates[0]!.texts };
+      const { parted, texts, names } = dates[0]!;
+      layout = { partitioned: parted, texts, names };
       if (layout.partitioned) await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
     } finally {
       client.release();
@@ -173,9 +182,11 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       "SELECT min(id) AS first, max(id) AS last, max(total) AS tests FROM runs",
     );
     const tests = span[0]!.tests;
+    // The shape's columns of the same names, where `tests` holds them.
+    const names = layout.names ? ", name, suite_path" : "";
     await pool.query(
-      `INSERT INTO tests (id, family, title, file, created_at)
-       SELECT ${FIRST_TEST_ID} + n, 'frontend', name, file, now() - interval '2 years'
+      `INSERT INTO tests (id, family, title, file, created_at${names})
+       SELECT ${FIRST_TEST_ID} + n, 'frontend', name, file, now() - interval '2 years'${names}
        FROM bench_test_shape WHERE n <= $1`,
       [tests],
     );

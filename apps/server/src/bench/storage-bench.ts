@@ -32,6 +32,11 @@ async function report(url: string, label: string): Promise<void> {
       "SELECT pg_database_size(current_database()) AS bytes",
     );
     say(`database: ${(Number(rows[0]!.bytes) / 1e9).toFixed(2)} GB`);
+    // The catalogue, which holds a test's names once where the layout has them (migration 0221).
+    const { rows: tests } = await pool.query<{ tests: string; bytes: string }>(
+      "SELECT count(*) AS tests, pg_total_relation_size('tests') AS bytes FROM tests",
+    );
+    say(`tests: ${tests[0]!.tests} tests, ${(Number(tests[0]!.bytes) / 1e6).toFixed(1)} MB`);
     // Texts stored once a month (migration 0216): their table, per 1M results.
     const { rows: layout } = await pool.query<{ texts: boolean }>(
       "SELECT to_regclass('result_texts') IS NOT NULL AS texts",

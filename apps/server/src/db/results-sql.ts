@@ -60,6 +60,42 @@ export function stepsOfResult(alias: string, before = false): RawBuilder<StepRow
   return sql<StepRow[]>`${sql.raw(stepsOf(alias, before))}`;
 }
 
+/*
+ * A result whose suite path, file and name are its test's holds NULL in all three (migration
+ * 0221): `name IS NULL` means "the test's", whose values are in `tests` (first registered, never
+ * changed). Rows stored before, and results that differ from their test, hold their own. The
+ * test is looked up only for a NULL row (a probe of tests_pkey).
+ */
+
+/** SQL text of a result's name (results aliased `alias`). */
+export function nameOf(alias: string): string {
+  return `coalesce(${alias}.name, (SELECT name FROM tests WHERE id = ${alias}.test_id))`;
+}
+
+/** SQL text of a result's suite path (text[]). */
+export function suitePathOf(alias: string): string {
+  return testsOwn(alias, "suite_path");
+}
+
+/** SQL text of a result's file (null when it has none). */
+export function fileOf(alias: string): string {
+  return testsOwn(alias, "file");
+}
+
+function testsOwn(alias: string, column: "suite_path" | "file"): string {
+  return `CASE WHEN ${alias}.name IS NULL
+    THEN (SELECT ${column} FROM tests WHERE id = ${alias}.test_id) ELSE ${alias}.${column} END`;
+}
+
+/** For kysely selects: `.select(namesOfResult("results", "name").as("name"))`. */
+export function namesOfResult<C extends "name" | "suite_path" | "file">(
+  alias: string,
+  column: C,
+): RawBuilder<{ name: string; suite_path: string[]; file: string | null }[C]> {
+  const of = { name: nameOf, suite_path: suitePathOf, file: fileOf }[column];
+  return sql`${sql.raw(of(alias))}`;
+}
+
 /** SQL: whether a result (of `results`, unaliased) has steps, inline or by ref. */
 export const HAS_STEPS = `(steps_ref IS NOT NULL OR before_steps_ref IS NOT NULL
   OR json_steps <> '[]'::jsonb OR json_before_steps <> '[]'::jsonb)`;

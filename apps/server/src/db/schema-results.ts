@@ -22,8 +22,9 @@ export interface ResultsTable {
   flaky: boolean;
   status: "passed" | "failed" | "skipped";
   failure_type: "failure" | "error" | null;
-  name: string;
-  suite_path: string[];
+  /** Null with suite_path and file: its test's (0221; read with results-sql.ts nameOf...). */
+  name: string | null;
+  suite_path: string[] | null;
   title: string | null;
   scenario: string | null;
   description: string | null;

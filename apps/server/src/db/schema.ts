@@ -80,6 +80,9 @@ export interface TestsTable {
   family: Family;
   title: string;
   file: string | null;
+  /** Its first result's since migration 0221 (null before), never changed; with suite_path. */
+  name: string | null;
+  suite_path: string[] | null;
   created_at: DefaultTimestamp;
   /** How a test without an id in its report is recognised again (null: the report gave its id). */
   identity: string | null;

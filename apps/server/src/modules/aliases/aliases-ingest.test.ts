@@ -6,6 +6,7 @@ import { QA_USER } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { renameSearchQueue, searchRenames, type RenameSearch } from "./aliases.jobs.js";
+import { nameOf } from "../../db/results-sql.js";
 
 // Aliases found at ingest: a stable key in the report makes the alias at once; a test gone from
 // a run with a new one of the same file and steps becomes a suggestion, confirmed in one call.
@@ -75,7 +76,7 @@ async function run(cases: readonly Case[]): Promise<string> {
 
 async function testIdOf(name: string): Promise<number> {
   const { rows } = await database.db.pool.query<{ id: string }>(
-    "SELECT DISTINCT test_id AS id FROM results WHERE name = $1",
+    `SELECT DISTINCT test_id AS id FROM results r WHERE ${nameOf("r")} = $1`,
     [name],
   );
   expect(rows).toHaveLength(1);

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { runAtOfParam, stepsOf } from "../../db/results-sql.js";
+import { fileOf, runAtOfParam, stepsOf, suitePathOf } from "../../db/results-sql.js";
 import type { Queryable } from "./aliases.repo.js";
 
 /**
@@ -106,7 +106,7 @@ export async function suggestRenames(
 ): Promise<number> {
   const signature = (r: string) =>
     `CASE WHEN jsonb_array_length(${stepsOf(r)}) = 0
-       THEN 'suite:' || array_to_string(${r}.suite_path, '/')
+       THEN 'suite:' || array_to_string(${suitePathOf(r)}, '/')
        ELSE jsonb_path_query_array(${stepsOf(r)}, '$[*].action')::text END`;
   const { rowCount } = await db.query(
     `WITH cur AS (SELECT id, family, executor, branch FROM runs WHERE id = $1),
@@ -116,17 +116,17 @@ export async function suggestRenames(
          AND p.branch IS NOT DISTINCT FROM cur.branch AND p.id < cur.id
        ORDER BY p.id DESC LIMIT 1
      ), fresh AS (
-       SELECT DISTINCT r.test_id, r.file, ${signature("r")} AS sig
+       SELECT DISTINCT r.test_id, ${fileOf("r")} AS file, ${signature("r")} AS sig
        FROM results r JOIN tests t ON t.id = r.test_id AND t.created_at = $2::timestamptz
        WHERE ($3::bigint[] IS NULL OR r.test_id = ANY($3::bigint[])) AND r.run_id = $1
          AND r.run_at = ${runAtOfParam(1)}
-         AND r.is_final AND r.file IS NOT NULL
+         AND r.is_final AND ${fileOf("r")} IS NOT NULL
          AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.canonical_id = r.test_id
                          AND a.undone_at IS NULL)
      ), gone AS (
-       SELECT DISTINCT p.test_id, p.file, ${signature("p")} AS sig
+       SELECT DISTINCT p.test_id, ${fileOf("p")} AS file, ${signature("p")} AS sig
        FROM results p JOIN prev ON p.run_id = prev.id AND p.run_at = prev.created_at
-       WHERE p.is_final AND p.file IN (SELECT file FROM fresh)
+       WHERE p.is_final AND ${fileOf("p")} IN (SELECT file FROM fresh)
          AND NOT EXISTS (SELECT FROM results c WHERE c.run_id = $1 AND c.test_id = p.test_id
                          AND c.run_at = ${runAtOfParam(1)})
          AND NOT EXISTS (SELECT FROM test_aliases a WHERE a.test_id = p.test_id

@@ -1,6 +1,6 @@
 import type { Db } from "../../db/pool.js";
 import { PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
-import { runAtOfParam } from "../../db/results-sql.js";
+import { nameOf, runAtOfParam } from "../../db/results-sql.js";
 
 /**
  * The run diff's reads: two runs by key, each one's final results, and the run before a run in
@@ -87,7 +87,7 @@ export interface DiffRow {
  * its run_at too, so that only the run's monthly partition is read (results-sql.ts).
  */
 const outcomes = (n: number) => `
-  SELECT test_id, name, test_run_test_id AS trt, flaky, duration_ms AS ms,
+  SELECT test_id, ${nameOf("results")} AS name, test_run_test_id AS trt, flaky, duration_ms AS ms,
          CASE WHEN status = 'passed' THEN 1
               WHEN status = 'skipped' OR ${PENDING_MESSAGE_SQL} THEN 0 ELSE 2 END AS rank
   FROM results WHERE run_id = $${n} AND run_at = ${runAtOfParam(n)} AND is_final`;

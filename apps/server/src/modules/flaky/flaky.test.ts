@@ -5,6 +5,7 @@ import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { backfillRuns } from "./stats.service.js";
+import { nameOf } from "../../db/results-sql.js";
 
 /**
  * Flaky tests end to end on real PostgreSQL: JUnit reports (Maven Surefire's shape, reruns as
@@ -194,7 +195,7 @@ describe("flaky tests kept up to date at ingest", () => {
   it("suggests untagging an '@unstable' test that never failed, once it has N results", async () => {
     await uploadRun({ fresh: "p" });
     const fresh = await database.db.pool.query<{ id: string }>(
-      "SELECT DISTINCT test_id AS id FROM results WHERE name = 'fresh'",
+      `SELECT DISTINCT test_id AS id FROM results r WHERE ${nameOf("r")} = 'fresh'`,
     );
     const testId = Number(fresh.rows[0]!.id);
     const tag = await app.inject({
@@ -225,7 +226,7 @@ describe("flaky tests kept up to date at ingest", () => {
     const id = Number(
       (
         await database.db.pool.query<{ id: string }>(
-          "SELECT DISTINCT test_id AS id FROM results WHERE name = 'newcomer'",
+          `SELECT DISTINCT test_id AS id FROM results r WHERE ${nameOf("r")} = 'newcomer'`,
         )
       ).rows[0]!.id,
     );

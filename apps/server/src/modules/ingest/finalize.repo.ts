@@ -66,14 +66,26 @@ async function rankAttempts(
   return rows;
 }
 
-const WINDOW = `WINDOW w AS (PARTITION BY test_id, file, suite_path, name ORDER BY attempt DESC, id DESC
+/*
+ * A test's attempts in the run. A test known by its identity (file, suite path and name) has
+ * the same three in every result, stored (before migration 0221) or left to it (NULL since), so
+ * its id alone groups them, also in a run holding both kinds of row (one stored before 0221,
+ * rerun after). A test with an explicit id may be reported under several names at once, each
+ * its own test in the run (`own`): its results keep their own three (never NULL).
+ */
+const OWN = `(name IS NOT NULL AND NOT EXISTS (SELECT FROM tests t WHERE t.id = results.test_id
+                                                 AND t.identity IS NOT NULL))`;
+const WINDOW = `WINDOW w AS (PARTITION BY test_id, CASE WHEN own THEN file END,
+                      CASE WHEN own THEN suite_path END, CASE WHEN own THEN name END
+                    ORDER BY attempt DESC, id DESC
                     ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)`;
 
 const RANK_ALL = `WITH ranked AS (
        SELECT id, status,
               row_number() OVER w = 1 AS last_attempt,
               bool_or(status = 'failed') OVER w AS ever_failed
-       FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)}
+       FROM (SELECT id, status, attempt, test_id, file, suite_path, name, ${OWN} AS own
+             FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)}) a
        ${WINDOW}
      )
      UPDATE results r
@@ -101,7 +113,8 @@ const RANK_NAMED = `WITH ranked AS (
               bool_or(a.status = 'failed') OVER w AS ever_failed
        FROM unnest($2::bigint[]) AS named(result_id)
        CROSS JOIN LATERAL (
-         SELECT tableoid, ctid, id, status, is_final, flaky, test_id, file, suite_path, name, attempt
+         SELECT tableoid, ctid, id, status, is_final, flaky, test_id, file, suite_path, name, attempt,
+                ${OWN} AS own
          FROM results
          WHERE id = named.result_id AND run_at = ${runAtOfParam(1)}
          LIMIT 1

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { useIngestApp } from "../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../test/test-database.js";
 import { fixturePart, upload } from "../../../test/upload.js";
+import { nameOf } from "../../db/results-sql.js";
 
 /*
  * Every test a report lists is stored and counted (issue #18, items 14-16): tests of one name are
@@ -18,7 +19,7 @@ useIngestApp((made) => ({ database, app } = made));
 
 async function storedTests(key: string) {
   const { rows } = await database.db.pool.query<{ name: string; test_id: number }>(
-    `SELECT r.name, r.test_id::int FROM results r JOIN runs ON runs.id = r.run_id
+    `SELECT ${nameOf("r")} AS name, r.test_id::int FROM results r JOIN runs ON runs.id = r.run_id
      WHERE runs.test_run_key = $1 AND r.is_final ORDER BY r.id`,
     [key],
   );

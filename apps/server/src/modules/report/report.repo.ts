@@ -1,5 +1,5 @@
 import type { Db } from "../../db/pool.js";
-import { runAtOfParam, stackOf, stepsOf } from "../../db/results-sql.js";
+import { nameOf, runAtOfParam, stackOf, stepsOf } from "../../db/results-sql.js";
 
 /** What a run's one-file report holds: the run, and every final result (runs, results: read). */
 
@@ -44,7 +44,7 @@ export async function findReportRun(db: Db, key: string): Promise<ReportRun | un
 /** Final attempts in report order (results_run_id index through run_id). */
 export async function listReportResults(db: Db, runId: string): Promise<ReportResult[]> {
   const { rows } = await db.pool.query<ReportResult>(
-    `SELECT id, test_id::float8 AS test_id, name, status, duration_ms, error_message,
+    `SELECT id, test_id::float8 AS test_id, ${nameOf("results")} AS name, status, duration_ms, error_message,
             left(${stackOf("results")}, 4000) AS error_stack, ${stepsOf("results")} AS json_steps
      FROM results WHERE run_id = $1 AND run_at = ${runAtOfParam(1)} AND is_final ORDER BY id`,
     [runId],

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Db } from "../../db/pool.js";
+import { namesOfResult } from "../../db/results-sql.js";
 import { rolledUpFailsQuery } from "../retention/rollups.repo.js";
 import { keptFailsQuery } from "../topfails/topfails.repo.js";
 
@@ -175,7 +176,7 @@ export function topFailsQuery(
         (eb) =>
           eb
             .selectFrom("results as r")
-            .select("r.suite_path")
+            .select(namesOfResult("r", "suite_path").as("suite_path"))
             .whereRef("r.id", "=", "latest.id")
             .limit(1)
             .as("last"),

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
 import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
-import { runAtOf, stepsOfResult, textOfResult } from "../../db/results-sql.js";
+import { namesOfResult, runAtOf, stepsOfResult, textOfResult } from "../../db/results-sql.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -10,7 +10,10 @@ import { runAtOf, stepsOfResult, textOfResult } from "../../db/results-sql.js";
  * node-postgres returns bigint columns as strings, so ids are turned into numbers here, once.
  */
 
-/** Columns of a result shared by the frontend and backend lists (no steps, no attachments). */
+/**
+ * Columns of a result shared by the frontend and backend lists (no steps, no attachments); its
+ * name and file are read with namesOf (its own, else its test's).
+ */
 const RESULT_COLUMNS = [
   "id",
   "test_run_test_id",
@@ -19,10 +22,8 @@ const RESULT_COLUMNS = [
   "is_final",
   "flaky",
   "status",
-  "name",
   "title",
   "scenario",
-  "file",
   "error_message",
   "tags",
   "start_time",
@@ -42,6 +43,12 @@ const FRONTEND_RESULT_COLUMNS = [
 ] as const;
 
 const BACKEND_RESULT_COLUMNS = [...RESULT_COLUMNS, "baseurl", "error_name", "body"] as const;
+
+/** A result's name and file, its own or its test's (db/results-sql.ts). */
+const namesOf = () => [
+  namesOfResult("results", "name").as("name"),
+  namesOfResult("results", "file").as("file"),
+];
 
 function withResultIds<T extends { id: number; test_id: number }>(row: T): T {
   row.id = Number(row.id);
@@ -150,6 +157,7 @@ export async function listFrontendResults(db: Db, runId: number, testId?: number
   const rows = await resultsWithLastShot(db)
     .select(FRONTEND_LIST_COLUMNS.map((column) => `results.${column}` as const))
     .select([isoText("start_time"), isoText("end_time")])
+    .select(namesOf())
     .select("shot.object_key as screenshot")
     .where("results.run_id", "=", runId)
     .where("results.run_at", "=", runAtOf(runId))
@@ -165,9 +173,12 @@ export async function findResult(db: Db, runId: number, testRunTestId: string) {
   const row = await db.kysely
     .selectFrom("results")
     .selectAll()
-    // The steps wherever they are stored (db/results-sql.ts): these columns, after the inline
-    // ones selectAll() reads, take their names in the row.
+    // The steps wherever they are stored, and the names wherever they are (db/results-sql.ts):
+    // these columns, after the ones selectAll() reads, take their names in the row.
     .select([
+      namesOfResult("results", "name").as("name"),
+      namesOfResult("results", "suite_path").as("suite_path"),
+      namesOfResult("results", "file").as("file"),
       stepsOfResult("results").as("json_steps"),
       stepsOfResult("results", true).as("json_before_steps"),
       textOfResult("results", "stack").as("error_stack"),
@@ -207,6 +218,7 @@ export async function listBackendResults(db: Db, runId: number, testId?: number)
   const rows = await db.kysely
     .selectFrom("results")
     .select(BACKEND_RESULT_COLUMNS)
+    .select(namesOf())
     .select([
       textOfResult("results", "stack").as("error_stack"),
       textOfResult("results", "log").as("console_log"),

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
-import { runAtOf } from "../../db/results-sql.js";
+import { nameOf, runAtOf } from "../../db/results-sql.js";
 
 /**
  * The reads of a schedule's follow-up: a run's stored counts (runs, owned by ingestion) and its
@@ -53,7 +53,7 @@ export async function newFailures(
   limit: number,
 ): Promise<{ count: number; items: NewFailure[] }> {
   const { rows } = await sql<{ test_id: string; name: string; count: string }>`
-    SELECT f.test_id, f.name, count(*) OVER () AS count
+    SELECT f.test_id, ${sql.raw(nameOf("f"))} AS name, count(*) OVER () AS count
     FROM results f
     WHERE f.run_id = ${run.id} AND f.run_at = ${runAtOf(run.id)} AND f.is_final AND f.status = 'failed'
       AND NOT EXISTS (

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
+import { suitePathOf } from "../../db/results-sql.js";
 import type { CoverageRow } from "./traceability.repo.js";
 
 /**
@@ -107,7 +108,8 @@ export async function listLinkedTests(db: Db): Promise<LinkedTestRow[]> {
     LEFT JOIN test_alias_canonical ac ON ac.test_id = l.test_id
     JOIN tests t ON t.id = coalesce(ac.canonical_id, l.test_id)
     LEFT JOIN LATERAL (
-      SELECT r.status, r.error_message, r.suite_path FROM results r
+      SELECT r.status, r.error_message, ${sql.raw(suitePathOf("r"))} AS suite_path
+      FROM results r
       WHERE r.test_id = t.id AND r.is_final AND r.status IN ('passed', 'failed')
       ORDER BY r.start_time DESC NULLS LAST, r.id DESC
       LIMIT 1

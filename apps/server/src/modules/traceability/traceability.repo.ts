@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
+import { suitePathOf } from "../../db/results-sql.js";
 
 /**
  * Requirements and their linked bugs, imports and edits (migration 0040), and the tests that
@@ -78,7 +79,8 @@ export async function listCoverage(db: Db, tagPattern: string): Promise<Coverage
       SELECT t.id AS test_id, lr.tags, lr.status, lr.error_message, lr.suite_path
       FROM tests t
       CROSS JOIN LATERAL (
-        SELECT r.tags, r.status, r.error_message, r.suite_path FROM results r
+        SELECT r.tags, r.status, r.error_message, ${sql.raw(suitePathOf("r"))} AS suite_path
+        FROM results r
         WHERE r.test_id = t.id AND r.is_final
         ORDER BY r.start_time DESC NULLS LAST, r.id DESC
         LIMIT 1

@@ -5,6 +5,7 @@ import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { newGroupsOfRun } from "./causes.service.js";
+import { nameOf } from "../../db/results-sql.js";
 
 /**
  * Triage by result (issue 34): a page's causes, the results dialogs' group and type filters, a
@@ -48,7 +49,7 @@ const get = async (url: string, app: FastifyInstance = apps.anonymous) => {
 
 async function resultIds(key: string): Promise<{ id: number; name: string; test_id: number }[]> {
   const { rows } = await database.db.pool.query<{ id: string; name: string; test_id: string }>(
-    `SELECT r.id, r.name, r.test_id FROM results r JOIN runs ON runs.id = r.run_id
+    `SELECT r.id, ${nameOf("r")} AS name, r.test_id FROM results r JOIN runs ON runs.id = r.run_id
      WHERE runs.test_run_key = $1 ORDER BY r.id`,
     [key],
   );

@@ -5,6 +5,7 @@ import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { backfillRuns } from "./fingerprints.service.js";
+import { nameOf } from "../../db/results-sql.js";
 
 /**
  * Triage end to end on real PostgreSQL: JUnit reports (as Maven Surefire writes them) uploaded
@@ -402,7 +403,7 @@ describe("the result's answers carry its defect", () => {
       status: string;
       name: string;
     }>(
-      `SELECT r.test_run_test_id, r.status, r.name FROM results r JOIN runs ON runs.id = r.run_id
+      `SELECT r.test_run_test_id, r.status, ${nameOf("r")} AS name FROM results r JOIN runs ON runs.id = r.run_id
        WHERE runs.test_run_key = $1 ORDER BY r.status`,
       [runA],
     );
@@ -430,7 +431,7 @@ describe("past decisions follow renamed tests", () => {
   const resultOf = async (runKey: string, name: string) => {
     const { rows } = await database.db.pool.query<{ id: string; test_id: string }>(
       `SELECT r.id, r.test_id FROM results r JOIN runs ON runs.id = r.run_id
-       WHERE runs.test_run_key = $1 AND r.name = $2`,
+       WHERE runs.test_run_key = $1 AND ${nameOf("r")} = $2`,
       [runKey, name],
     );
     return { id: Number(rows[0]?.id), testId: Number(rows[0]?.test_id) };

@@ -58,16 +58,18 @@ function arrayElement(item: string): string {
   return ARRAY_SPECIAL.test(item) ? `"${item.replace(ARRAY_SPECIALS, "\\$&")}"` : `"${item}"`;
 }
 
+/** A text[] literal of `values` (before COPY's escaping): every element quoted. */
+export function arrayLiteral(values: readonly string[]): string {
+  return values.length === 0 ? "{}" : `{${values.map((v) => arrayElement(String(v))).join(",")}}`;
+}
+
 export function encodeCopyValue(value: CopyValue): string {
   if (value === null || value === undefined) return "\\N";
   if (typeof value === "string") return escapeText(value);
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "\\N";
   if (typeof value === "boolean") return value ? "t" : "f";
   if (value instanceof Date) return value.toISOString();
-  if (Array.isArray(value)) {
-    if (value.length === 0) return "{}";
-    return escapeText(`{${value.map((v) => arrayElement(String(v))).join(",")}}`);
-  }
+  if (Array.isArray(value)) return escapeText(arrayLiteral(value));
   if (value.value === undefined || value.value === null) return "\\N";
   if (Array.isArray(value.value) && value.value.length === 0) return "[]";
   return escapeText(jsonText(value.value));

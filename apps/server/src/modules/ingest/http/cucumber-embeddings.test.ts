@@ -5,6 +5,7 @@ import { useIngestApp } from "../../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../../test/test-database.js";
 import { fixturePart, upload } from "../../../../test/upload.js";
 import { FIXTURES_DIR } from "../parsers/test-files.js";
+import { nameOf } from "../../../db/results-sql.js";
 
 /**
  * Cucumber JSON's embeddings (`embeddings: [{ data, mime_type }]`, base64) from a real
@@ -84,7 +85,7 @@ it("stores a Cucumber JSON report's base64 screenshots and shows each on its ste
   expect(shown.sort()).toEqual(images.map((e) => e.step).sort());
   // The text embedding is kept too, as an attachment of its result (not a screenshot).
   const { rows } = await database.db.pool.query<{ name: string; content_type: string }>(
-    "SELECT r.name, a.content_type FROM attachments a JOIN results r ON r.id = a.result_id WHERE a.content_type NOT LIKE 'image/%'",
+    `SELECT ${nameOf("r")} AS name, a.content_type FROM attachments a JOIN results r ON r.id = a.result_id WHERE a.content_type NOT LIKE 'image/%'`,
   );
   expect(rows).toEqual([{ name: "Pay by invoice", content_type: "text/plain" }]);
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { useIngestApp } from "../../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../../test/test-database.js";
 import { fixturePart, storedCounts, upload } from "../../../../test/upload.js";
+import { nameOf } from "../../../db/results-sql.js";
 
 /*
  * Issue #37: the report formats of .NET (TRX, NUnit, xUnit.net), TestNG, Go, RSpec and Dart,
@@ -104,8 +105,8 @@ describe("POST /v1/ingest/reports with the formats of issue 37", () => {
   it("keeps go's -count=2 runs as attempts of one test", async () => {
     const res = await upload(app, [fixturePart("gotest", "go-test-count2.json")]);
     const { rows } = await database.db.pool.query(
-      `SELECT r.name, r.attempt, r.is_final FROM results r JOIN runs ON runs.id = r.run_id
-       WHERE runs.test_run_key = $1 ORDER BY r.name, r.attempt`,
+      `SELECT ${nameOf("r")} AS name, r.attempt, r.is_final FROM results r JOIN runs ON runs.id = r.run_id
+       WHERE runs.test_run_key = $1 ORDER BY name, r.attempt`,
       [res.json().test_run_key],
     );
     expect(rows).toEqual([

@@ -6,6 +6,7 @@ import type { TestDatabase } from "../../../../test/test-database.js";
 import { createToken } from "../../tokens/tokens.service.js";
 import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
 import { FIXTURES_DIR } from "../parsers/test-files.js";
+import { nameOf } from "../../../db/results-sql.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -14,8 +15,8 @@ useIngestApp((made) => ({ database, app } = made));
 
 async function finalResults(key: string) {
   const { rows } = await database.db.pool.query(
-    `SELECT r.name, r.status, r.attempt, r.is_final, r.flaky, r.test_id::int
-     FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = $1 ORDER BY r.name, r.attempt`,
+    `SELECT ${nameOf("r")} AS name, r.status, r.attempt, r.is_final, r.flaky, r.test_id::int
+     FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = $1 ORDER BY name, r.attempt`,
     [key],
   );
   return rows as {

@@ -5,6 +5,7 @@ import type { TestDatabase } from "../../../../test/test-database.js";
 import { derivedTestRunTestId } from "../pipeline/result-rows.js";
 import { identityOf } from "../test-ids/test-identity.js";
 import { attachPng, TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../../test/upload.js";
+import { nameOf } from "../../../db/results-sql.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -146,8 +147,8 @@ describe("live reporting", () => {
       { name: "own site", status: "passed", nora_site: "stage.example.com" },
     ]);
     const { rows } = await database.db.pool.query(
-      `SELECT r.name, r.nora_site, r.branch, r.commit_hash, r.executor FROM results r
-       JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = 'live-facts' ORDER BY r.name`,
+      `SELECT ${nameOf("r")} AS name, r.nora_site, r.branch, r.commit_hash, r.executor FROM results r
+       JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = 'live-facts' ORDER BY name`,
     );
     expect(rows).toEqual([
       {

@@ -137,12 +137,24 @@ export class ResultPreparer {
     if (result.attachments?.length || result.api_requests?.length) {
       batch.children.push({ index: batch.rows.rows, result, files });
     }
-    batch.tests.add(identity, explicitId, result.title ?? result.name, result.file);
+    batch.tests.add(identity, explicitId, result.title ?? result.name, result.file, {
+      name: result.name,
+      suitePath: result.suite_path ?? [],
+    });
     const failure =
       this.fingerprints &&
       preparedFailure(batch.rows.rows, result, this.options.runFacts ?? {}, this.causes);
     if (failure) batch.failures.push(failure);
-    const place = { runId: this.options.runId, runAt: this.options.runAt, testRunTestId };
+    // A test known by its identity has this result's suite path, file and name (the identity is
+    // made of them), which its row in `tests` holds; one with an explicit id has its first
+    // result's, which may differ. A file "" is stored as none in `tests`, so it stays here.
+    const testsNames = explicitId === undefined && result.file !== "";
+    const place = {
+      runId: this.options.runId,
+      runAt: this.options.runAt,
+      testRunTestId,
+      testsNames,
+    };
     batch.rows.append(encodeResultTail(place, result, this.refs, this.options.runFacts));
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       return undefined;

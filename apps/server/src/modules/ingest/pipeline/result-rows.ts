@@ -94,6 +94,11 @@ export interface ResultPlace {
   /** The run's created_at (ISO text): results' partition key (migration 0191). */
   runAt: string;
   testRunTestId: string;
+  /**
+   * Whether its suite path, file and name are its test's, which `tests` holds: the row holds
+   * NULL in all three then (migration 0221).
+   */
+  testsNames?: boolean;
 }
 
 /**
@@ -124,12 +129,12 @@ function resultTail(
     result.attempt ?? 0,
     result.status,
     result.failure_type,
-    result.name,
-    result.suite_path ?? [],
+    place.testsNames ? null : result.name,
+    place.testsNames ? null : (result.suite_path ?? []),
     result.title,
     result.scenario,
     result.description,
-    result.file,
+    place.testsNames ? null : result.file,
     result.root_path,
     result.body,
     result.error_message,

@@ -8,6 +8,7 @@ import type { WrittenFailure } from "./result-failures.js";
 import { ResultsWriter, type QueuedResult } from "./results-writer.js";
 import { finalizeRun } from "../finalize.repo.js";
 import { KnownTests } from "../test-ids/test-id-cache.js";
+import { nameOf } from "../../../db/results-sql.js";
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -88,7 +89,7 @@ describe("ResultsWriter", () => {
       return runId;
     });
     const { rows } = await database.db.pool.query<{ id: string; name: string; title: string }>(
-      "SELECT r.id, r.name, t.title FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = $1 ORDER BY r.id",
+      `SELECT r.id, ${nameOf("r")} AS name, t.title FROM results r JOIN tests t ON t.id = r.test_id WHERE r.run_id = $1 ORDER BY r.id`,
       [run],
     );
     expect(rows.map((r) => r.name)).toEqual(results(10).map((q) => q.result.name));
@@ -145,7 +146,7 @@ describe("ResultsWriter", () => {
     expect(learned).toBeGreaterThan(0);
     expect(learned).toBeLessThanOrEqual(2);
     const { rows } = await database.db.pool.query<{ name: string; test_id: string }>(
-      "SELECT name, test_id FROM results WHERE run_id = $1 ORDER BY id",
+      `SELECT ${nameOf("r")} AS name, test_id FROM results r WHERE run_id = $1 ORDER BY id`,
       [run],
     );
     expect(rows).toHaveLength(10);
@@ -292,7 +293,7 @@ describe("ResultsWriter", () => {
     const flags = (runId: number) =>
       database.db.pool
         .query<{ name: string; attempt: number; is_final: boolean; flaky: boolean }>(
-          "SELECT name, attempt, is_final, flaky FROM results WHERE run_id = $1 ORDER BY id",
+          `SELECT ${nameOf("r")} AS name, attempt, is_final, flaky FROM results r WHERE run_id = $1 ORDER BY id`,
           [runId],
         )
         .then((r) => r.rows);
@@ -361,7 +362,7 @@ describe("ResultsWriter", () => {
       return [w.ranking(), runId] as const;
     });
     const { rows } = await database.db.pool.query<{ id: string }>(
-      "SELECT id FROM results WHERE run_id = $1 AND name = 'late retry' ORDER BY attempt",
+      `SELECT id FROM results r WHERE run_id = $1 AND ${nameOf("r")} = 'late retry' ORDER BY attempt`,
       [runId],
     );
     expect(rank).toEqual(rows.map((r) => Number(r.id)));

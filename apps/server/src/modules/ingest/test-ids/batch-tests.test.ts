@@ -16,6 +16,7 @@ describe("BatchTests", () => {
         i % 3 === 0 ? 9_000 + i : undefined,
         `título ${i} 😀`,
         i % 2 ? "a.ts" : undefined,
+        { name: `t ${i}`, suitePath: ["s", `ş ${i}`] },
       );
     }
     // Packed after some rows, as a worker packs a batch behind its rows, then transferred.
@@ -31,11 +32,15 @@ describe("BatchTests", () => {
         posted.explicitIdAt(i),
         posted.titleAt(i),
         posted.fileAt(i),
+        posted.nameAt(i),
+        posted.suitePathAt(i),
       ]).toEqual([
         identity(i),
         i % 3 === 0 ? 9_000 + i : null,
         `título ${i} 😀`,
         i % 2 ? "a.ts" : null,
+        `t ${i}`,
+        `{"s","ş ${i}"}`,
       ]);
       const key = i % 3 === 0 ? 9_000 + i : identity(i);
       expect([...posted.keys.subarray(i * KEY_WORDS, (i + 1) * KEY_WORDS)]).toEqual([
@@ -68,6 +73,7 @@ describe("BatchTests", () => {
         undefined,
         title,
         i % 2 ? "dir\\a\tb.ts" : undefined,
+        { name: title, suitePath: i % 2 ? [] : ["s", title] },
       );
     });
     const positions = [0, 5, 1, 2, 3, 4];
@@ -75,7 +81,15 @@ describe("BatchTests", () => {
     const written = Buffer.concat([...tests.catalogueRows(positions, ids, "backend")]).toString();
     const expected = positions
       .map((i, k) =>
-        encodeCopyRow([ids[k]!, "backend", tests.identityAt(i), titles[i]!, tests.fileAt(i)]),
+        encodeCopyRow([
+          ids[k]!,
+          "backend",
+          tests.identityAt(i),
+          titles[i]!,
+          tests.fileAt(i),
+          titles[i]!,
+          i % 2 ? [] : ["s", titles[i]!],
+        ]),
       )
       .join("");
     expect(written).toBe(expected);

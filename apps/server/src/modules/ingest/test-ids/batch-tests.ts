@@ -1,3 +1,4 @@
+import { arrayLiteral } from "../encoding/copy.js";
 import { KEY_WORDS, keyWords } from "../encoding/fingerprints.js";
 import { Packing } from "../encoding/packing.js";
 import { MAX_ID_DIGITS, RowBuffer, writeId, type PackedRows } from "../encoding/row-buffer.js";
@@ -11,8 +12,11 @@ export interface PackedTests {
   text: PackedRows;
 }
 
-/** Texts a test keeps in `text`: identity, title, file. */
-const TEXTS = 3;
+/**
+ * Texts a test keeps in `text`: identity, title, file, name and suite path (its text[] literal):
+ * what `tests` stores of it, so that its results need not (migration 0221).
+ */
+const TEXTS = 5;
 const FIRST_CAPACITY = 256;
 const COMMA = 0x2c;
 const TAB = 0x09;
@@ -23,8 +27,7 @@ const NULL_FIELD = Buffer.from("\\N");
 
 /**
  * The tests of a batch of results, by position: each one's catalogue key as the words a
- * FingerprintTable stores it as, the id its report carries, and its identity, title and file as
- * UTF-8 bytes. The request's thread finds the tests its cache knows by their key words and
+ * FingerprintTable stores it as, the id its report carries, and its texts (TEXTS) as UTF-8 bytes. The request's thread finds the tests its cache knows by their key words and
  * decodes text only for the others, which it must look up or register. As strings, a batch's
  * tests were about 400 KB on the request's thread, which waited in the writer's queue long
  * enough to be promoted to V8's old generation, batch after batch.
@@ -67,7 +70,13 @@ export class BatchTests {
     return this.words;
   }
 
-  add(identity: string, explicitId: number | undefined, title: string, file: string | undefined) {
+  add(
+    identity: string,
+    explicitId: number | undefined,
+    title: string,
+    file: string | undefined,
+    names: { name: string; suitePath: readonly string[] },
+  ) {
     const at = this.count * KEY_WORDS;
     if (this.count === this.explicitIds.length) {
       const words = new Int32Array(this.words.length * 2);
@@ -83,6 +92,8 @@ export class BatchTests {
     this.text.append(title);
     // A file is never empty text: "" stands for none.
     this.text.append(file ?? "");
+    this.text.append(names.name);
+    this.text.append(arrayLiteral(names.suitePath));
   }
 
   identityAt(index: number): string {
@@ -107,7 +118,7 @@ export class BatchTests {
   }
 
   /**
-   * COPY text rows for `tests` (id, family, identity, title, file) of the tests at `positions`,
+   * COPY text rows for `tests` (tests.repo.ts CATALOGUE_COLUMNS) of the tests at `positions`,
    * with `ids` in the same order, in chunks of about 64 KB, written from the batch's bytes: no
    * string per test. Made as the COPY takes them. The chunks are the buffers of `pool`, which it
    * adds to as needed: the caller reuses them once the COPY is done (new buffers per batch lived
@@ -130,7 +141,7 @@ export class BatchTests {
     let filled = 0;
     for (let k = 0; k < positions.length; k++) {
       const text = positions[k]! * TEXTS;
-      let worst = MAX_ID_DIGITS + family.length + 5 + NULL_FIELD.length;
+      let worst = MAX_ID_DIGITS + family.length + 7 + NULL_FIELD.length;
       for (let t = 0; t < TEXTS; t++) worst += 3 * this.text.textBytes(text + t);
       if (filled + worst > chunk.length) {
         if (filled > 0) yield chunk.subarray(0, filled);
@@ -150,6 +161,10 @@ export class BatchTests {
         this.text.textBytes(text + 2) === 0
           ? filled + NULL_FIELD.copy(chunk, filled)
           : this.text.copyEscapedText(text + 2, chunk, filled);
+      chunk[filled++] = TAB;
+      filled = this.text.copyEscapedText(text + 3, chunk, filled);
+      chunk[filled++] = TAB;
+      filled = this.text.copyEscapedText(text + 4, chunk, filled);
       chunk[filled++] = NEWLINE;
     }
     if (filled > 0) yield chunk.subarray(0, filled);
@@ -161,6 +176,15 @@ export class BatchTests {
 
   fileAt(index: number): string | null {
     return this.text.textAt(index * TEXTS + 2) || null;
+  }
+
+  nameAt(index: number): string {
+    return this.text.textAt(index * TEXTS + 3);
+  }
+
+  /** The suite path as a text[] literal ("{\"a\",\"b\"}"), as COPY and a cast read it. */
+  suitePathAt(index: number): string {
+    return this.text.textAt(index * TEXTS + 4);
   }
 
   /** Bytes packed() takes from its Packing. */

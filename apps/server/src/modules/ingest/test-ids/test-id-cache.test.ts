@@ -10,7 +10,10 @@ function batchOf(tests: (number | [number])[]): BatchTests {
   const batch = BatchTests.empty();
   for (const test of tests) {
     const explicit = Array.isArray(test) ? test[0] : undefined;
-    batch.add(identity(explicit ?? (test as number)), explicit, "t", undefined);
+    batch.add(identity(explicit ?? (test as number)), explicit, "t", undefined, {
+      name: "t",
+      suitePath: ["suite"],
+    });
   }
   return batch;
 }

@@ -117,6 +117,7 @@ export class TestIdResolver {
       family: this.family,
       titles: positions.map((i) => tests.titleAt(i)),
       files: positions.map((i) => tests.fileAt(i)),
+      ...namesAt(tests, positions),
     });
     this.noteRegistered(ids);
     positions.forEach((position, k) => this.learn(found, tests, position, ids[k]!));
@@ -166,9 +167,24 @@ export class TestIdResolver {
     const identities = tests.joinedIdentities(positions, this.lookupBytes);
     if (identities.buffer !== this.lookupBytes.buffer) this.lookupBytes = identities;
     const rows = await repo.lookUpIdentities(client, this.family, identities);
+    const unnamed: number[] = [];
     for (const row of rows) {
-      this.learn(found, tests, firsts.get(row.identity)!, Number(row.id));
+      const position = firsts.get(row.identity)!;
+      this.learn(found, tests, position, Number(row.id));
+      if (row.unnamed) unnamed.push(position);
+    }
+    if (unnamed.length > 0) {
+      const ids = unnamed.map((position) => found[position]!);
+      await repo.nameTests(client, { ids, ...namesAt(tests, unnamed) });
     }
     return positions.filter((position) => Number.isNaN(found[position]));
   }
+}
+
+/** The names and suite paths (text[] literals) of the tests at `positions`. */
+function namesAt(tests: BatchTests, positions: readonly number[]) {
+  return {
+    names: positions.map((i) => tests.nameAt(i)),
+    suitePaths: positions.map((i) => tests.suitePathAt(i)),
+  };
 }

@@ -20,36 +20,73 @@ import type { Family } from "./test-identity.js";
  * tests against 0.34 s probing (docs/performance.md, "Session 34"). An array built at run time
  * would also have been scanned per row (a first upload of 100k new tests took 210 s once).
  */
-export const TEST_LOOKUP_SQL = `SELECT i.identity, t.id
+export const TEST_LOOKUP_SQL = `SELECT i.identity, t.id, t.name IS NULL AS unnamed
   FROM unnest(string_to_array($2::text, ',')) AS i(identity)
   CROSS JOIN LATERAL (
-    SELECT id FROM tests WHERE family = $1 AND identity = i.identity LIMIT 1
+    SELECT id, name FROM tests WHERE family = $1 AND identity = i.identity LIMIT 1
   ) t`;
 
 export async function lookUpIdentities(
   client: pg.PoolClient,
   family: Family,
   identities: Uint8Array,
-): Promise<{ identity: string; id: string }[]> {
-  const { rows } = await client.query<{ identity: string; id: string }>(TEST_LOOKUP_SQL, [
-    family,
-    identities,
-  ]);
+): Promise<{ identity: string; id: string; unnamed: boolean }[]> {
+  const { rows } = await client.query<{ identity: string; id: string; unnamed: boolean }>(
+    TEST_LOOKUP_SQL,
+    [family, identities],
+  );
   return rows;
+}
+
+/** What `tests` keeps of a test besides its id and family (suitePaths: text[] literals). */
+export interface CatalogueTexts {
+  titles: string[];
+  files: (string | null)[];
+  names: string[];
+  suitePaths: string[];
 }
 
 /** Registers tests by their explicit ids; an id already registered is left as it is. */
 export async function insertExplicitTests(
   client: pg.PoolClient,
-  tests: { ids: number[]; family: Family; titles: string[]; files: (string | null)[] },
+  tests: { ids: number[]; family: Family } & CatalogueTexts,
 ): Promise<void> {
   await client.query(
-    `INSERT INTO tests (id, family, title, file)
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[])
+    `INSERT INTO tests (id, family, title, file, name, suite_path)
+     SELECT id, family, title, file, name, suite_path::text[]
+     FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS u(id, family, title, file, name, suite_path)
      ON CONFLICT (id) DO NOTHING`,
-    [tests.ids, tests.ids.map(() => tests.family), tests.titles, tests.files],
+    [
+      tests.ids,
+      tests.ids.map(() => tests.family),
+      tests.titles,
+      tests.files,
+      tests.names.map(storable),
+      tests.suitePaths.map(storable),
+    ],
   );
 }
+
+/**
+ * Gives tests registered before migration 0221 (no name yet) the name and suite path of the
+ * results found for them now, which their identity fixes: from here on their results may refer
+ * to them. A test named meanwhile by another upload is left as it is (the same values).
+ */
+export async function nameTests(
+  client: pg.PoolClient,
+  tests: { ids: number[]; names: string[]; suitePaths: string[] },
+): Promise<void> {
+  await client.query(
+    `UPDATE tests SET name = u.name, suite_path = u.suite_path::text[]
+     FROM unnest($1::bigint[], $2::text[], $3::text[]) AS u(id, name, suite_path)
+     WHERE tests.id = u.id AND tests.name IS NULL`,
+    [tests.ids, tests.names.map(storable), tests.suitePaths.map(storable)],
+  );
+}
+
+/** A text as COPY stores it (copy.ts): PostgreSQL's text holds no NUL, which becomes U+FFFD. */
+const storable = (text: string) => text.replaceAll("\u0000", "\uFFFD");
 
 /** The family's registration lock, held until the transaction ends (see TestIdResolver). */
 export async function lockRegistration(client: pg.PoolClient, family: Family): Promise<void> {
@@ -58,9 +95,12 @@ export async function lockRegistration(client: pg.PoolClient, family: Family): P
   ]);
 }
 
-/** Writes new catalogue rows (id, family, identity, title, file), already COPY-encoded. */
+/** The columns of the catalogue rows BatchTests.catalogueRows writes. */
+const CATALOGUE_COLUMNS = ["id", "family", "identity", "title", "file", "name", "suite_path"];
+
+/** Writes new catalogue rows (CATALOGUE_COLUMNS), already COPY-encoded. */
 export async function copyNewTests(client: pg.PoolClient, rows: Iterable<Buffer>): Promise<void> {
-  await copyData(client, "tests", ["id", "family", "identity", "title", "file"], rows);
+  await copyData(client, "tests", CATALOGUE_COLUMNS, rows);
 }
 
 /**

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/pool.js";
 import { resultsWithLastShot } from "../runs.repo.js";
-import { runAtOf } from "../../../db/results-sql.js";
+import { namesOfResult, runAtOf } from "../../../db/results-sql.js";
 
 /**
  * Reads behind the run view (view.service.ts): the final results of one run, with only the
@@ -17,7 +17,7 @@ export async function listFrontendViewRows(db: Db, runId: number) {
       "results.id",
       "results.test_run_test_id",
       "results.test_id",
-      "results.name",
+      namesOfResult("results", "name").as("name"),
       "results.title",
       "results.scenario",
       "results.status",
@@ -57,7 +57,7 @@ export async function listBackendViewRows(db: Db, runId: number) {
       "id",
       "test_run_test_id",
       "test_id",
-      "name",
+      namesOfResult("results", "name").as("name"),
       "title",
       "scenario",
       "status",
