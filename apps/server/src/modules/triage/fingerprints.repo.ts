@@ -3,7 +3,7 @@ import { numberArray, textArray } from "../../db/array-literal.js";
 
 /**
  * Triage's writes at ingest (issue 34): the runs it has read (triage_runs), the failure groups
- * (failure_groups) and each failed result's group (result_fingerprints). Set-based: two
+ * (failure_groups) and each failed result's group (result_fingerprints). Set-based: a few
  * statements for a whole run, whatever its size (docs/performance.md, "Triage").
  */
 
@@ -51,12 +51,21 @@ export interface FingerprintRow {
 }
 
 /**
- * Files a run's failed results into their groups in one statement (one round trip, however
- * many failures): makes the groups that are new and moves first and last seen of the others,
- * then makes `rows` exactly the run's fingerprints. A result that is no longer a final failure (a
- * later attempt passed, appended to the run) leaves; its decisions stay in history. Groups go
- * in fingerprint order, so two uploads sharing groups lock them in the same order and never
- * deadlock. `firstTime`: the run has no fingerprints yet (nothing to remove or update).
+ * Files a run's failed results into their groups: makes the groups that are new, moves first seen
+ * of a known group this run saw earlier (a backfilled older run), then makes `rows` exactly the
+ * run's fingerprints. A known group's row is otherwise not written: a nightly upload of 100k
+ * tests meets thousands of known causes, and rewriting each group's row (its last seen) was most
+ * of triage's step (docs/performance.md, "Session 37: known causes not rewritten"); a group's
+ * last seen is read from its newest occurrence instead (groups.repo.ts, lastSeenOf). A result
+ * that is no longer a final failure (a later attempt passed, appended to the run) leaves; its
+ * decisions stay in history. `firstTime`: the run has no fingerprints yet (nothing to remove or
+ * update).
+ *
+ * Two statements, whatever the number of failures. The second starts after the first has made
+ * the groups, so it finds every group of the run: its own, and one another upload made at the
+ * same moment (ON CONFLICT DO NOTHING waits for that upload's transaction, and the second
+ * statement's snapshot sees what it committed). Groups are made and locked in fingerprint order,
+ * so two uploads sharing groups never deadlock.
  */
 export async function storeRunFingerprints(
   client: pg.ClientBase,
@@ -64,55 +73,70 @@ export async function storeRunFingerprints(
   groups: readonly GroupInput[],
   rows: readonly FingerprintRow[],
 ): Promise<void> {
-  const remove = run.firstTime
-    ? ""
-    : `, gone AS (DELETE FROM result_fingerprints
-                  WHERE run_id = $1 AND result_id <> ALL($9::bigint[]))`;
-  const onConflict = run.firstTime
-    ? ""
-    : "ON CONFLICT (result_id) DO UPDATE SET group_id = excluded.group_id";
   const sorted = [...groups].sort((a, b) => (a.fingerprint < b.fingerprint ? -1 : 1));
+  const fingerprints = textArray(sorted.map((g) => g.fingerprint));
+  const firstResults = numberArray(sorted.map((g) => g.resultId));
+  const firstSeen = numberArray(sorted.map((g) => g.seenAt.getTime()));
   // One array per column, unnested side by side: PostgreSQL reads arrays of short values
   // several times faster than json_to_recordset, which built a table of keys for every row
   // (140 ms of a 100k-test upload's 10,000 failures: docs/performance.md, "Triage"); the
   // literals are built here (db/array-literal.ts). Times go as epoch milliseconds, the
   // precision the read gave them.
   await client.query(
-    `WITH g AS (
-       INSERT INTO failure_groups (fingerprint, error_type, message, frame, first_run_id,
-                                   first_result_id, first_seen_at, last_seen_at)
-       SELECT g.fingerprint, g.error_type, g.message, g.frame, $1::bigint, g.result_id,
-              to_timestamp(g.seen_ms / 1000), to_timestamp(g.seen_ms / 1000)
-       FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::bigint[], $8::float8[])
-              WITH ORDINALITY AS g(fingerprint, error_type, message, frame, result_id, seen_ms, n)
-       ORDER BY g.n
-       ON CONFLICT (fingerprint) DO UPDATE SET
-         last_seen_at = greatest(failure_groups.last_seen_at, excluded.last_seen_at),
-         first_run_id = CASE WHEN excluded.first_seen_at < failure_groups.first_seen_at
-                             THEN excluded.first_run_id ELSE failure_groups.first_run_id END,
-         first_result_id = CASE WHEN excluded.first_seen_at < failure_groups.first_seen_at
-                                THEN excluded.first_result_id ELSE failure_groups.first_result_id END,
-         first_seen_at = least(failure_groups.first_seen_at, excluded.first_seen_at)
-       RETURNING id, fingerprint
+    `INSERT INTO failure_groups (fingerprint, error_type, message, frame, first_run_id,
+                                 first_result_id, first_seen_at, last_seen_at)
+     SELECT g.fingerprint, g.error_type, g.message, g.frame, $1::bigint, g.result_id,
+            to_timestamp(g.seen_ms / 1000), to_timestamp(g.seen_ms / 1000)
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::float8[])
+            WITH ORDINALITY AS g(fingerprint, error_type, message, frame, result_id, seen_ms, n)
+     ORDER BY g.n
+     ON CONFLICT (fingerprint) DO NOTHING`,
+    [
+      run.id,
+      fingerprints,
+      textArray(sorted.map((g) => g.errorType)),
+      textArray(sorted.map((g) => g.message)),
+      textArray(sorted.map((g) => g.frame)),
+      firstResults,
+      firstSeen,
+    ],
+  );
+  const remove = run.firstTime
+    ? ""
+    : `, gone AS (DELETE FROM result_fingerprints
+                  WHERE run_id = $1 AND result_id <> ALL($6::bigint[]))`;
+  const onConflict = run.firstTime
+    ? ""
+    : "ON CONFLICT (result_id) DO UPDATE SET group_id = excluded.group_id";
+  await client.query(
+    `WITH earlier AS (
+       SELECT g.id, e.result_id, to_timestamp(e.seen_ms / 1000) AS seen_at
+       FROM unnest($3::text[], $4::bigint[], $5::float8[]) AS e(fingerprint, result_id, seen_ms)
+       JOIN failure_groups g ON g.fingerprint = e.fingerprint
+       WHERE to_timestamp(e.seen_ms / 1000) < g.first_seen_at
+       ORDER BY g.fingerprint
+       FOR UPDATE OF g
+     ),
+     moved AS (
+       UPDATE failure_groups g
+       SET first_run_id = $1, first_result_id = e.result_id, first_seen_at = e.seen_at
+       FROM earlier e WHERE g.id = e.id
      )${remove}
      INSERT INTO result_fingerprints (result_id, run_id, test_id, group_id, family, platform,
                                       branch, nora_site, seen_at)
      SELECT r.result_id, $1, r.test_id, g.id, $2, r.platform, r.branch, r.site,
             to_timestamp(r.seen_ms / 1000)
-     FROM unnest($9::bigint[], $10::bigint[], $11::text[], $12::text[], $13::text[],
-                 $14::text[], $15::float8[])
+     FROM unnest($6::bigint[], $7::bigint[], $8::text[], $9::text[], $10::text[],
+                 $11::text[], $12::float8[])
             AS r(result_id, test_id, fingerprint, platform, branch, site, seen_ms)
-     JOIN g ON g.fingerprint = r.fingerprint
+     JOIN failure_groups g ON g.fingerprint = r.fingerprint
      ${onConflict}`,
     [
       run.id,
       run.family,
-      textArray(sorted.map((g) => g.fingerprint)),
-      textArray(sorted.map((g) => g.errorType)),
-      textArray(sorted.map((g) => g.message)),
-      textArray(sorted.map((g) => g.frame)),
-      numberArray(sorted.map((g) => g.resultId)),
-      numberArray(sorted.map((g) => g.seenAt.getTime())),
+      fingerprints,
+      firstResults,
+      firstSeen,
       numberArray(rows.map((r) => r.resultId)),
       numberArray(rows.map((r) => r.testId)),
       textArray(rows.map((r) => r.fingerprint)),

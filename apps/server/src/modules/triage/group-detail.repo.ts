@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { lastSeenOf } from "./groups.repo.js";
 
 /** One failure group's page, the gate's counts, and the lookups of the defect routes. */
 
@@ -25,7 +26,7 @@ export async function findGroup(db: pg.Pool, id: number): Promise<GroupRow | nul
             g.sample_message, g.sample_stack, g.first_result_id::float8 AS first_result_id,
             (SELECT rf.result_id::float8 FROM result_fingerprints rf WHERE rf.group_id = g.id
              ORDER BY rf.seen_at DESC LIMIT 1) AS newest_result_id,
-            fr.run_key AS first_run_key, g.first_seen_at, g.last_seen_at,
+            fr.run_key AS first_run_key, g.first_seen_at, ${lastSeenOf("g")} AS last_seen_at,
             (SELECT count(*)::int FROM result_fingerprints rf WHERE rf.group_id = g.id) AS count
      FROM failure_groups g LEFT JOIN triage_runs fr ON fr.run_id = g.first_run_id
      WHERE g.id = $1`,

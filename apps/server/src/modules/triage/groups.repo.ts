@@ -113,6 +113,17 @@ function filterSql(filters: GroupFilters, first: number): { sql: string; params:
   return { sql: parts.map((part) => ` AND ${part}`).join(""), params };
 }
 
+/**
+ * SQL text of a group's last seen (failure_groups aliased `alias`): its newest occurrence, one
+ * probe of result_fingerprints_group_idx. Ingest does not rewrite a known group's row for each
+ * occurrence (fingerprints.repo.ts); the row's last_seen_at (its first upload's time) answers
+ * only when retention has removed every occurrence.
+ */
+export function lastSeenOf(alias: string): string {
+  return `coalesce((SELECT max(rf.seen_at) FROM result_fingerprints rf
+                    WHERE rf.group_id = ${alias}.id), ${alias}.last_seen_at)`;
+}
+
 export interface GroupSummaryRow {
   id: number;
   fingerprint: string;
@@ -147,7 +158,7 @@ export async function groupsOverPeriod(
      )
      SELECT g.id::float8 AS id, g.fingerprint, g.error_type, g.message, hits.count, hits.runs,
             hits.tests, hits.to_investigate, fr.run_key AS first_run_key, g.first_seen_at,
-            g.last_seen_at
+            ${lastSeenOf("g")} AS last_seen_at
      FROM hits JOIN failure_groups g ON g.id = hits.group_id
      LEFT JOIN triage_runs fr ON fr.run_id = g.first_run_id
      ORDER BY hits.count DESC, g.id`,
