@@ -156,8 +156,12 @@ export function everyFactOfResult(alias: string) {
  * `values`: SQL texts of the eight values, in FACT_COLUMNS' order.
  */
 export function factsKey(values: readonly string[]): string {
-  const array = `jsonb_build_array(${values.join(", ")})::text`;
-  return `encode(substr(sha256(convert_to(${array}, 'UTF8')), 1, 16), 'hex')::uuid`;
+  return sha128Of(`jsonb_build_array(${values.join(", ")})::text`);
+}
+
+/** SQL text of the first 128 bits of the SHA-256 of SQL text `text`, as a uuid. */
+export function sha128Of(text: string): string {
+  return `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
 }
 
 /** SQL: whether a result (of `results`, unaliased) has steps, inline or by ref. */
