@@ -6,13 +6,17 @@
 -- the eight columns. Rows written before keep their own values and facts_id NULL; reads take
 -- the row's values when facts_id is NULL, else the tuple's (db/results-sql.ts factOf).
 --
--- `key` makes a tuple unique whatever its NULLs (UNIQUE NULLS NOT DISTINCT needs PostgreSQL 15;
--- Assay runs on 14): the first 128 bits of the SHA-256 of the tuple's JSON array, made by
--- db/results-sql.ts FACTS_KEY in the one statement that stores an upload's tuples. Tuples are
--- never deleted: a few per run, and any month's results may refer to them.
+-- `key` finds a tuple whatever its NULLs: the first 128 bits of the SHA-256 of the tuple's JSON
+-- array (db/results-sql.ts factsKey), made in the one statement that stores an upload's tuples.
+-- It is not unique, on purpose: an upload stores its new tuples inside its own transaction, and
+-- a unique key would make a second upload of the same new tuple wait for the first to commit
+-- (CI shards of a new commit, one after the other), or deadlock two uploads that met two new
+-- tuples in opposite orders. Without it, two uploads at once may each store the tuple (a row of
+-- a few dozen bytes twice); later uploads take the oldest. Tuples are never deleted: a few per
+-- run, and any month's results may refer to them.
 CREATE TABLE result_facts (
   id integer GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-  key uuid NOT NULL UNIQUE,
+  key uuid NOT NULL,
   nora_site text,
   version text,
   commit_hash text,
@@ -23,3 +27,4 @@ CREATE TABLE result_facts (
   baseurl text
 );
 ALTER TABLE results ADD COLUMN facts_id integer;
+CREATE INDEX result_facts_key_idx ON result_facts (key);

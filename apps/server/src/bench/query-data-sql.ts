@@ -96,14 +96,13 @@ const factsOf = (x: string) => [
 
 /**
  * The distinct tuples of facts of the runs $1..$2 (8 a run: one per runner), each once in
- * result_facts as ingestion stores them (migration 0222).
+ * result_facts as ingestion stores them (migration 0222); no two runs share one (their commits).
  */
 export const FACTS = `
   INSERT INTO result_facts (key, ${FACT_COLUMNS.join(", ")})
   SELECT ${factsKey(factsOf("x"))}, ${factsOf("x").join(", ")}
   FROM (SELECT r.id AS run_id, r.commit, n FROM runs r, generate_series(0, 7) AS n
-        WHERE r.id BETWEEN $1 AND $2) x
-  ON CONFLICT (key) DO NOTHING`;
+        WHERE r.id BETWEEN $1 AND $2) x`;
 
 /** RESULTS' facts: the tuple's id where the layout has result_facts, else the values in the row. */
 export function factsOfResults(tuples: boolean): { columns: string; values: string } {

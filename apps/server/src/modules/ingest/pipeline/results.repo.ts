@@ -50,34 +50,30 @@ const UPLOAD_FACTS = `SELECT u.*, ${factsKey(FACT_COLUMNS.map((column) => `u.${c
 
 /**
  * The ids of tuples of run facts in result_facts (migration 0222), in the order given, each
- * stored if it is not yet: one statement for an upload's tuples. A tuple stored already is only
- * read (no lock, no write); a new one is inserted, in key order. A tuple another upload stored
- * after this statement's snapshot is neither inserted (ON CONFLICT) nor seen: read again then.
+ * stored if it is not yet: one statement for an upload's tuples. A tuple stored already is read
+ * (its oldest row: no lock, no write); a new one is inserted. Another upload storing the same new
+ * tuple at once is not waited for (result_facts.key is not unique): each stores its own row.
  */
 export async function storeFacts(
   client: pg.PoolClient,
   tuples: readonly (string | null)[][],
 ): Promise<number[]> {
   const columns = FACT_COLUMNS.join(", ");
-  const values = FACT_COLUMNS.map((_, c) => tuples.map((tuple) => tuple[c] ?? null));
-  for (let attempt = 1; ; attempt++) {
-    const { rows } = await client.query<{ id: number | null }>(
-      `WITH t AS MATERIALIZED (${UPLOAD_FACTS}),
-       added AS (
-         INSERT INTO result_facts (key, ${columns})
-         SELECT key, ${columns} FROM t
-         WHERE NOT EXISTS (SELECT FROM result_facts f WHERE f.key = t.key)
-         ORDER BY key
-         ON CONFLICT (key) DO NOTHING
-         RETURNING id, key
-       )
-       SELECT coalesce(added.id, f.id) AS id
-       FROM t LEFT JOIN added ON added.key = t.key LEFT JOIN result_facts f ON f.key = t.key
-       ORDER BY t.i`,
-      values,
-    );
-    if (rows.every((row) => row.id !== null)) return rows.map((row) => row.id!);
-    // The second statement sees what the first waited for (a new snapshot); a third never runs.
-    if (attempt === 3) throw new Error("result_facts: a tuple neither stored nor found");
-  }
+  const { rows } = await client.query<{ id: number }>(
+    `WITH t AS MATERIALIZED (${UPLOAD_FACTS}),
+     found AS (
+       SELECT DISTINCT ON (f.key) f.key, f.id FROM result_facts f
+       WHERE f.key IN (SELECT key FROM t) ORDER BY f.key, f.id
+     ),
+     added AS (
+       INSERT INTO result_facts (key, ${columns})
+       SELECT key, ${columns} FROM t WHERE key NOT IN (SELECT key FROM found)
+       RETURNING id, key
+     )
+     SELECT coalesce(found.id, added.id) AS id
+     FROM t LEFT JOIN found ON found.key = t.key LEFT JOIN added ON added.key = t.key
+     ORDER BY t.i`,
+    FACT_COLUMNS.map((_, c) => tuples.map((tuple) => tuple[c] ?? null)),
+  );
+  return rows.map((row) => row.id);
 }
