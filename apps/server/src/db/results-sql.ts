@@ -118,7 +118,7 @@ export type FactColumn = (typeof FACT_COLUMNS)[number];
 
 /**
  * SQL text of a result's fact `column` (results aliased `alias`): a probe of result_facts' key
- * for a row that has a tuple. Reads of many rows join the tuples instead (FACTS_JOIN).
+ * for a row that has a tuple. Reads of many rows join the tuples instead (factsJoin).
  */
 export function factOf(alias: string, column: FactColumn): string {
   return `CASE WHEN ${alias}.facts_id IS NULL THEN ${alias}.${column}
@@ -138,7 +138,7 @@ export function factIn(alias: string, column: FactColumn): string {
   return `CASE WHEN ${alias}.facts_id IS NULL THEN ${alias}.${column} ELSE facts.${column} END`;
 }
 
-/** For kysely selects of a query that joined `facts` (withFacts): `.select(factsOfResult(...))`. */
+/** For kysely selects that joined `result_facts as facts` on facts_id: factIn per column. */
 export function factsOfResult<C extends FactColumn>(alias: string, columns: readonly C[]) {
   return columns.map((column) => sql<string | null>`${sql.raw(factIn(alias, column))}`.as(column));
 }

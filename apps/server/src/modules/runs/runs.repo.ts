@@ -3,6 +3,7 @@ import type { Db } from "../../db/pool.js";
 import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
 import {
   everyFactOfResult,
+  FACT_COLUMNS,
   factsOfResult,
   namesOfResult,
   runAtOf,
@@ -40,19 +41,8 @@ const RESULT_COLUMNS = [
 
 const BACKEND_RESULT_COLUMNS = [...RESULT_COLUMNS, "error_name", "body"] as const;
 
-/**
- * A result's run facts each family shows, its own or its tuple's (migration 0222), read with
- * factsOfResult from result_facts joined as `facts`.
- */
-const FRONTEND_FACTS = [
-  "branch",
-  "nora_site",
-  "version",
-  "commit_hash",
-  "chrome_version",
-  "platform",
-  "executor",
-] as const;
+/** The run facts each family shows (its own or its tuple's, migration 0222: factsOfResult). */
+const FRONTEND_FACTS = FACT_COLUMNS.filter((column) => column !== "baseurl");
 const BACKEND_FACTS = ["branch", "baseurl"] as const;
 
 /** A result's name and file, its own or its test's (db/results-sql.ts). */
