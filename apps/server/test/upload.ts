@@ -3,6 +3,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import FormData from "form-data";
 import type pg from "pg";
 import { FIXTURES_DIR } from "../src/modules/ingest/parsers/test-files.js";
+import { factOf } from "../src/db/results-sql.js";
 
 export const TEST_INGEST_TOKEN = "test-ingest-token-0123456789abcdef";
 
@@ -77,3 +78,11 @@ export async function storedCounts(pool: pg.Pool): Promise<Record<string, number
   }
   return counts;
 }
+
+/**
+ * SQL: the site, branch, commit and executor of results aliased `r`, their own or their tuple's
+ * in result_facts (migration 0222), under the columns' names.
+ */
+export const RESULT_FACTS_SQL = (["nora_site", "branch", "commit_hash", "executor"] as const)
+  .map((column) => `${factOf("r", column)} AS ${column}`)
+  .join(", ");

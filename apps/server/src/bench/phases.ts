@@ -6,6 +6,11 @@ import { finalizeRun } from "../modules/ingest/finalize.repo.js";
 import { parseJunit } from "../modules/ingest/parsers/junit.js";
 import type { ReportFile, UploadFiles } from "../modules/ingest/parsers/types.js";
 import { derivedTestRunTestId, encodeResultTail } from "../modules/ingest/pipeline/result-rows.js";
+import {
+  emptyBatchFacts,
+  factValues,
+  UploadFacts,
+} from "../modules/ingest/pipeline/result-facts.js";
 import { ResultTexts } from "../modules/ingest/pipeline/result-texts.js";
 import { RowBuffer } from "../modules/ingest/encoding/row-buffer.js";
 import { ResultsWriter, type QueuedResult } from "../modules/ingest/pipeline/results-writer.js";
@@ -119,10 +124,13 @@ export async function measurePhases(
   const resultTexts = new ResultTexts();
   const texts = { ref: (text: string | null) => resultTexts.ref(text, textRows) };
   const ids = Array.from({ length: 2000 }, (_, i) => 1_000_000 + i);
+  const uploadFacts = new UploadFacts();
+  let facts = emptyBatchFacts();
   const flush = () => {
-    for (const chunk of rows.chunks(ids, ids)) void chunk;
+    for (const chunk of rows.chunks(ids, ids, undefined, ids)) void chunk;
     rows.clear();
     textRows.clear();
+    facts = emptyBatchFacts();
   };
   const [, parseAndEncodeMs] = await timed(async () => {
     await parseAll(file, (r) => {
@@ -132,6 +140,7 @@ export async function measurePhases(
       rows.append(
         encodeResultTail({ runId: 1, runAt: new Date().toISOString(), testRunTestId }, r, texts),
       );
+      uploadFacts.add(factValues(r, {}), facts);
       if (rows.rows === 2000) flush();
     });
     flush();

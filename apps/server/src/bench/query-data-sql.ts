@@ -4,6 +4,8 @@
  * which runs it, for size.
  */
 
+import { FACT_COLUMNS, factsKey, sha128Of } from "../db/results-sql.js";
+
 export const FIRST_TEST_ID = 1_000_000;
 
 export const SHAPE = `
@@ -33,8 +35,7 @@ export const RUNS = `
   ORDER BY i`;
 
 /** A text's key in result_texts as ingestion makes it (result-texts.ts): SHA-256's first 128 bits. */
-export const textKey = (text: string) =>
-  `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
+export const textKey = sha128Of;
 
 /**
  * A test's 3 steps (the same in every run, one text per test), as the JSON text ingestion
@@ -78,15 +79,51 @@ export const FAILURE_TEXTS = `
   ORDER BY 2
   ON CONFLICT DO NOTHING`;
 
+/**
+ * A result's run facts (FACT_COLUMNS' order) from `x`'s run_id, commit and n: the run's site,
+ * commit and branch, a version per 30 days, one browser and platform, 8 CI runners by test.
+ */
+const factsOf = (x: string) => [
+  "'stage.example.com'",
+  `'5.' || (${x}.run_id / 30)`,
+  `${x}.commit`,
+  "'126.0.6478.126'",
+  "'linux'",
+  `'ci-runner-' || (${x}.n % 8)`,
+  "'main'",
+  "NULL::text",
+];
+
+/**
+ * The distinct tuples of facts of the runs $1..$2 (8 a run: one per runner), each once in
+ * result_facts as ingestion stores them (migration 0222); no two runs share one (their commits).
+ */
+export const FACTS = `
+  INSERT INTO result_facts (key, ${FACT_COLUMNS.join(", ")})
+  SELECT ${factsKey(factsOf("x"))}, ${factsOf("x").join(", ")}
+  FROM (SELECT r.id AS run_id, r.commit, n FROM runs r, generate_series(0, 7) AS n
+        WHERE r.id BETWEEN $1 AND $2) x`;
+
+/** RESULTS' facts: the tuple's id where the layout has result_facts, else the values in the row. */
+export function factsOfResults(tuples: boolean): { columns: string; values: string } {
+  if (tuples) {
+    return {
+      columns: "facts_id",
+      values: `(SELECT id FROM result_facts WHERE key = ${factsKey(factsOf("x"))})`,
+    };
+  }
+  return { columns: FACT_COLUMNS.join(", "), values: factsOf("x").join(", ") };
+}
+
 // About 10% failures: one test in 20 fails half the time (the Top Fails), the others 7.5%.
 // RUN_AT: the partition key where the layout has one (migration 0191; not in an older one).
 // NAMES_VALUES: NULL where `tests` holds the test's names (0221), as ingestion writes a test
-// known by its identity; the bench's tests are all the same in every run.
+// known by its identity; the bench's tests are all the same in every run. FACTS_COLUMNS and
+// FACTS_VALUES: factsOfResults.
 export const RESULTS = `
   INSERT INTO results (id, run_id, RUN_AT test_run_test_id, test_id, status, failure_type, name, suite_path,
                        file, error_message, STACK_COLUMN, LOG_COLUMN, tags, start_time, end_time,
-                       duration_ms, nora_site, version, commit_hash, chrome_version, platform,
-                       executor, branch, STEPS_COLUMN)
+                       duration_ms, FACTS_COLUMNS, STEPS_COLUMN)
   SELECT x.run_id * 100000 + x.n, x.run_id, RUN_AT_VALUE x.trt_id, ${FIRST_TEST_ID} + x.n, x.status,
          CASE WHEN x.status = 'failed' THEN CASE WHEN x.n % 5 = 0 THEN 'error' ELSE 'failure' END END,
          NAMES_VALUES,
@@ -97,8 +134,7 @@ export const RESULTS = `
          CASE WHEN x.n % 10 = 0 THEN '{smoke}'::text[] ELSE '{}'::text[] END,
          x.started + x.n * interval '350 ms',
          x.started + x.n * interval '350 ms' + x.dur * interval '1 ms',
-         x.dur, 'stage.example.com', '5.' || (x.run_id / 30), x.commit, '126.0.6478.126', 'linux',
-         'ci-runner-' || (x.n % 8), 'main',
+         x.dur, FACTS_VALUES,
          STEPS_VALUE
   FROM (
     SELECT r.id AS run_id, r.created_at AS run_at, r.started_at AS started, r.commit, s.n, s.trt_id, s.name, s.suite_path, s.file,

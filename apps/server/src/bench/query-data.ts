@@ -5,6 +5,8 @@ import { ensureMonthPartitions } from "../modules/storage/partitions.repo.js";
 import { count, seconds, step } from "./output.js";
 import {
   COUNTS,
+  FACTS,
+  factsOfResults,
   FAILURE_TEXTS,
   FIRST_TEST_ID,
   LOG,
@@ -88,23 +90,27 @@ async function timed(label: string, work: () => Promise<unknown>): Promise<numbe
 
 /**
  * What the migrated layout has: results' partitions (0191), texts stored once (0216), a test's
- * names stored once (0221).
+ * names stored once (0221), a result's run facts stored once (0222).
  */
 interface Layout {
   partitioned: boolean;
   texts: boolean;
   names: boolean;
+  facts: boolean;
 }
 
 async function loadResults(
   pool: pg.Pool,
   firstRun: number,
   lastRun: number,
-  { partitioned, texts, names }: Layout,
+  { partitioned, texts, names, facts }: Layout,
 ): Promise<void> {
+  const factsSql = factsOfResults(facts);
   const insert = RESULTS.replace("RUN_AT ", partitioned ? "run_at, " : "")
     .replace("RUN_AT_VALUE ", partitioned ? "x.run_at, " : "")
     .replace("NAMES_VALUES", names ? "NULL, NULL, NULL" : "x.name, x.suite_path, x.file")
+    .replace("FACTS_COLUMNS", factsSql.columns)
+    .replace("FACTS_VALUES", factsSql.values)
     .replace("STEPS_COLUMN", texts ? "steps_ref" : "json_steps")
     .replace("STEPS_VALUE", texts ? textKey(stepsOf("x.n")) : `${stepsOf("x.n")}::jsonb`)
     .replace("STACK_COLUMN", texts ? "stack_ref" : "error_stack")
@@ -120,6 +126,7 @@ async function loadResults(
   const worker = async () => {
     for (let chunk = chunks.shift(); chunk; chunk = chunks.shift()) {
       if (texts) await pool.query(TEXTS, chunk);
+      if (facts) await pool.query(FACTS, chunk);
       await pool.query(insert, chunk);
       done += chunk[1] - chunk[0] + 1;
       const percent = Math.floor((done * 10) / (lastRun - firstRun + 1)) * 10;
@@ -148,7 +155,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
     }
     const client = await pool.connect();
     let defs: Definitions;
-    let layout: Layout = { partitioned: false, texts: false, names: false };
+    let layout: Layout = { partitioned: false, texts: false, names: false, facts: false };
     try {
       defs = await secondaryDefinitions(client);
       for (const c of defs.constraints)
@@ -164,16 +171,18 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
         parted: boolean;
         texts: boolean;
         names: boolean;
+        facts: boolean;
       }>(
         `SELECT min(created_at) AS first, max(created_at) AS last,
                 (SELECT relkind = 'p' FROM pg_class WHERE oid = 'results'::regclass) AS parted,
                 to_regclass('result_texts') IS NOT NULL AS texts,
                 EXISTS (SELECT FROM information_schema.columns
-                        WHERE table_name = 'tests' AND column_name = 'name') AS names
+                        WHERE table_name = 'tests' AND column_name = 'name') AS names,
+                to_regclass('result_facts') IS NOT NULL AS facts
          FROM runs`,
       );
-      const { parted, texts, names } = dates[0]!;
-      layout = { partitioned: parted, texts, names };
+      const { parted, texts, names, facts } = dates[0]!;
+      layout = { partitioned: parted, texts, names, facts };
       if (layout.partitioned) await ensureMonthPartitions(client, dates[0]!.first, dates[0]!.last);
     } finally {
       client.release();
@@ -222,6 +231,7 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       );
       await pool.query("VACUUM (ANALYZE) results");
       if (layout.texts) await pool.query("VACUUM (ANALYZE) result_texts");
+      if (layout.facts) await pool.query("VACUUM (ANALYZE) result_facts");
       await pool.query("VACUUM (ANALYZE) runs");
       await pool.query("VACUUM (ANALYZE) tests");
       await pool.query("VACUUM (ANALYZE) attachments");

@@ -18,7 +18,8 @@ import { scratchName } from "./scratch-database.js";
  * --migrate the store is filled in the layout before the monthly partitions (migrations up to
  * PARTITIONS - 1), then migrated, timed, with the migration's own notices (its estimate and
  * progress). With --before=N the store has the layout of the migrations before N (e.g.
- * --before=216: steps inline, not in result_texts). The database is dropped at the end.
+ * --before=216: steps inline, not in result_texts; --before=222: run facts in each row, not in
+ * result_facts). The database is dropped at the end.
  */
 
 const PARTITIONS = 191;
@@ -37,10 +38,22 @@ async function report(url: string, label: string): Promise<void> {
       "SELECT count(*) AS tests, pg_total_relation_size('tests') AS bytes FROM tests",
     );
     say(`tests: ${tests[0]!.tests} tests, ${(Number(tests[0]!.bytes) / 1e6).toFixed(1)} MB`);
-    // Texts stored once a month (migration 0216): their table, per 1M results.
-    const { rows: layout } = await pool.query<{ texts: boolean }>(
-      "SELECT to_regclass('result_texts') IS NOT NULL AS texts",
+    // Run facts stored once (migration 0222, where the layout has it): their tuples.
+    const { rows: layout } = await pool.query<{ texts: boolean; facts: boolean }>(
+      `SELECT to_regclass('result_texts') IS NOT NULL AS texts,
+              to_regclass('result_facts') IS NOT NULL AS facts`,
     );
+    if (layout[0]!.facts) {
+      const { rows: facts } = await pool.query<{ tuples: string; bytes: string }>(
+        `SELECT count(*) AS tuples, pg_total_relation_size('result_facts') AS bytes
+         FROM result_facts`,
+      );
+      const { tuples, bytes } = facts[0]!;
+      say(
+        `result_facts: ${tuples} tuples, ${(Number(bytes) / 1e6).toFixed(2)} MB with its indexes`,
+      );
+    }
+    // Texts stored once a month (migration 0216): their table, per 1M results.
     if (!layout[0]!.texts) return;
     const { rows: texts } = await pool.query<{ texts: string; bytes: string; results: string }>(
       `SELECT (SELECT count(*) FROM result_texts) AS texts,

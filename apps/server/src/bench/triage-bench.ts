@@ -22,7 +22,7 @@ import { callTimes, median, say, step } from "./output.js";
 import { timeQueries } from "./phases.js";
 import { BENCH_TOKEN } from "./server-process.js";
 import { fillTriageStore, writeAllFailedReport } from "./triage-data.js";
-import { stackOf } from "../db/results-sql.js";
+import { factOf, stackOf } from "../db/results-sql.js";
 
 /*
  * Triage's figures (issue 34, docs/performance.md "Triage"), against a real server process with
@@ -85,7 +85,8 @@ const statementKind = (sql: string): string => {
 async function writtenFailuresOf(pool: pg.Pool, runId: number) {
   const { rows } = await pool.query<ResultInput & { id: string; test_id: string; start: Date }>(
     `SELECT id, test_id, status, error_name, error_message, ${stackOf("results")} AS error_stack,
-            platform, branch, nora_site, start_time AS start
+            ${factOf("results", "platform")} AS platform, ${factOf("results", "branch")} AS branch,
+            ${factOf("results", "nora_site")} AS nora_site, start_time AS start
      FROM results WHERE run_id = $1 AND is_final AND status = 'failed'`,
     [runId],
   );

@@ -96,6 +96,74 @@ export function namesOfResult<C extends "name" | "suite_path" | "file">(
   return sql`${sql.raw(of(alias))}`;
 }
 
+/*
+ * A result's run facts (site, version, commit, browser, platform, executor, branch, base URL) are
+ * stored once per distinct tuple in result_facts (migration 0222): a row written since holds the
+ * tuple's id in facts_id and NULL in the eight columns; a row written before holds its own and
+ * facts_id NULL. Reads take the row's when facts_id is NULL, else the tuple's.
+ */
+
+/** The columns of results whose values a row written since migration 0222 leaves to result_facts. */
+export const FACT_COLUMNS = [
+  "nora_site",
+  "version",
+  "commit_hash",
+  "chrome_version",
+  "platform",
+  "executor",
+  "branch",
+  "baseurl",
+] as const;
+export type FactColumn = (typeof FACT_COLUMNS)[number];
+
+/**
+ * SQL text of a result's fact `column` (results aliased `alias`): a probe of result_facts' key
+ * for a row that has a tuple. Reads of many rows join the tuples instead (factsJoin).
+ */
+export function factOf(alias: string, column: FactColumn): string {
+  return `CASE WHEN ${alias}.facts_id IS NULL THEN ${alias}.${column}
+    ELSE (SELECT ${column} FROM result_facts WHERE id = ${alias}.facts_id) END`;
+}
+
+/**
+ * SQL text: result_facts joined (as `facts`) to the results aliased `alias`, for reads of a run's
+ * rows: one hash of the few tuples instead of a probe per row and column. Read with factIn.
+ */
+export function factsJoin(alias: string): string {
+  return `LEFT JOIN result_facts facts ON facts.id = ${alias}.facts_id`;
+}
+
+/** SQL text of a result's fact `column` where the query joined its tuple (factsJoin). */
+export function factIn(alias: string, column: FactColumn): string {
+  return `CASE WHEN ${alias}.facts_id IS NULL THEN ${alias}.${column} ELSE facts.${column} END`;
+}
+
+/** For kysely selects that joined `result_facts as facts` on facts_id: factIn per column. */
+export function factsOfResult<C extends FactColumn>(alias: string, columns: readonly C[]) {
+  return columns.map((column) => sql<string | null>`${sql.raw(factIn(alias, column))}`.as(column));
+}
+
+/** For kysely selects of one result: each fact as its own column, probed (factOf). */
+export function everyFactOfResult(alias: string) {
+  return FACT_COLUMNS.map((column) =>
+    sql<string | null>`${sql.raw(factOf(alias, column))}`.as(column),
+  );
+}
+
+/**
+ * SQL text of a tuple's key (result_facts.key): the first 128 bits of the SHA-256 of its values'
+ * JSON array, NULLs included, so that two tuples differing only by a NULL and '' are two.
+ * `values`: SQL texts of the eight values, in FACT_COLUMNS' order.
+ */
+export function factsKey(values: readonly string[]): string {
+  return sha128Of(`jsonb_build_array(${values.join(", ")})::text`);
+}
+
+/** SQL text of the first 128 bits of the SHA-256 of SQL text `text`, as a uuid. */
+export function sha128Of(text: string): string {
+  return `encode(substr(sha256(convert_to(${text}, 'UTF8')), 1, 16), 'hex')::uuid`;
+}
+
 /** SQL: whether a result (of `results`, unaliased) has steps, inline or by ref. */
 export const HAS_STEPS = `(steps_ref IS NOT NULL OR before_steps_ref IS NOT NULL
   OR json_steps <> '[]'::jsonb OR json_before_steps <> '[]'::jsonb)`;

@@ -41,6 +41,8 @@ export interface ResultsTable {
   start_time: Timestamp | null;
   end_time: Timestamp | null;
   duration_ms: number;
+  /** The run facts below as a tuple of result_facts (0222; then they are null): read with factOf. */
+  facts_id: number | null;
   nora_site: string | null;
   version: string | null;
   commit_hash: string | null;
@@ -62,6 +64,21 @@ export interface ResultsTable {
   /** The same for error_stack and console_log (migration 0217); read through stackOf, logOf. */
   stack_ref: string | null;
   log_ref: string | null;
+}
+
+/** Distinct tuples of results' run facts (migration 0222), each stored once. */
+export interface ResultFactsTable {
+  id: Generated<number>;
+  /** The first 128 bits of the SHA-256 of the tuple's JSON array (results-sql.ts factsKey). */
+  key: string;
+  nora_site: string | null;
+  version: string | null;
+  commit_hash: string | null;
+  chrome_version: string | null;
+  platform: string | null;
+  executor: string | null;
+  branch: string | null;
+  baseurl: string | null;
 }
 
 /** Texts of results stored once a month (migration 0216), partitioned by month. */
@@ -98,6 +115,7 @@ export interface ApiRequestsTable {
 export interface ResultTables {
   results: ResultsTable;
   result_texts: ResultTextsTable;
+  result_facts: ResultFactsTable;
   attachments: AttachmentsTable;
   api_requests: ApiRequestsTable;
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from "fastify";
-import { stepsOf } from "../db/results-sql.js";
+import { factOf, stepsOf } from "../db/results-sql.js";
 import {
   TraceabilityMatrixSchema,
   type Alias,
@@ -169,13 +169,17 @@ describe("loadDemo", () => {
   });
 
   it("fills the browser version and platform of every UI result, as real reporters do", async () => {
-    const ui = await one<{ n: number; without: number }>(
+    // Stored once per tuple (migration 0222), as ingestion stores every result.
+    const ui = await one<{ n: number; without: number; inline: number }>(
       `SELECT count(*)::int AS n,
-              count(*) FILTER (WHERE r.chrome_version IS NULL OR r.platform IS NULL)::int AS without
+              count(*) FILTER (WHERE ${factOf("r", "chrome_version")} IS NULL
+                                  OR ${factOf("r", "platform")} IS NULL)::int AS without,
+              count(*) FILTER (WHERE r.facts_id IS NULL)::int AS inline
        FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.family = 'frontend'`,
     );
     expect(ui.n).toBeGreaterThan(0);
     expect(ui.without).toBe(0);
+    expect(ui.inline).toBe(0);
   });
 
   it("tags its tests as a team would: a handful of dynamic tags of different sizes", async () => {

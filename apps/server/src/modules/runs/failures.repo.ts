@@ -1,7 +1,7 @@
 import { FAILURE_TEXT_CHARS } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
-import { runAtOfParam, stackOf } from "../../db/results-sql.js";
+import { factIn, factsJoin, runAtOfParam, stackOf } from "../../db/results-sql.js";
 
 /**
  * A run's failures as triage reads them (issue 34): the final attempts that failed and are not
@@ -57,10 +57,11 @@ export async function runFailures(client: pg.ClientBase, runId: number): Promise
      SELECT r.id::float8 AS id, r.test_id::float8 AS test_id, r.error_name,
             left(r.error_message, ${FAILURE_TEXT_CHARS}) AS error_message,
             left(${stackOf("r")}, ${FAILURE_TEXT_CHARS}) AS error_stack,
-            r.platform, coalesce(r.branch, run.branch) AS branch,
-            coalesce(r.nora_site, run.nora_site) AS nora_site,
+            ${factIn("r", "platform")} AS platform,
+            coalesce(${factIn("r", "branch")}, run.branch) AS branch,
+            coalesce(${factIn("r", "nora_site")}, run.nora_site) AS nora_site,
             coalesce(r.start_time, run.at) AS seen_at
-     FROM results r CROSS JOIN run
+     FROM results r CROSS JOIN run ${factsJoin("r")}
      WHERE r.run_id = $1 AND r.run_at = ${runAtOfParam(1)} AND r.is_final AND r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}`,
     [runId],
   );
@@ -109,6 +110,11 @@ export interface ContextOutcomes {
 const OUTCOME_SQL = `CASE WHEN r.status = 'failed' THEN 'f' WHEN r.flaky THEN 'r' ELSE 'p' END`;
 const IS_OUTCOME_SQL = `(r.status = 'passed' OR (r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}))`;
 
+/** A result's job context ('' when none): its facts (migration 0222: its own or its tuple's). */
+const CONTEXT_SQL = `coalesce(${factIn("r", "platform")}, '') AS platform,
+  coalesce(${factIn("r", "branch")}, runs.branch, '') AS branch,
+  coalesce(${factIn("r", "nora_site")}, runs.nora_site, '') AS site`;
+
 /**
  * A run's final outcomes grouped by context (platform, branch, site; '' when none), one row per
  * context with its tests as arrays: a 100k-test run is a few rows, not 100k.
@@ -118,10 +124,9 @@ export async function runOutcomes(
   runId: number,
 ): Promise<ContextOutcomes[]> {
   const { rows } = await client.query<ContextOutcomes>(
-    `SELECT coalesce(r.platform, '') AS platform, coalesce(r.branch, runs.branch, '') AS branch,
-            coalesce(r.nora_site, runs.nora_site, '') AS site,
+    `SELECT ${CONTEXT_SQL},
             array_agg(r.test_id::float8) AS test_ids, string_agg(${OUTCOME_SQL}, '') AS outcomes
-     FROM results r JOIN runs ON runs.id = r.run_id
+     FROM results r JOIN runs ON runs.id = r.run_id ${factsJoin("r")}
      WHERE r.run_id = $1 AND r.is_final AND ${IS_OUTCOME_SQL}
      GROUP BY 1, 2, 3`,
     [runId],
@@ -155,10 +160,9 @@ export async function earlierOutcomes(
     `SELECT t.id AS test_id, x.*
      FROM unnest($1::float8[]) AS t(id)
      CROSS JOIN LATERAL (
-       SELECT r.run_id::float8 AS run_id, ${OUTCOME_SQL} AS outcome,
-              coalesce(r.platform, '') AS platform, coalesce(r.branch, runs.branch, '') AS branch,
-              coalesce(r.nora_site, runs.nora_site, '') AS site, coalesce(runs.env, '') AS environment
-       FROM results r JOIN runs ON runs.id = r.run_id
+       SELECT r.run_id::float8 AS run_id, ${OUTCOME_SQL} AS outcome, ${CONTEXT_SQL},
+              coalesce(runs.env, '') AS environment
+       FROM results r JOIN runs ON runs.id = r.run_id ${factsJoin("r")}
        WHERE r.test_id = t.id::bigint AND r.is_final AND r.run_id < $2 AND ${IS_OUTCOME_SQL}
        ORDER BY r.start_time DESC NULLS LAST
        LIMIT $3

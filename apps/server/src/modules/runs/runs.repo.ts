@@ -1,7 +1,15 @@
 import { sql } from "kysely";
 import type { Db } from "../../db/pool.js";
 import { RUN_COLUMNS, withIds, type Family } from "./run-list.repo.js";
-import { namesOfResult, runAtOf, stepsOfResult, textOfResult } from "../../db/results-sql.js";
+import {
+  everyFactOfResult,
+  FACT_COLUMNS,
+  factsOfResult,
+  namesOfResult,
+  runAtOf,
+  stepsOfResult,
+  textOfResult,
+} from "../../db/results-sql.js";
 
 /**
  * Reads of runs and what hangs off them: results, attachments, API requests and load
@@ -29,20 +37,13 @@ const RESULT_COLUMNS = [
   "start_time",
   "end_time",
   "duration_ms",
-  "branch",
 ] as const;
 
-const FRONTEND_RESULT_COLUMNS = [
-  ...RESULT_COLUMNS,
-  "nora_site",
-  "version",
-  "commit_hash",
-  "chrome_version",
-  "platform",
-  "executor",
-] as const;
+const BACKEND_RESULT_COLUMNS = [...RESULT_COLUMNS, "error_name", "body"] as const;
 
-const BACKEND_RESULT_COLUMNS = [...RESULT_COLUMNS, "baseurl", "error_name", "body"] as const;
+/** The run facts each family shows (its own or its tuple's, migration 0222: factsOfResult). */
+const FRONTEND_FACTS = FACT_COLUMNS.filter((column) => column !== "baseurl");
+const BACKEND_FACTS = ["branch", "baseurl"] as const;
 
 /** A result's name and file, its own or its test's (db/results-sql.ts). */
 const namesOf = () => [
@@ -123,7 +124,7 @@ function isoText<C extends "start_time" | "end_time">(column: C) {
 }
 
 /** The frontend list's columns but the two timestamps, which isoText reads. */
-const FRONTEND_LIST_COLUMNS = FRONTEND_RESULT_COLUMNS.filter(
+const FRONTEND_LIST_COLUMNS = RESULT_COLUMNS.filter(
   (column) => column !== "start_time" && column !== "end_time",
 );
 
@@ -155,9 +156,11 @@ export function resultsWithLastShot(db: Db) {
  */
 export async function listFrontendResults(db: Db, runId: number, testId?: number) {
   const rows = await resultsWithLastShot(db)
+    .leftJoin("result_facts as facts", "facts.id", "results.facts_id")
     .select(FRONTEND_LIST_COLUMNS.map((column) => `results.${column}` as const))
     .select([isoText("start_time"), isoText("end_time")])
     .select(namesOf())
+    .select(factsOfResult("results", FRONTEND_FACTS))
     .select("shot.object_key as screenshot")
     .where("results.run_id", "=", runId)
     .where("results.run_at", "=", runAtOf(runId))
@@ -183,6 +186,7 @@ export async function findResult(db: Db, runId: number, testRunTestId: string) {
       stepsOfResult("results", true).as("json_before_steps"),
       textOfResult("results", "stack").as("error_stack"),
       textOfResult("results", "log").as("console_log"),
+      ...everyFactOfResult("results"),
     ])
     .where("run_id", "=", runId)
     .where("run_at", "=", runAtOf(runId))
@@ -217,16 +221,18 @@ export type AttachmentRow = Awaited<ReturnType<typeof listAttachments>>[number];
 export async function listBackendResults(db: Db, runId: number, testId?: number) {
   const rows = await db.kysely
     .selectFrom("results")
-    .select(BACKEND_RESULT_COLUMNS)
+    .leftJoin("result_facts as facts", "facts.id", "results.facts_id")
+    .select(BACKEND_RESULT_COLUMNS.map((column) => `results.${column}` as const))
     .select(namesOf())
+    .select(factsOfResult("results", BACKEND_FACTS))
     .select([
       textOfResult("results", "stack").as("error_stack"),
       textOfResult("results", "log").as("console_log"),
     ])
-    .where("run_id", "=", runId)
-    .where("run_at", "=", runAtOf(runId))
-    .$if(testId !== undefined, (qb) => qb.where("test_id", "=", testId!))
-    .orderBy("id")
+    .where("results.run_id", "=", runId)
+    .where("results.run_at", "=", runAtOf(runId))
+    .$if(testId !== undefined, (qb) => qb.where("results.test_id", "=", testId!))
+    .orderBy("results.id")
     .execute();
   return rows.map(withResultIds);
 }

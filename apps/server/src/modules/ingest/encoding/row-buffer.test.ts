@@ -35,4 +35,11 @@ describe("RowBuffer", () => {
     rows.append("again\n");
     expect(text(rows.chunks([5], [6]))).toBe("5\t6\tagain\n");
   });
+
+  it("puts each row's facts id third when given, \\N for none", () => {
+    const rows = new RowBuffer(8);
+    rows.append("a\n");
+    rows.append("b\n");
+    expect(text(rows.chunks([1, 2], [9, 8], 64, [42, null]))).toBe("1\t9\t42\ta\n2\t8\t\\N\tb\n");
+  });
 });

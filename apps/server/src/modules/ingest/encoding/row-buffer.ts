@@ -9,7 +9,7 @@ import { Packing } from "./packing.js";
  * file, about half of it row text). Bytes in a buffer the writer reuses from batch to batch cost
  * the same whatever the file size.
  *
- * Each row is stored without its first two columns (ids known only once the batch reaches the
+ * Each row is stored without its leading columns (ids known only once the batch reaches the
  * database); `chunks` puts them in front of each row as it builds the COPY data. BatchTests keeps
  * its texts in one too, a text per append.
  */
@@ -129,22 +129,24 @@ export class RowBuffer {
   }
 
   /**
-   * The rows as COPY data in chunks of about `chunkBytes`: row i's two leading columns, ids[i]
-   * and testIds[i], then its stored bytes. The ids are written as digits straight into the
-   * chunk, with no string per row. Each chunk is a new buffer, as the connection may still hold
-   * it after it is handed over.
+   * The rows as COPY data in chunks of about `chunkBytes`: row i's leading columns, ids[i] and
+   * testIds[i] (and factIds[i] when given: null is written \N), then its stored bytes. The ids
+   * are written as digits straight into the chunk, with no string per row. Each chunk is a new
+   * buffer, as the connection may still hold it after it is handed over.
    */
   *chunks(
     ids: readonly number[],
     testIds: readonly number[],
     chunkBytes = 64 * 1024,
+    factIds?: readonly (number | null)[],
   ): Generator<Buffer> {
+    const leading = factIds === undefined ? 2 : 3;
     let chunk = Buffer.allocUnsafe(chunkBytes);
     let filled = 0;
     let start = 0;
     for (let i = 0; i < this.count; i++) {
       const end = this.ends[i]!;
-      const size = 2 * (MAX_ID_DIGITS + 1) + (end - start);
+      const size = leading * (MAX_ID_DIGITS + 1) + (end - start);
       if (filled > 0 && filled + size > chunk.length) {
         yield chunk.subarray(0, filled);
         chunk = Buffer.allocUnsafe(Math.max(chunkBytes, size));
@@ -154,6 +156,7 @@ export class RowBuffer {
       }
       filled = writeId(chunk, filled, ids[i]!);
       filled = writeId(chunk, filled, testIds[i]!);
+      if (factIds !== undefined) filled = writeNullableId(chunk, filled, factIds[i]!);
       filled += this.bytes.copy(chunk, filled, start, end);
       start = end;
     }
@@ -165,6 +168,17 @@ export class RowBuffer {
 export const MAX_ID_DIGITS = 16;
 const DIGIT_ZERO = 0x30;
 const TAB = 0x09;
+const BACKSLASH = 0x5c;
+const LETTER_N = 0x4e;
+
+/** writeId, or \N (COPY's NULL) and a tab for null. */
+function writeNullableId(buffer: Buffer, at: number, id: number | null): number {
+  if (id !== null) return writeId(buffer, at, id);
+  buffer[at] = BACKSLASH;
+  buffer[at + 1] = LETTER_N;
+  buffer[at + 2] = TAB;
+  return at + 3;
+}
 
 /** Writes `id` in decimal followed by a tab at `at`; returns the offset after them. */
 export function writeId(buffer: Buffer, at: number, id: number): number {

@@ -4,7 +4,13 @@ import { describe, expect, it } from "vitest";
 import { useIngestApp } from "../../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../../test/test-database.js";
 import { createToken } from "../../tokens/tokens.service.js";
-import { fixturePart, storedCounts, TEST_INGEST_TOKEN, upload } from "../../../../test/upload.js";
+import {
+  fixturePart,
+  RESULT_FACTS_SQL,
+  storedCounts,
+  TEST_INGEST_TOKEN,
+  upload,
+} from "../../../../test/upload.js";
 import { FIXTURES_DIR } from "../parsers/test-files.js";
 import { nameOf } from "../../../db/results-sql.js";
 
@@ -126,7 +132,7 @@ describe("run facts", () => {
       executor: "daily robot executor",
     });
     const { rows } = await database.db.pool.query(
-      `SELECT DISTINCT r.nora_site, r.branch, r.commit_hash, r.executor
+      `SELECT DISTINCT ${RESULT_FACTS_SQL}
        FROM results r JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = $1`,
       [res.json().test_run_key],
     );

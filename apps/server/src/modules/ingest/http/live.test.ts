@@ -4,7 +4,12 @@ import { useIngestApp } from "../../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../../test/test-database.js";
 import { derivedTestRunTestId } from "../pipeline/result-rows.js";
 import { identityOf } from "../test-ids/test-identity.js";
-import { attachPng, TEST_INGEST_TOKEN, TINY_PNG as PNG } from "../../../../test/upload.js";
+import {
+  attachPng,
+  RESULT_FACTS_SQL,
+  TEST_INGEST_TOKEN,
+  TINY_PNG as PNG,
+} from "../../../../test/upload.js";
 import { nameOf } from "../../../db/results-sql.js";
 
 let database: TestDatabase;
@@ -147,7 +152,7 @@ describe("live reporting", () => {
       { name: "own site", status: "passed", nora_site: "stage.example.com" },
     ]);
     const { rows } = await database.db.pool.query(
-      `SELECT ${nameOf("r")} AS name, r.nora_site, r.branch, r.commit_hash, r.executor FROM results r
+      `SELECT ${nameOf("r")} AS name, ${RESULT_FACTS_SQL} FROM results r
        JOIN runs ON runs.id = r.run_id WHERE runs.test_run_key = 'live-facts' ORDER BY name`,
     );
     expect(rows).toEqual([

@@ -3,6 +3,7 @@ import type { RowBuffer } from "../encoding/row-buffer.js";
 import type { ParsedResult, UploadFiles } from "../parsers/types.js";
 import type { BatchTests } from "../test-ids/batch-tests.js";
 import type { Family } from "../test-ids/test-identity.js";
+import type { BatchFacts } from "./result-facts.js";
 import type { PreparedFailure } from "./result-failures.js";
 import type { RunFacts } from "./result-rows.js";
 import type { RunTally } from "./run-tally.js";
@@ -54,6 +55,8 @@ export interface PreparedBatch {
   /** COPY rows of the texts its results are the first of the upload to refer to (result-texts.ts). */
   texts: RowBuffer;
   tests: BatchTests;
+  /** Its rows' tuples of run facts (result-facts.ts). */
+  facts: BatchFacts;
   children: PreparedChild[];
   /** Its failures, fingerprinted (result-failures.ts). */
   failures: PreparedFailure[];

@@ -3,6 +3,7 @@ import { RunTally } from "./run-tally.js";
 import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
 import { derivedTestRunTestId, encodeResultTail, type TextRefs } from "./result-rows.js";
 import { ResultTexts } from "./result-texts.js";
+import { emptyBatchFacts, factValues, UploadFacts } from "./result-facts.js";
 import { preparedFailure } from "./result-failures.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
@@ -71,6 +72,7 @@ export class ResultPreparer {
   private duplicates = 0;
   private readonly tally = new RunTally();
   private readonly texts = new ResultTexts();
+  private readonly facts = new UploadFacts();
   /** The texts' keys for the rows of the batch being filled. */
   private readonly refs: TextRefs = { ref: (text) => this.texts.ref(text, this.batch.texts) };
 
@@ -155,7 +157,8 @@ export class ResultPreparer {
       testRunTestId,
       testsNames,
     };
-    batch.rows.append(encodeResultTail(place, result, this.refs, this.options.runFacts));
+    batch.rows.append(encodeResultTail(place, result, this.refs));
+    this.facts.add(factValues(result, this.options.runFacts ?? {}), batch.facts);
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       return undefined;
     }
@@ -227,7 +230,7 @@ export class ResultPreparer {
       texts: new RowBuffer(256 * 1024),
       tests: BatchTests.empty(),
     };
-    return { rows, texts, tests, children: [], failures: [] };
+    return { rows, texts, tests, facts: emptyBatchFacts(), children: [], failures: [] };
   }
 
   /**

@@ -3,12 +3,14 @@ import { encodeCopyRow, json, jsonText, type CopyValue } from "../encoding/copy.
 import { digestOf } from "../encoding/fingerprints.js";
 
 /**
- * Columns of `results` written by COPY: the two ids the database hands out (RowBuffer.chunks
- * writes them), then the columns of encodeResultTail.
+ * Columns of `results` written by COPY: the two ids the database hands out and the id of the
+ * result's tuple of facts (RowBuffer.chunks writes them), then the columns of encodeResultTail.
+ * The run facts themselves are in result_facts (result-facts.ts), not in the row.
  */
 export const RESULT_COLUMNS = [
   "id",
   "test_id",
+  "facts_id",
   "run_id",
   "run_at",
   "test_run_test_id",
@@ -33,14 +35,6 @@ export const RESULT_COLUMNS = [
   "start_time",
   "end_time",
   "duration_ms",
-  "nora_site",
-  "version",
-  "commit_hash",
-  "chrome_version",
-  "platform",
-  "executor",
-  "branch",
-  "baseurl",
   "properties",
   "steps_ref",
   "before_steps_ref",
@@ -86,8 +80,6 @@ export type RunFacts = Pick<
   "nora_site" | "branch" | "commit_hash" | "executor" | "baseurl"
 >;
 
-const NO_FACTS: RunFacts = {};
-
 /** What a result's row holds besides the result: where it belongs. */
 export interface ResultPlace {
   runId: number;
@@ -102,26 +94,16 @@ export interface ResultPlace {
 }
 
 /**
- * A result's COPY line without its first two columns: everything after test_id, with the
+ * A result's COPY line without its first three columns: everything after facts_id, with the
  * newline. Encoded as soon as the result is parsed, so the parsed objects can be dropped while
- * the result waits for its batch; the result's id and its test's stable id are known only once
- * the batch reaches the database, which puts them in front (RowBuffer.chunks).
+ * the result waits for its batch; the result's id, its test's stable id and its facts' id are
+ * known only once the batch reaches the database, which puts them in front (RowBuffer.chunks).
  */
-export function encodeResultTail(
-  place: ResultPlace,
-  result: ResultInput,
-  texts: TextRefs,
-  facts: RunFacts = NO_FACTS,
-): string {
-  return encodeCopyRow(resultTail(place, result, texts, facts));
+export function encodeResultTail(place: ResultPlace, result: ResultInput, texts: TextRefs): string {
+  return encodeCopyRow(resultTail(place, result, texts));
 }
 
-function resultTail(
-  place: ResultPlace,
-  result: ResultInput,
-  texts: TextRefs,
-  facts: RunFacts,
-): CopyValue[] {
+function resultTail(place: ResultPlace, result: ResultInput, texts: TextRefs): CopyValue[] {
   return [
     place.runId,
     place.runAt,
@@ -147,14 +129,6 @@ function resultTail(
     result.start_time,
     result.end_time,
     result.duration_ms ?? 0,
-    result.nora_site ?? facts.nora_site,
-    result.version,
-    result.commit_hash ?? facts.commit_hash,
-    result.chrome_version,
-    result.platform,
-    result.executor ?? facts.executor,
-    result.branch ?? facts.branch,
-    result.baseurl ?? facts.baseurl,
     json(result.properties),
     texts.ref(stepsText(result, false)),
     texts.ref(stepsText(result, true)),

@@ -3,6 +3,7 @@ import { AppError } from "../../../errors.js";
 import { OpenCopy } from "../encoding/open-copy.js";
 import { RunTally, type Ranking } from "./run-tally.js";
 import { ResultIds } from "./result-ids.js";
+import { FactIds } from "./result-facts.js";
 import { writeResultChildren, type AttachmentSink } from "./result-children.js";
 import type {
   PreparedBatch,
@@ -59,6 +60,7 @@ export class ResultsWriter {
   private readonly runHadResults: boolean;
   private readonly tests: TestIdResolver;
   private readonly resultIds = new ResultIds();
+  private readonly factIds = new FactIds();
   private readonly copy: OpenCopy;
   private aborted = false;
   private prepared: PreparedSummary | undefined;
@@ -190,15 +192,22 @@ export class ResultsWriter {
     this.summary.duplicates = prepared.duplicates;
   }
 
-  private async writeBatch({ rows, texts, tests, children, failures }: PreparedBatch) {
+  private async writeBatch({ rows, texts, tests, facts, children, failures }: PreparedBatch) {
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
     const count = rows.rows;
-    if (cached.includes(undefined) || this.resultIds.needsQuery(count)) await this.copy.end();
+    if (
+      cached.includes(undefined) ||
+      this.resultIds.needsQuery(count) ||
+      this.factIds.needsQuery(facts)
+    ) {
+      await this.copy.end();
+    }
+    const factIds = await this.factIds.resolve(this.client, facts);
     const testIds = await this.tests.resolve(this.client, tests, cached);
     const ids = await this.resultIds.take(this.client, count);
-    await this.copy.write(rows.chunks(ids, testIds));
+    await this.copy.write(rows.chunks(ids, testIds, undefined, factIds));
     if (texts.rows > 0) {
       // A copy: the batch's buffers go back to the parse worker once it is written.
       const held = texts.copyAll();

@@ -5,6 +5,7 @@ import type { ReportFormat, ResultInput } from "@assay/core";
 import { AppError } from "../../../errors.js";
 import type { ReportFile, UploadFiles } from "../parsers/types.js";
 import type { RunFacts } from "../pipeline/result-rows.js";
+import type { BatchFacts } from "../pipeline/result-facts.js";
 import type { PreparedFailure } from "../pipeline/result-failures.js";
 import type { PackedRows } from "../encoding/row-buffer.js";
 import type { PackedTests } from "../test-ids/batch-tests.js";
@@ -59,6 +60,8 @@ export interface BatchData {
   /** The batch's new texts, as COPY rows (PreparedBatch.texts). */
   texts: PackedRows;
   tests: PackedTests;
+  /** Its rows' tuples of run facts (PreparedBatch.facts: small, posted as it is). */
+  facts: BatchFacts;
   children: ChildData[];
   failures: PreparedFailure[];
 }

@@ -140,6 +140,7 @@ async function post(
     rows: batch.rows.packed(packing),
     texts: batch.texts.packed(packing),
     tests: batch.tests.packed(packing),
+    facts: batch.facts,
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
     failures: batch.failures,
   };

@@ -50,13 +50,14 @@ const OPTIONS = {
 };
 
 /**
- * A batch as comparable data: its COPY rows (ids 1, 2, ... and test ids 0), the
+ * A batch as comparable data: its COPY rows (ids 1, 2, ..., test and facts ids 0), the
  * test_run_test_ids they hold (RESULT_COLUMNS) and its tests.
  */
 function plain(batch: PreparedBatch) {
   const count = batch.rows.rows;
   const ids = Array.from({ length: count }, (_, i) => i + 1);
-  const bytes = Buffer.concat([...batch.rows.chunks(ids, new Array<number>(count).fill(0))]);
+  const zeros = new Array<number>(count).fill(0);
+  const bytes = Buffer.concat([...batch.rows.chunks(ids, zeros, undefined, zeros)]);
   const rows = bytes.toString("utf8");
   const lines = rows.split("\n").slice(0, -1);
   const column = RESULT_COLUMNS.indexOf("test_run_test_id");
@@ -69,7 +70,13 @@ function plain(batch: PreparedBatch) {
     file: tests.fileAt(i),
     key: [...tests.keys.subarray(i * KEY_WORDS, (i + 1) * KEY_WORDS)],
   }));
-  return { rows, ids: testRunTestIds, tests: testColumns, children: batch.children.length };
+  return {
+    rows,
+    ids: testRunTestIds,
+    tests: testColumns,
+    facts: batch.facts,
+    children: batch.children.length,
+  };
 }
 
 async function inWorker(spool: Spool, options = OPTIONS) {

@@ -155,6 +155,7 @@ function batchOf(data: BatchData, spool: Spool): PreparedBatch {
     rows: RowBuffer.unpacked(data.rows),
     texts: RowBuffer.unpacked(data.texts),
     tests: BatchTests.unpacked(data.tests),
+    facts: data.facts,
     children: data.children.map(({ index, result, attached }) => {
       const files = attached.map(([reference, file]): [string, ReportFile | undefined] => [
         reference,

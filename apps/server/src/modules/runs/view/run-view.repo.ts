@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { Db } from "../../../db/pool.js";
 import { resultsWithLastShot } from "../runs.repo.js";
-import { namesOfResult, runAtOf } from "../../../db/results-sql.js";
+import { factsOfResult, namesOfResult, runAtOf } from "../../../db/results-sql.js";
 
 /**
  * Reads behind the run view (view.service.ts): the final results of one run, with only the
@@ -13,6 +13,8 @@ import { namesOfResult, runAtOf } from "../../../db/results-sql.js";
 /** The frontend card's columns, start_time for the history anchors, the last screenshot's key. */
 export async function listFrontendViewRows(db: Db, runId: number) {
   const rows = await resultsWithLastShot(db)
+    // The facts a card shows, the row's own or its tuple's (migration 0222).
+    .leftJoin("result_facts as facts", "facts.id", "results.facts_id")
     .select([
       "results.id",
       "results.test_run_test_id",
@@ -25,12 +27,9 @@ export async function listFrontendViewRows(db: Db, runId: number) {
       "results.duration_ms",
       "results.tags",
       "results.error_message",
-      "results.nora_site",
-      "results.chrome_version",
-      "results.platform",
-      "results.commit_hash",
       "results.start_time",
     ])
+    .select(factsOfResult("results", ["nora_site", "chrome_version", "platform", "commit_hash"]))
     .select("shot.object_key as screenshot")
     .where("results.run_id", "=", runId)
     .where("results.run_at", "=", runAtOf(runId))
