@@ -17,11 +17,18 @@ export class JsonValue {
 
 export const json = (value: unknown): JsonValue => new JsonValue(value);
 
+/**
+ * `text` as a text column stores it: a NUL cannot be stored, it becomes U+FFFD (as COPY's
+ * encoding below does). For values keyed or compared before they are stored.
+ */
+export function storedText(text: string | null | undefined): string | null {
+  if (text === undefined || text === null) return null;
+  return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
+}
+
 // PostgreSQL's jsonb refuses the \u0000 escape that JSON.stringify writes for NUL.
 const noNulInStrings = (_key: string, value: unknown) =>
-  typeof value === "string" && value.includes("\u0000")
-    ? value.replaceAll("\u0000", "\uFFFD")
-    : value;
+  typeof value === "string" ? storedText(value) : value;
 
 // COPY text format: backslash, tab, newline and carriage return are escaped; \N is NULL. A NUL
 // cannot be stored in text columns at all; reports do contain them (binary output), so it

@@ -1,5 +1,6 @@
 import type { ResultInput } from "@assay/core";
 import type pg from "pg";
+import { storedText } from "../encoding/copy.js";
 import { storeFacts } from "./results.repo.js";
 import type { RunFacts } from "./result-rows.js";
 
@@ -41,14 +42,7 @@ export function factValues(result: ResultInput, run: RunFacts): FactValues {
     result.executor ?? run.executor,
     result.branch ?? run.branch,
     result.baseurl ?? run.baseurl,
-  ].map(stored);
-}
-
-// As COPY stores text (encoding/copy.ts): NUL cannot be stored, it becomes U+FFFD. Done before
-// the tuple is keyed, so that two tuples stored alike are one.
-function stored(value: string | null | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  return value.includes("\u0000") ? value.replaceAll("\u0000", "\uFFFD") : value;
+  ].map(storedText); // before the tuple is keyed, so that two tuples stored alike are one
 }
 
 /** Numbers an upload's distinct tuples of facts (the preparer's side). */

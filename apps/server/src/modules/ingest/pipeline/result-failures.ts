@@ -7,6 +7,7 @@ import {
   type ResultInput,
 } from "@assay/core";
 import type { RunFacts } from "./result-rows.js";
+import { storedText } from "../encoding/copy.js";
 
 /**
  * Failed results fingerprinted where they are parsed (issue 34): in the upload's parse worker,
@@ -58,12 +59,12 @@ export function preparedFailure(
   causes: Set<string>,
 ): PreparedFailure | undefined {
   if (result.status !== "failed") return undefined;
-  const message = stored(result.error_message);
+  const message = storedText(result.error_message);
   if (message?.includes(PENDING_MARKER)) return undefined;
   const { key, ...cause } = fingerprintFailure({
-    name: stored(result.error_name),
+    name: storedText(result.error_name),
     message: cut(message),
-    stack: cut(stored(result.error_stack)),
+    stack: cut(storedText(result.error_stack)),
   });
   const hash = fingerprintHash(key);
   const first = !causes.has(hash);
@@ -72,16 +73,11 @@ export function preparedFailure(
     index,
     hash,
     ...(first && { cause }),
-    platform: stored(result.platform),
-    branch: stored(result.branch ?? facts.branch),
-    site: stored(result.nora_site ?? facts.nora_site),
+    platform: storedText(result.platform),
+    branch: storedText(result.branch ?? facts.branch),
+    site: storedText(result.nora_site ?? facts.nora_site),
     start: result.start_time ?? null,
   };
-}
-
-function stored(text: string | null | undefined): string | null {
-  if (text === undefined || text === null) return null;
-  return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
 }
 
 /** The first FAILURE_TEXT_CHARS code points, as PostgreSQL's left() counts them. */
