@@ -158,7 +158,7 @@ describe("hostile-value campaign", () => {
       expect(new Set(share.map((cell) => cell.v)).size).toBe(VALUES.length);
       expect(share.length).toBeLessThanOrEqual(Math.ceil(CELLS.length / 2));
     }
-    expect(campaignShare(undefined)).toEqual({ index: 1, count: 1 });
+    expect(campaignShare("")).toEqual({ index: 1, count: 1 });
     expect(() => campaignShare("3/2")).toThrow(/CAMPAIGN_SHARE/);
   });
 
