@@ -23,6 +23,10 @@ export default defineConfig({
           include: ["src/**/*.test.ts"],
           environment: "node",
           globalSetup: ["test/global-setup.ts"],
+          // The files a worker runs share their imports (each file imports the whole app, which
+          // took longer than most files' tests): files keep their state in their own database,
+          // and the one module mock resets the registry for itself (secret-key-once.test.ts).
+          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

@@ -9,6 +9,10 @@ import { EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
 import { loadSecretKey } from "./secret-key.js";
 import { startServer } from "./server.js";
 
+// The server project shares modules between the files a worker runs (isolate: false): an
+// earlier file may have loaded server.js with the real secret-key.js, which this mock would then
+// not reach. A fresh module registry for this file makes its imports see the mock.
+vi.hoisted(() => vi.resetModules());
 // loadSecretKey, counted: the real one, so the key file is made and read as on a real start.
 vi.mock("./secret-key.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("./secret-key.js")>();

@@ -10,6 +10,7 @@ import {
   RUNNER_ARGV,
   type BuildApp,
 } from "../../../test/build-apps.js";
+import { campaignShare, inShare } from "../../../test/campaign-share.js";
 import { hostileValues } from "../../../test/hostile-values.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { envNameOf, payloadEnv } from "./build-env.js";
@@ -18,6 +19,8 @@ import { envNameOf, payloadEnv } from "./build-env.js";
  * The hostile-value campaign: every value through every field of every build list, end to end.
  * Each is refused with a 400 that says why, or reaches the runner unchanged as an environment
  * variable; the runner's argv is always the configured one, and no other process ever starts.
+ * CI's two server passes each send one half of the cells (CAMPAIGN_SHARE, campaign-share.ts);
+ * a local run sends them all.
  */
 
 const canary = path.join(tmpdir(), `assay-hostile-canary-${process.pid}`);
@@ -82,6 +85,17 @@ const PATHS: Record<BuildList, string> = {
   backend: "/v1/api/builds",
   load: "/v1/load/builds",
 };
+/**
+ * Every value in every field of every list. A share takes, in each field, every n-th value from
+ * an offset that moves on by one per field: each value is sent in every share (in other fields)
+ * and each share stays a spread of the whole list, whatever its length.
+ */
+const CELLS = (Object.keys(FIELDS) as BuildList[])
+  .flatMap((list) => FIELDS[list].map((field) => ({ list, field })))
+  .flatMap(({ list, field }, f) =>
+    VALUES.map((value, v) => ({ list, field, value, v, deal: f + v })),
+  );
+const SHARE = campaignShare();
 
 let database: TestDatabase;
 let app: BuildApp;
@@ -134,45 +148,53 @@ async function waitAllEnded(): Promise<void> {
 }
 
 describe("hostile-value campaign", () => {
-  it(`refuses or passes unchanged ${VALUES.length} values in every field of every list`, async () => {
+  it("deals every cell to exactly one of CI's two shares, and every value to both", () => {
+    const shares = ["1/2", "2/2"].map((share) =>
+      CELLS.filter((cell) => inShare(cell.deal, campaignShare(share))),
+    );
+    expect(new Set(shares.flat()).size).toBe(CELLS.length);
+    expect(shares.flat()).toHaveLength(CELLS.length);
+    for (const share of shares) {
+      expect(new Set(share.map((cell) => cell.v)).size).toBe(VALUES.length);
+      expect(share.length).toBeLessThanOrEqual(Math.ceil(CELLS.length / 2));
+    }
+    expect(campaignShare("")).toEqual({ index: 1, count: 1 });
+    expect(() => campaignShare("3/2")).toThrow(/CAMPAIGN_SHARE/);
+  });
+
+  it(`refuses or passes unchanged ${VALUES.length} values in every field of every list (share ${SHARE.index}/${SHARE.count})`, async () => {
     expect(VALUES.length).toBeGreaterThanOrEqual(250);
     const accepted: { id: number; variable: string; expected: string }[] = [];
     let refused = 0;
-    for (const list of Object.keys(FIELDS) as BuildList[]) {
-      for (const field of FIELDS[list]) {
-        for (const value of VALUES) {
-          const body = JSON.stringify({ ...VALID[list], [field]: value });
-          const res = await app.app.inject({
-            method: "POST",
-            url: PATHS[list],
-            payload: body,
-            headers: { "content-type": "application/json" },
-          });
-          if (res.statusCode === 201) {
-            const sent = JSON.parse(body)[field];
-            // An empty value of a field the build does not need reads as absent (issue 32):
-            // the empty text is never recorded (absent, or the field's default, as executor's).
-            if (sent === "" || sent === null) {
-              expect(res.json().build.payload[field], `${list}.${field}`).not.toBe(sent);
-              continue;
-            }
-            accepted.push({
-              id: res.json().build.id,
-              variable: field === "tag" ? "TEST_TAG" : envNameOf(field),
-              expected: asEnv(sent),
-            });
-            continue;
-          }
-          expect(res.statusCode, `${list}.${field} = ${JSON.stringify(value).slice(0, 80)}`).toBe(
-            400,
-          );
-          const error = res.json().error;
-          // NUL is refused for every route by http/control-characters.ts, before the schemas.
-          expect(["invalid_build", "invalid_request", "control_character"]).toContain(error.code);
-          expect(error.message.length).toBeGreaterThan(5);
-          refused++;
+    for (const { list, field, value } of CELLS.filter((cell) => inShare(cell.deal, SHARE))) {
+      const body = JSON.stringify({ ...VALID[list], [field]: value });
+      const res = await app.app.inject({
+        method: "POST",
+        url: PATHS[list],
+        payload: body,
+        headers: { "content-type": "application/json" },
+      });
+      if (res.statusCode === 201) {
+        const sent = JSON.parse(body)[field];
+        // An empty value of a field the build does not need reads as absent (issue 32):
+        // the empty text is never recorded (absent, or the field's default, as executor's).
+        if (sent === "" || sent === null) {
+          expect(res.json().build.payload[field], `${list}.${field}`).not.toBe(sent);
+          continue;
         }
+        accepted.push({
+          id: res.json().build.id,
+          variable: field === "tag" ? "TEST_TAG" : envNameOf(field),
+          expected: asEnv(sent),
+        });
+        continue;
       }
+      expect(res.statusCode, `${list}.${field} = ${JSON.stringify(value).slice(0, 80)}`).toBe(400);
+      const error = res.json().error;
+      // NUL is refused for every route by http/control-characters.ts, before the schemas.
+      expect(["invalid_build", "invalid_request", "control_character"]).toContain(error.code);
+      expect(error.message.length).toBeGreaterThan(5);
+      refused++;
     }
     // Most values are refused; the free-text fields (executor, sub set, DB query...) take many.
     expect(refused).toBeGreaterThan(accepted.length);
