@@ -28,6 +28,21 @@ describe("isLostJobCompletion", () => {
         ),
       ),
     ).toBe(true);
+    // The server stopping: a job still running past Jobs.stop's wait, its pool already ended.
+    const poolClosed = () => new Error("Cannot use a pool after calling end on the pool");
+    expect(
+      isLostJobCompletion(
+        withStack(
+          poolClosed(),
+          "    at /app/node_modules/pg-pool/index.js:45:11\n    at async Manager.fail (/app/node_modules/pg-boss/src/manager.js:493:20)",
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      isLostJobCompletion(
+        withStack(poolClosed(), "    at async ingestUpload (/app/ingest.js:1:1)"),
+      ),
+    ).toBe(false);
     // The database is down, but elsewhere: a bug of ours to see.
     expect(
       isLostJobCompletion(

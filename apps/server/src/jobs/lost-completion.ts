@@ -7,11 +7,22 @@ import { isDatabaseDown } from "../database-down.js";
  * (PostgreSQL killed or restarting), the rejection is unhandled and Node ends the whole server
  * (found by the PostgreSQL crash campaign). Such a job stays "active"; pg-boss expires it and
  * runs it again, as it does for a server that died mid-job, so the lost write is only logged.
- * Any other unhandled rejection is thrown on, as Node would (a listener turns its default off).
+ * The same when the server is stopping: a job still running when Jobs.stop's wait ended marks
+ * itself after the server closed its pool (pg-pool refuses the query). Any other unhandled
+ * rejection is thrown on, as Node would (a listener turns its default off).
  */
 export function isLostJobCompletion(reason: unknown): boolean {
   const stack = reason instanceof Error ? (reason.stack ?? "") : "";
-  return isDatabaseDown(reason) && /Manager\.(complete|fail) /.test(stack);
+  return (
+    (isDatabaseDown(reason) || isPoolClosed(reason)) && /Manager\.(complete|fail) /.test(stack)
+  );
+}
+
+// pg-pool's error for a query asked of a pool after its end() (pg-pool/index.js).
+function isPoolClosed(reason: unknown): boolean {
+  return (
+    reason instanceof Error && reason.message === "Cannot use a pool after calling end on the pool"
+  );
 }
 
 let guarded = false;
