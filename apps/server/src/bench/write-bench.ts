@@ -10,6 +10,7 @@ import { IngestServer, type Measured } from "./ingest-server.js";
 import { writeJunitReport } from "./junit-gen.js";
 import { median, mib, seconds, step } from "./output.js";
 import { clusterCpuMs, cpuMsOf } from "./procstat.js";
+import { monotonicUs, printWindowedProfiles, type UploadWindow } from "./profile-windows.js";
 import type { LocalFile } from "./upload.js";
 
 /*
@@ -29,6 +30,10 @@ import type { LocalFile } from "./upload.js";
  * workers, no triage step in the storing transaction), and sends every report to both in
  * alternating order, so that drift of the machine falls on both alike; it prints both medians
  * and their difference.
+ *
+ * `--cpu-prof` runs each server under node --cpu-prof and prints, per thread, where its CPU went
+ * during the 100k uploads (profile-windows.ts), averaged per upload: with --compare-triage, the
+ * two servers' lines side by side say what triage's costs are made of.
  */
 
 function pgProcesses(postmaster: number | undefined): Map<number, { kind: string; ms: number }> {
@@ -79,13 +84,13 @@ async function watchActivity(url: string): Promise<() => Promise<Map<string, num
 }
 
 /**
- * Waits until the servers and their PostgreSQL have been idle (under 50 ms of CPU a second each)
+ * Waits until the servers and their PostgreSQL have been idle (under `idleCpuMs` of CPU a second each)
  * for two seconds (at most 180 s): what an upload starts after its answer (the run view's
  * warm-up, the jobs it queued: aliases' rename search reads the whole run and ran past a minute
  * after each 100k new-tests upload, autovacuum) is not charged to the next upload, on this server
  * or on the other one compared.
  */
-async function settle(servers: readonly IngestServer[]): Promise<number> {
+async function settle(servers: readonly IngestServer[], idleCpuMs: number): Promise<number> {
   const busy = () =>
     servers.reduce(
       (sum, { server }) =>
@@ -97,7 +102,7 @@ async function settle(servers: readonly IngestServer[]): Promise<number> {
   for (let last = busy(); waited < 180_000 && idle < 2; waited += 1_000) {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const now = busy();
-    idle = now - last < 50 * servers.length ? idle + 1 : 0;
+    idle = now - last < idleCpuMs * servers.length ? idle + 1 : 0;
     last = now;
   }
   return waited;
@@ -106,6 +111,7 @@ async function settle(servers: readonly IngestServer[]): Promise<number> {
 const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
 const detail = process.argv.includes("--detail");
 const compareTriage = process.argv.includes("--compare-triage");
+const cpuProf = process.argv.includes("--cpu-prof");
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -128,16 +134,21 @@ async function main(): Promise<void> {
     const reports: LocalFile[] = [];
     for (let i = 0; i < rounds; i++)
       reports.push(await writeJunitReport(path.join(tmp, `junit-100k-${i}.xml`), 100_000, 2 + i));
+    const profileDir = (name: string) => path.join(tmp, `profile-${name}`);
+    const windows = new Map<IngestServer, UploadWindow[]>();
     const start = async (name: string, env?: Record<string, string>) =>
-      IngestServer.start({
-        dataDir: path.join(tmp, name),
-        databaseUrl: external
-          ? await external.createDatabase(`assay_bench_write_${randomBytes(3).toString("hex")}`)
-          : undefined,
-        cleanup,
-        maxLifetimeMs: 30 * 60_000,
-        ...(env ? { env } : {}),
-      });
+      IngestServer.start(
+        {
+          dataDir: path.join(tmp, name),
+          databaseUrl: external
+            ? await external.createDatabase(`assay_bench_write_${randomBytes(3).toString("hex")}`)
+            : undefined,
+          cleanup,
+          maxLifetimeMs: 30 * 60_000,
+          ...(env ? { env } : {}),
+        },
+        cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profileDir(name)}`] : [],
+      );
     const upload = async (
       server: IngestServer,
       label: string,
@@ -145,7 +156,14 @@ async function main(): Promise<void> {
     ): Promise<Measured> => {
       const before = detail ? pgProcesses(server.server.postgresPid) : undefined;
       const activity = detail ? await watchActivity(server.dbUrl) : undefined;
+      const fromUs = monotonicUs();
       const m = await server.upload([file], {});
+      const kind = / 100k (new|known) tests /.exec(label)?.[1];
+      if (kind) {
+        const list = windows.get(server) ?? [];
+        list.push({ kind: `100k ${kind} tests`, fromUs, toUs: monotonicUs() });
+        windows.set(server, list);
+      }
       const seen = await activity?.();
       if (m.answer.status !== 201 && m.answer.status !== 200)
         throw new Error(`${label}: the server answered ${m.answer.status}`);
@@ -163,7 +181,11 @@ async function main(): Promise<void> {
         for (const [query, n] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 12))
           process.stdout.write(`  seen active ${n} times: ${query}\n`);
       }
-      const settled = await settle(servers.map((s) => s.server));
+      // A profiled server samples itself all the time: idle is then a few times more CPU.
+      const settled = await settle(
+        servers.map((s) => s.server),
+        cpuProf ? 250 : 50,
+      );
       process.stdout.write(`  idle again after ${seconds(settled)} (background work)\n`);
       return m;
     };
@@ -215,6 +237,15 @@ async function main(): Promise<void> {
       }
     }
     for (const { server } of servers) await server.stop();
+    if (cpuProf) {
+      for (const [i, { label, server }] of servers.entries())
+        printWindowedProfiles(
+          label || "server",
+          profileDir(i === 0 ? "server" : "bare"),
+          windows.get(server) ?? [],
+          (line) => process.stdout.write(`${line}\n`),
+        );
+    }
   } finally {
     await cleanup.run();
   }
