@@ -10,7 +10,22 @@ export interface StepRow {
   duration_ms?: number;
 }
 
-export interface ResultsTable {
+/**
+ * A result's run facts: columns of results (rows written before migration 0222) and of the
+ * tuples stored once in result_facts (db/results-sql.ts FACT_COLUMNS, factOf).
+ */
+export interface RunFactColumns {
+  nora_site: string | null;
+  version: string | null;
+  commit_hash: string | null;
+  chrome_version: string | null;
+  platform: string | null;
+  executor: string | null;
+  branch: string | null;
+  baseurl: string | null;
+}
+
+export interface ResultsTable extends RunFactColumns {
   id: Generated<number>;
   run_id: number;
   /** Its run's created_at: the partition key (migration 0191). */
@@ -41,16 +56,8 @@ export interface ResultsTable {
   start_time: Timestamp | null;
   end_time: Timestamp | null;
   duration_ms: number;
-  /** The run facts below as a tuple of result_facts (0222; then they are null): read with factOf. */
+  /** Its run facts as a tuple of result_facts (0222; then its own are null): read with factOf. */
   facts_id: number | null;
-  nora_site: string | null;
-  version: string | null;
-  commit_hash: string | null;
-  chrome_version: string | null;
-  platform: string | null;
-  executor: string | null;
-  branch: string | null;
-  baseurl: string | null;
   properties: JSONColumnType<Record<string, string>> | null;
   /**
    * Steps stored inline by rows written before migration 0216; null in later rows, whose steps
@@ -67,18 +74,10 @@ export interface ResultsTable {
 }
 
 /** Distinct tuples of results' run facts (migration 0222), each stored once. */
-export interface ResultFactsTable {
+export interface ResultFactsTable extends RunFactColumns {
   id: Generated<number>;
   /** The first 128 bits of the SHA-256 of the tuple's JSON array (results-sql.ts factsKey). */
   key: string;
-  nora_site: string | null;
-  version: string | null;
-  commit_hash: string | null;
-  chrome_version: string | null;
-  platform: string | null;
-  executor: string | null;
-  branch: string | null;
-  baseurl: string | null;
 }
 
 /** Texts of results stored once a month (migration 0216), partitioned by month. */
