@@ -127,7 +127,7 @@ export async function measurePhases(
   const uploadFacts = new UploadFacts();
   let facts = emptyBatchFacts();
   const flush = () => {
-    for (const chunk of rows.chunks(ids, ids, undefined, ids)) void chunk;
+    for (const chunk of rows.chunks([ids, ids, ids])) void chunk;
     rows.clear();
     textRows.clear();
     facts = emptyBatchFacts();

@@ -13,7 +13,7 @@ describe("RowBuffer", () => {
     // Ids of every length, up to the largest safe integer.
     const ids = tails.map((_, i) => (i === 499 ? Number.MAX_SAFE_INTEGER : 10 ** (i % 16) + i));
     const testIds = tails.map((_, i) => i + 1);
-    const chunks = [...rows.chunks(ids, testIds, 256)];
+    const chunks = [...rows.chunks([ids, testIds], 256)];
     expect(chunks.length).toBeGreaterThan(10);
     expect(text(chunks)).toBe(tails.map((tail, i) => `${ids[i]}\t${i + 1}\t${tail}`).join(""));
     // No chunk ends inside a row.
@@ -26,20 +26,39 @@ describe("RowBuffer", () => {
     rows.append("a\n");
     rows.append(big);
     rows.append("b\n");
-    expect(text(rows.chunks([1, 20, 300], [9, 0, 7], 64))).toBe(
-      `1\t9\ta\n20\t0\t${big}300\t7\tb\n`,
-    );
+    expect(
+      text(
+        rows.chunks(
+          [
+            [1, 20, 300],
+            [9, 0, 7],
+          ],
+          64,
+        ),
+      ),
+    ).toBe(`1\t9\ta\n20\t0\t${big}300\t7\tb\n`);
     rows.clear();
     expect(rows.rows).toBe(0);
-    expect([...rows.chunks([], [])]).toEqual([]);
+    expect([...rows.chunks([[], []])]).toEqual([]);
     rows.append("again\n");
-    expect(text(rows.chunks([5], [6]))).toBe("5\t6\tagain\n");
+    expect(text(rows.chunks([[5], [6]]))).toBe("5\t6\tagain\n");
   });
 
   it("puts each row's facts id third when given, \\N for none", () => {
     const rows = new RowBuffer(8);
     rows.append("a\n");
     rows.append("b\n");
-    expect(text(rows.chunks([1, 2], [9, 8], 64, [42, null]))).toBe("1\t9\t42\ta\n2\t8\t\\N\tb\n");
+    expect(
+      text(
+        rows.chunks(
+          [
+            [1, 2],
+            [9, 8],
+            [42, null],
+          ],
+          64,
+        ),
+      ),
+    ).toBe("1\t9\t42\ta\n2\t8\t\\N\tb\n");
   });
 });

@@ -129,24 +129,21 @@ export class RowBuffer {
   }
 
   /**
-   * The rows as COPY data in chunks of about `chunkBytes`: row i's leading columns, ids[i] and
-   * testIds[i] (and factIds[i] when given: null is written \N), then its stored bytes. The ids
-   * are written as digits straight into the chunk, with no string per row. Each chunk is a new
-   * buffer, as the connection may still hold it after it is handed over.
+   * The rows as COPY data in chunks of about `chunkBytes`: row i's leading columns, `leading[c][i]`
+   * for each column c (the result's id, its test's id, its facts' id; null is written \N), then
+   * its stored bytes. The ids are written as digits straight into the chunk, with no string per
+   * row. Each chunk is a new buffer, as the connection may still hold it after it is handed over.
    */
   *chunks(
-    ids: readonly number[],
-    testIds: readonly number[],
+    leading: readonly (readonly (number | null)[])[],
     chunkBytes = 64 * 1024,
-    factIds?: readonly (number | null)[],
   ): Generator<Buffer> {
-    const leading = factIds === undefined ? 2 : 3;
     let chunk = Buffer.allocUnsafe(chunkBytes);
     let filled = 0;
     let start = 0;
     for (let i = 0; i < this.count; i++) {
       const end = this.ends[i]!;
-      const size = leading * (MAX_ID_DIGITS + 1) + (end - start);
+      const size = leading.length * (MAX_ID_DIGITS + 1) + (end - start);
       if (filled > 0 && filled + size > chunk.length) {
         yield chunk.subarray(0, filled);
         chunk = Buffer.allocUnsafe(Math.max(chunkBytes, size));
@@ -154,9 +151,7 @@ export class RowBuffer {
       } else if (size > chunk.length) {
         chunk = Buffer.allocUnsafe(size);
       }
-      filled = writeId(chunk, filled, ids[i]!);
-      filled = writeId(chunk, filled, testIds[i]!);
-      if (factIds !== undefined) filled = writeNullableId(chunk, filled, factIds[i]!);
+      for (const column of leading) filled = writeNullableId(chunk, filled, column[i]!);
       filled += this.bytes.copy(chunk, filled, start, end);
       start = end;
     }

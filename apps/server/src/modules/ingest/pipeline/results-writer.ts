@@ -207,7 +207,7 @@ export class ResultsWriter {
     const factIds = await this.factIds.resolve(this.client, facts);
     const testIds = await this.tests.resolve(this.client, tests, cached);
     const ids = await this.resultIds.take(this.client, count);
-    await this.copy.write(rows.chunks(ids, testIds, undefined, factIds));
+    await this.copy.write(rows.chunks([ids, testIds, factIds]));
     if (texts.rows > 0) {
       // A copy: the batch's buffers go back to the parse worker once it is written.
       const held = texts.copyAll();

@@ -57,7 +57,7 @@ function plain(batch: PreparedBatch) {
   const count = batch.rows.rows;
   const ids = Array.from({ length: count }, (_, i) => i + 1);
   const zeros = new Array<number>(count).fill(0);
-  const bytes = Buffer.concat([...batch.rows.chunks(ids, zeros, undefined, zeros)]);
+  const bytes = Buffer.concat([...batch.rows.chunks([ids, zeros, zeros])]);
   const rows = bytes.toString("utf8");
   const lines = rows.split("\n").slice(0, -1);
   const column = RESULT_COLUMNS.indexOf("test_run_test_id");
