@@ -44,7 +44,7 @@ import { withViewWarming, type RunViewContext } from "./modules/runs/view/view.s
 import { tagsRoutes } from "./modules/tags/tags.routes.js";
 import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
 import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
-import type { WrittenFailure } from "./modules/ingest/pipeline/result-failures.js";
+import type { WrittenRun } from "./modules/ingest/pipeline/results-writer.js";
 import { registerAliases } from "./modules/aliases/aliases.register.js";
 import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
 import type { PoolClient } from "pg";
@@ -167,16 +167,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     fingerprintFailures: triageAtUpload,
     // In the transaction that stores the run: triage fingerprints its failures, aliases reads its
     // new tests, then flaky moves its tests' windows (after aliases, so a renamed test's window
-    // follows it).
+    // follows it). Both take a new run from its upload rather than reading it back.
     onRunStored: async (
       client: PoolClient,
       runId: number,
       registered: RegisteredTests,
-      failures?: readonly WrittenFailure[],
+      written?: WrittenRun,
     ) => {
-      if (triageAtUpload) await recordRunFailures(client, runId, triageSettings, failures);
+      if (triageAtUpload) await recordRunFailures(client, runId, triageSettings, written?.failures);
       await recordRunAliases(client, deps.jobs, runId, registered);
-      await recordRunOutcomes(client, runId, config.flaky);
+      await recordRunOutcomes(client, runId, config.flaky, written?.outcomes);
       // Top Fails' kept totals: a counted run's results changing marks them for a recount.
       await runChanging(client, runId);
     },

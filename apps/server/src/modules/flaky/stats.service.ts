@@ -74,22 +74,24 @@ async function seeds(
  * Moves the windows of a run's tests (issue 35). Called by ingest in the transaction that stores
  * the run, after triage, and by the backfill. Only tests with a row or with a failure or a retry
  * now are read and written: a test that keeps passing costs nothing, so the cost follows the
- * failures, not the size of the run.
+ * failures, not the size of the run. `written`: the run's outcomes as its upload wrote them,
+ * when it wrote all of them (ingest's result-outcomes.ts); without them the run is read.
  */
 export async function recordRunOutcomes(
   client: pg.ClientBase,
   runId: number,
   settings: FlakySettings,
+  written?: readonly ContextOutcomes[],
 ): Promise<void> {
-  const found = await runOutcomesFor(client, runId);
+  const found = await runOutcomesFor(client, runId, written);
   if (!found || found.run.family === "load") return;
   const { run } = found;
   for (const context of found.contexts.map(oneOutcomeEach)) {
     const key: repo.ContextKey = {
       family: run.family,
       platform: context.platform,
-      branch: context.branch,
-      site: context.site,
+      branch: context.branch ?? run.branch ?? "",
+      site: context.site ?? run.site ?? "",
       environment: run.environment,
     };
     const failed = context.test_ids.filter((_, i) => context.outcomes[i] !== "p");

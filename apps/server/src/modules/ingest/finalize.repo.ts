@@ -2,6 +2,7 @@ import type { ResultInput } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL, PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Ranking, RunTally } from "./pipeline/run-tally.js";
+import type { Finalized } from "./pipeline/result-outcomes.js";
 import { runAtOfParam } from "../../db/results-sql.js";
 
 /**
@@ -9,25 +10,27 @@ import { runAtOfParam } from "../../db/results-sql.js";
  * that passed after failing as flaky, and stores the run's counts so lists and charts read them
  * without scanning results. Pending = skipped by the report, or failed with core's PENDING_MARKER.
  * With a tally of everything the run holds (a fresh run), the counts come from it.
- * Returns the ids of the results that stopped being final: every result is written final, so
- * for a fresh run these are all that differ from how its upload wrote them (ResultsWriter.failures).
+ * Returns the ids of the results that stopped being final and of those now flaky: every result
+ * is written final and not flaky, so for a fresh run these are all that differ from how its
+ * upload wrote them (ResultsWriter.written).
  */
 export async function finalizeRun(
   client: pg.PoolClient,
   runId: number,
   { rank = "all", tally }: { rank?: Ranking; tally?: RunTally } = {},
-): Promise<Set<number>> {
-  const notFinal = new Set<number>();
+): Promise<Finalized> {
+  const finalized = { notFinal: new Set<number>(), flaky: new Set<number>() };
   // Every result is stored final and not flaky; ranking (a sort of the results concerned) is
   // needed only for tests that can have more than one attempt.
   const ranked =
     rank === "none" ? [] : await rankAttempts(client, runId, rank === "all" ? null : rank);
   for (const changed of ranked) {
-    if (!changed.is_final) notFinal.add(Number(changed.id));
+    if (!changed.is_final) finalized.notFinal.add(Number(changed.id));
+    if (changed.flaky) finalized.flaky.add(Number(changed.id));
   }
   if (rank === "all" || !tally) {
     await storeRunCounts(client, runId);
-    return notFinal;
+    return finalized;
   }
   for (const changed of ranked) {
     if (!changed.is_final) {
@@ -36,7 +39,7 @@ export async function finalizeRun(
     if (changed.flaky) tally.flaky++;
   }
   await storeRunCounts(client, runId, tally);
-  return notFinal;
+  return finalized;
 }
 
 interface RankedRow {

@@ -15,11 +15,10 @@ export interface RegisteredTests {
   ids: readonly number[];
 }
 import type { ParseWorkers } from "./worker/parse-workers.js";
-import { ResultsWriter, type AttachmentSink } from "./pipeline/results-writer.js";
+import { ResultsWriter, type AttachmentSink, type WrittenRun } from "./pipeline/results-writer.js";
 import { storeOne } from "./pipeline/attachment-sink.js";
 import type { Spool } from "./worker/spool.js";
 import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
-import type { WrittenFailure } from "./pipeline/result-failures.js";
 
 export interface IngestDeps {
   db: Db;
@@ -41,14 +40,14 @@ export interface IngestDeps {
    * Called in the transaction that stored a run's results, after its counts: another module's
    * reading of the new results (triage's fingerprints, aliases), committed with them or not at
    * all. `registered`: the tests this transaction may have added to the catalogue (count 0:
-   * none), with the first NEW_TEST_IDS_KEPT of their ids. `failures`: the run's failures,
-   * fingerprinted, when this transaction wrote all of them (ResultsWriter.failures).
+   * none), with the first NEW_TEST_IDS_KEPT of their ids. `written`: the run's failures,
+   * fingerprinted, and its outcomes, when this transaction wrote all of it (ResultsWriter.written).
    */
   onRunStored?: (
     client: pg.PoolClient,
     runId: number,
     registered: RegisteredTests,
-    failures?: readonly WrittenFailure[],
+    written?: WrittenRun,
   ) => Promise<void>;
   /**
    * Whether the parse workers fingerprint the failures of a new run for onRunStored (default
@@ -270,11 +269,11 @@ async function storeUpload(
     writer.finish(parsed.summary());
     warnings = parsed.warnings();
     await repo.addRunWarnings(client, run.id, warnings);
-    const notFinal = await finalizeRun(client, run.id, {
+    const finalized = await finalizeRun(client, run.id, {
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.failures(notFinal));
+    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.written(finalized));
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id, "upload");

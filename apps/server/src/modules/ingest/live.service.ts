@@ -76,11 +76,11 @@ export async function appendResults(
       fingerprintFailures: deps.fingerprintFailures !== false,
     });
     await writer.write(results.map((result) => ({ result, files: NO_FILES })));
-    const notFinal = await finalizeRun(client, run.id, {
+    const finalized = await finalizeRun(client, run.id, {
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.failures(notFinal));
+    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.written(finalized));
     const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,

@@ -2,6 +2,7 @@ import { FAILURE_TEXT_CHARS } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import { factIn, factsJoin, runAtOfParam, stackOf } from "../../db/results-sql.js";
+import type { ContextOutcomes } from "../ingest/pipeline/result-outcomes.js";
 
 /**
  * A run's failures as triage reads them (issue 34): the final attempts that failed and are not
@@ -93,18 +94,9 @@ export async function runStateByKey(
   return rows[0] ?? null;
 }
 
-/** A run's final outcomes in one job context, as flaky tests read them (issue 35). */
-export interface ContextOutcomes {
-  platform: string;
-  branch: string;
-  site: string;
-  /**
-   * Test ids, and `outcomes` in step with them (one aggregate node feeds both the same rows in
-   * the same order, so no sort is needed): p passed, f failed, r passed on retry.
-   */
-  test_ids: number[];
-  outcomes: string;
-}
+// Test ids and outcomes in step: one aggregate node feeds both the same rows in the same order,
+// so no sort is needed.
+export type { ContextOutcomes };
 
 // Skipped results and pending failures (spec §4) are not outcomes: they say nothing of flakiness.
 const OUTCOME_SQL = `CASE WHEN r.status = 'failed' THEN 'f' WHEN r.flaky THEN 'r' ELSE 'p' END`;

@@ -41,10 +41,11 @@ export type { ContextOutcomes, EarlierOutcome } from "./failures.repo.js";
 export async function runOutcomesFor(
   client: pg.ClientBase,
   runId: number,
-): Promise<{ run: repo.RunFacts; contexts: repo.ContextOutcomes[] } | null> {
+  written?: readonly repo.ContextOutcomes[],
+): Promise<{ run: repo.RunFacts; contexts: readonly repo.ContextOutcomes[] } | null> {
   const run = await repo.runFacts(client, runId);
   if (!run) return null;
-  return { run, contexts: await repo.runOutcomes(client, runId) };
+  return { run, contexts: written ?? (await repo.runOutcomes(client, runId)) };
 }
 
 /** Tests' newest outcomes before a run (by test id): where a new flaky window starts. */

@@ -60,6 +60,8 @@ export interface PreparedBatch {
   children: PreparedChild[];
   /** Its failures, fingerprinted (result-failures.ts). */
   failures: PreparedFailure[];
+  /** Its rows' outcomes, one character a row (result-outcomes.ts). */
+  outcomes: string;
 }
 
 /** What an upload's preparation found besides its batches, once every result is through. */

@@ -5,6 +5,7 @@ import { derivedTestRunTestId, encodeResultTail, type TextRefs } from "./result-
 import { ResultTexts } from "./result-texts.js";
 import { emptyBatchFacts, factValues, UploadFacts } from "./result-facts.js";
 import { preparedFailure } from "./result-failures.js";
+import { outcomeOf } from "./result-outcomes.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
 import { explicitTestId, identityOf, namesakeIdentity } from "../test-ids/test-identity.js";
@@ -158,6 +159,7 @@ export class ResultPreparer {
       testsNames,
     };
     batch.rows.append(encodeResultTail(place, result, this.refs));
+    batch.outcomes += outcomeOf(result);
     this.facts.add(factValues(result, this.options.runFacts ?? {}), batch.facts);
     if (batch.rows.rows < (this.options.batchSize ?? DEFAULT_BATCH_SIZE)) {
       return undefined;
@@ -230,7 +232,8 @@ export class ResultPreparer {
       texts: new RowBuffer(256 * 1024),
       tests: BatchTests.empty(),
     };
-    return { rows, texts, tests, facts: emptyBatchFacts(), children: [], failures: [] };
+    const facts = emptyBatchFacts();
+    return { rows, texts, tests, facts, children: [], failures: [], outcomes: "" };
   }
 
   /**

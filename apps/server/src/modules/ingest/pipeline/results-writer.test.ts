@@ -1,11 +1,9 @@
 import type { ResultInput } from "@assay/core";
-import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
-import type { UploadFiles } from "../parsers/types.js";
+import { NO_FILES, results, writerFixture } from "../../../../test/writer-fixture.js";
 import { RESULT_ID_BLOCK, ResultIds } from "./result-ids.js";
-import type { WrittenFailure } from "./result-failures.js";
-import { ResultsWriter, type QueuedResult } from "./results-writer.js";
+import type { QueuedResult, WrittenRun } from "./results-writer.js";
 import { finalizeRun } from "../finalize.repo.js";
 import { KnownTests } from "../test-ids/test-id-cache.js";
 import { nameOf } from "../../../db/results-sql.js";
@@ -18,63 +16,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-const NO_FILES: UploadFiles = { get: () => undefined, all: () => [] };
-
-function results(count: number, prefix = "test"): QueuedResult[] {
-  return Array.from({ length: count }, (_, i) => ({
-    result: { name: `${prefix} ${i}`, status: "passed", suite_path: ["suite"] } as ResultInput,
-    files: NO_FILES,
-  }));
-}
-
-// Each run's created_at as ingestion reads it (RunRow.run_at): its results' partition key.
-const RUN_AT = `id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS run_at`;
-const runAts = new Map<number, string>();
-
-async function inTransaction<T>(fn: (client: pg.PoolClient, runId: number) => Promise<T>) {
-  const client = await database.db.pool.connect();
-  try {
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string; run_at: string }>(
-      `INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'w') RETURNING ${RUN_AT}`,
-    );
-    runAts.set(Number(rows[0]!.id), rows[0]!.run_at);
-    const value = await fn(client, Number(rows[0]!.id));
-    await client.query("COMMIT");
-    return value;
-  } catch (error) {
-    await client.query("ROLLBACK");
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
-function writer(
-  client: pg.PoolClient,
-  runId: number,
-  knownTests = new KnownTests(),
-  batchSize = 3,
-) {
-  return new ResultsWriter(client, {
-    runId,
-    runAt: runAts.get(runId)!,
-    family: "frontend",
-    testIdPattern: /TC(\d+)/i,
-    attachments: {
-      reserve: async (files) => {
-        if (files.length > 0) throw new Error("no attachments here");
-        return [];
-      },
-      put: () => Promise.reject(new Error("no attachments here")),
-      settle: async () => undefined,
-      discard: async () => undefined,
-    },
-    knownTests,
-    existing: new Set(),
-    batchSize,
-  });
-}
+const { openUpload, inTransaction, writer } = writerFixture(() => database);
 
 const count = async (sql: string) =>
   Number((await database.db.pool.query<{ n: string }>(sql)).rows[0]!.n);
@@ -176,17 +118,6 @@ describe("ResultsWriter", () => {
     });
     expect(catalogueQueries).toBe(0);
   });
-
-  /** A transaction on its own connection with a new run in it, as an upload has. */
-  async function openUpload() {
-    const client = await database.db.pool.connect();
-    await client.query("BEGIN");
-    const { rows } = await client.query<{ id: string; run_at: string }>(
-      `INSERT INTO runs (test_run_key, family, test_run_name) VALUES (gen_random_uuid(), 'frontend', 'r') RETURNING ${RUN_AT}`,
-    );
-    runAts.set(Number(rows[0]!.id), rows[0]!.run_at);
-    return { client, runId: Number(rows[0]!.id) };
-  }
 
   /** Whether `promise` is still pending after `ms`. */
   async function pendingAfter(promise: Promise<unknown>, ms: number): Promise<boolean> {
@@ -304,14 +235,14 @@ describe("ResultsWriter", () => {
           [runId],
         )
         .then((r) => r.rows[0]);
-    let failures: readonly WrittenFailure[] | undefined;
+    let written: WrittenRun | undefined;
     const targeted = await inTransaction(async (client, runId) => {
       const w = writer(client, runId);
       await w.write(upload);
       const rank = w.ranking();
       // the two attempts of flaky and the two of broken; fixed later came once
       expect(Array.isArray(rank) && rank.length).toBe(4);
-      failures = w.failures(await finalizeRun(client, runId, { rank, tally: w.tally }));
+      written = w.written(await finalizeRun(client, runId, { rank, tally: w.tally }));
       return runId;
     });
     const full = await inTransaction(async (client, runId) => {
@@ -331,6 +262,7 @@ describe("ResultsWriter", () => {
       "SELECT id FROM results WHERE run_id = $1 AND is_final AND status = 'failed' ORDER BY id",
       [targeted],
     );
+    const failures = written?.failures;
     expect(failures?.map((failure) => failure.resultId)).toEqual(
       failedFinal.rows.map((row) => Number(row.id)),
     );

@@ -14,11 +14,18 @@ import type {
 import { prepareInThread, ResultPreparer } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
 import type { Cause, WrittenFailure } from "./result-failures.js";
+import { WrittenOutcomes, type ContextOutcomes, type Finalized } from "./result-outcomes.js";
 import { TestIdResolver } from "../test-ids/test-id-resolver.js";
 import { storeTexts } from "./results.repo.js";
 import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
 
 export type { AttachmentSink, QueuedResult };
+
+/** A run its upload wrote whole, as triage and flaky tests take it (ResultsWriter.written). */
+export interface WrittenRun {
+  failures: readonly WrittenFailure[];
+  outcomes: readonly ContextOutcomes[];
+}
 
 /** What the writer needs, plus what write() hands its ResultPreparer. */
 export interface WriterOptions extends PreparerOptions {
@@ -64,7 +71,8 @@ export class ResultsWriter {
   private readonly copy: OpenCopy;
   private aborted = false;
   private prepared: PreparedSummary | undefined;
-  private readonly written: WrittenFailure[] = [];
+  private readonly writtenFailures: WrittenFailure[] = [];
+  private readonly outcomes = new WrittenOutcomes();
   /** COPY rows of texts not stored yet, and their bytes. */
   private texts: Buffer[] = [];
   private textBytes = 0;
@@ -98,19 +106,27 @@ export class ResultsWriter {
   }
 
   /**
-   * The run's failures as triage files them, when this upload holds all of them: it wrote a run
-   * that had no results. `notFinal`: what finalizeRun returned, the earlier attempts of the tests
-   * this upload retried, which are no failures of the run. Otherwise (the run had results)
-   * undefined, and triage reads the run (result-failures.ts).
+   * The run as triage and flaky tests take it, when this upload holds all of it: it wrote a run
+   * that had no results. `finalized`: what finalizeRun changed (the earlier attempts of the
+   * tests this upload retried are no failures or outcomes of the run). Otherwise (the run had
+   * results) undefined, and they read the run.
    */
-  failures(notFinal: ReadonlySet<number>): readonly WrittenFailure[] | undefined {
+  written(finalized: Finalized): WrittenRun | undefined {
     if (this.runHadResults) return undefined;
-    if (notFinal.size === 0) return this.written;
+    return {
+      failures: this.failures(finalized.notFinal),
+      outcomes: this.outcomes.final(finalized),
+    };
+  }
+
+  /** The run's failures as triage files them (result-failures.ts). */
+  private failures(notFinal: ReadonlySet<number>): readonly WrittenFailure[] {
+    if (notFinal.size === 0) return this.writtenFailures;
     // A cause's words come with the upload's first failure of it only: an attempt left out
     // hands them to the next failure of its cause.
     const orphaned = new Map<string, Cause>();
     const kept: WrittenFailure[] = [];
-    for (const failure of this.written) {
+    for (const failure of this.writtenFailures) {
       if (notFinal.has(failure.resultId)) {
         if (failure.cause) orphaned.set(failure.hash, failure.cause);
         continue;
@@ -192,7 +208,8 @@ export class ResultsWriter {
     this.summary.duplicates = prepared.duplicates;
   }
 
-  private async writeBatch({ rows, texts, tests, facts, children, failures }: PreparedBatch) {
+  private async writeBatch(batch: PreparedBatch) {
+    const { rows, texts, tests, facts, children, failures } = batch;
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
@@ -218,8 +235,9 @@ export class ResultsWriter {
         await this.storeTexts();
       }
     }
+    if (!this.runHadResults) this.outcomes.add(batch.outcomes, ids, testIds, facts);
     for (const { index, ...failure } of failures) {
-      this.written.push({ ...failure, resultId: ids[index]!, testId: testIds[index]! });
+      this.writtenFailures.push({ ...failure, resultId: ids[index]!, testId: testIds[index]! });
     }
     if (children.length > 0) {
       await this.copy.end();

@@ -64,6 +64,7 @@ export interface BatchData {
   facts: BatchFacts;
   children: ChildData[];
   failures: PreparedFailure[];
+  outcomes: string;
 }
 
 export interface SummaryData {

@@ -143,6 +143,7 @@ async function post(
     facts: batch.facts,
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
     failures: batch.failures,
+    outcomes: batch.outcomes,
   };
   preparer.recycle(batch);
   const message: WorkerMessage = { kind: "batch", batch: data };

@@ -167,5 +167,6 @@ function batchOf(data: BatchData, spool: Spool): PreparedBatch {
       return { index, result, files: new FileSet(found) };
     }),
     failures: data.failures,
+    outcomes: data.outcomes,
   };
 }
