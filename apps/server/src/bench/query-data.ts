@@ -235,6 +235,12 @@ export async function loadDataset(url: string, options: DatasetOptions): Promise
       await pool.query("VACUUM (ANALYZE) runs");
       await pool.query("VACUUM (ANALYZE) tests");
       await pool.query("VACUUM (ANALYZE) attachments");
+      // The runs counted as flaky tests would have counted them at their upload: its backfill
+      // of 730 generated runs (about 10 minutes of both cores) would run beside the timed
+      // reads, none of which reads its windows. Triage's and Top Fails' first counts do feed
+      // them: the bench waits for those (query-bench.ts).
+      const { rows: flaky } = await pool.query("SELECT to_regclass('flaky_runs') AS t");
+      if (flaky[0].t) await pool.query("INSERT INTO flaky_runs (run_id) SELECT id FROM runs");
     });
     const { rows } = await pool.query<{
       key: string;

@@ -4,7 +4,10 @@ import { mkdir } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { performance } from "node:perf_hooks";
+import pg from "pg";
 import type { Cleanup } from "./cleanup.js";
+import { cpuMsOf } from "./procstat.js";
 
 const ENTRY = fileURLToPath(new URL("./server-entry.js", import.meta.url));
 
@@ -173,4 +176,38 @@ export async function startServerProcess(
       await stop();
     },
   };
+}
+
+/**
+ * Waits until a server started on a loaded store has ended its first background work (triage
+ * fingerprinting the stored runs, Top Fails' first count, autovacuum after them): its process
+ * under 50 ms of CPU a second and no statement active on `databaseUrl`'s database but this
+ * probe's, three seconds running, at most `maxMs`. Timed reads taken during that work measure
+ * it, not the reads. Returns the milliseconds waited, or -1 when it never went quiet.
+ */
+export async function untilServerIdle(
+  server: ServerProcess,
+  databaseUrl: string,
+  maxMs: number,
+): Promise<number> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const started = performance.now();
+    let quiet = 0;
+    for (let cpu = cpuMsOf(server.pid); quiet < 3;) {
+      if (performance.now() - started > maxMs) return -1;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity
+         WHERE datname = current_database() AND state = 'active' AND pid <> pg_backend_pid()`,
+      );
+      const now = cpuMsOf(server.pid);
+      quiet = now - cpu < 50 && rows[0]!.n === 0 ? quiet + 1 : 0;
+      cpu = now;
+    }
+    return performance.now() - started;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
 import type { Db } from "../../db/pool.js";
+import { runPrepared } from "../../db/prepared.js";
 import { namesOfResult } from "../../db/results-sql.js";
 import { rolledUpFailsQuery } from "../retention/rollups.repo.js";
 import { keptFailsQuery } from "../topfails/topfails.repo.js";
@@ -44,7 +45,7 @@ function finalResults(db: Db, testIds: number | readonly number[], filter: Histo
     .where((eb) =>
       ids.length === 1 ? eb("results.test_id", "=", ids[0]!) : eb("results.test_id", "in", ids),
     )
-    .where("results.is_final", "=", true);
+    .where("results.is_final", "=", sql.lit(true));
   if (filter.isNextGen !== undefined)
     query = query.where("runs.is_next_gen", "=", filter.isNextGen);
   if (filter.noraSite !== undefined) query = query.where("runs.nora_site", "=", filter.noraSite);
@@ -65,17 +66,19 @@ export async function listTestHistory(
   testIds: number | readonly number[],
   filter: HistoryFilter,
 ) {
+  // The limit is written into the SQL: a prepared statement's generic plan must know it.
+  const limit = sql.lit(filter.limit);
   const dated = finalResults(db, testIds, filter)
     .where("results.start_time", "is not", null)
     .orderBy(sql`results.start_time desc nulls last`)
     .orderBy("results.id", "desc")
-    .limit(filter.limit);
+    .limit(limit);
   const undated = finalResults(db, testIds, filter)
     .where("results.start_time", "is", null)
     .orderBy("results.id", "desc")
-    .limit(filter.limit);
+    .limit(limit);
   // Each part in a subquery of its own: a union's parts cannot carry ORDER BY and LIMIT.
-  const rows = await db.kysely
+  const query = db.kysely
     .selectFrom((eb) =>
       eb
         .selectFrom(dated.as("d"))
@@ -86,8 +89,9 @@ export async function listTestHistory(
     .selectAll()
     .orderBy(sql`h.start_time desc nulls last`)
     .orderBy("h.id", "desc")
-    .limit(filter.limit)
-    .execute();
+    .limit(limit);
+  // Planned once per connection (db/prepared.ts): planning was 4 ms of its 4.5 in the database.
+  const rows = await runPrepared(db, query);
   return rows.map((row) => ({ ...row, id: Number(row.id), test_id: Number(row.test_id) }));
 }
 export type HistoryRow = Awaited<ReturnType<typeof listTestHistory>>[number];
