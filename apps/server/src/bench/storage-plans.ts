@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       ["run final results", () => listRunFinalResults(db, runId)],
       ["earlier history (200 tests)", () => listEarlierHistory(db, runId, anchors, 5)],
       ["new failures", () => newFailures(db, { id: runId, family: "frontend" }, 20)],
-      ["tagged failures", () => listTaggedFailures(db, [runId, runId - 1], "@unstable")],
+      ["tagged failures", () => listTaggedFailures(db, [runId, runId - 1], [testId])],
     ];
     for (const [label, read] of reads) {
       const times: number[] = [];

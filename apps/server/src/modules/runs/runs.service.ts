@@ -97,10 +97,9 @@ export async function unstableCounts(
   runIds: readonly number[],
 ): Promise<Map<number, number>> {
   if (runIds.length === 0) return new Map();
-  const [failures, unstableIds] = await Promise.all([
-    repo.listTaggedFailures(db, runIds, UNSTABLE_TAG),
-    unstableTestIds(db),
-  ]);
+  // No '@unstable' test (most stores): no read of results at all.
+  const unstableIds = await unstableTestIds(db);
+  const failures = await repo.listTaggedFailures(db, runIds, [...unstableIds]);
   return unstableByRun(failures, unstableIds);
 }
 
