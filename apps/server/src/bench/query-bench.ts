@@ -99,6 +99,11 @@ function captureStatements(db: Db): () => { text: string; values: unknown[] } | 
     client.query = ((...args: unknown[]) => {
       if (typeof args[0] === "string")
         last = { text: args[0], values: (args[1] as unknown[]) ?? [] };
+      // A prepared statement (db/prepared.ts) comes as a config; EXPLAIN plans it for its values.
+      else if (args[0] && typeof args[0] === "object" && "text" in args[0]) {
+        const { text, values } = args[0] as { text: string; values?: unknown[] };
+        last = { text, values: values ?? [] };
+      }
       return query(...args);
     }) as typeof client.query;
   });
