@@ -19,6 +19,17 @@ const SERIES = [
 ] as const;
 
 /**
+ * A series' values per day; none (a gap in the line) for a day without runs, such as today
+ * before the nightly run: drawn as zeros, every line fell to the axis each morning.
+ */
+export function dailyValues(
+  days: DailyChart["days"],
+  key: (typeof SERIES)[number]["key"],
+): (number | null)[] {
+  return days.map((d) => (d.runs.length === 0 ? null : d[key]));
+}
+
+/**
  * The daily robot's runs per day: total, passed, failed, unstable (counted out of failed, as on
  * every screen) and skipped, month-day dates, a tooltip
  * per day; a click on a day lists that day's runs, each opening its results.
@@ -56,7 +67,7 @@ export function DailyLineChart({
         series={SERIES.map((s) => ({
           id: s.key,
           label: s.label,
-          data: chart.days.map((d) => d[s.key]),
+          data: dailyValues(chart.days, s.key),
           color: colors[s.key],
           showMark: chart.days.length <= 30,
           curve: "linear",
