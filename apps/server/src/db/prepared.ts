@@ -5,7 +5,8 @@ import type { Db } from "./pool.js";
 /*
  * Hot reads across results' monthly partitions spend most of their time in the planner: a
  * test's history plans an index probe of each month's partition (27 in the 10M store) twice,
- * ~4 ms, for a 0.4 ms execution (docs/performance.md, "Reads planned once"). Run as a named
+ * ~4 ms, for a 0.4 ms execution (docs/performance.md, "Session 38: reads at 10M on today's
+ * layout, planned once"). Run as a named
  * prepared statement, PostgreSQL plans it for the first five calls on a connection and then
  * keeps a generic plan when it costs no more, so later calls skip the planner. Only what varies
  * from call to call may be a parameter: a LIMIT or a flag that picks a partial index must be

@@ -7,7 +7,7 @@ import { NO_FACTS, type BatchFacts, type FactValues } from "./result-facts.js";
  * takes its failures: flaky's step no longer reads the 100k results it has just written back
  * (runs/failures.repo.ts runOutcomes, 0.4-0.6 s of a 100k-test upload). The preparer gives each
  * row an outcome; the writer groups them by job context once the rows have their ids
- * (ResultsWriter.outcomes); finalizeRun's changes (earlier attempts, tests passed on retry) are
+ * (ResultsWriter.written); finalizeRun's changes (earlier attempts, tests passed on retry) are
  * applied last.
  */
 
@@ -54,7 +54,7 @@ interface Context extends ContextOutcomes {
 
 /** The writer's side: a new run's outcomes by context, as its batches are written. */
 export class WrittenOutcomes {
-  /** Contexts by the upload's tuple number (result-facts.ts), NO_FACTS's under "". */
+  /** Contexts by the upload's tuple number (result-facts.ts). */
   private readonly byTuple = new Map<number, Context>();
   private readonly byKey = new Map<string, Context>();
 
@@ -93,7 +93,7 @@ export class WrittenOutcomes {
     });
   }
 
-  /** A tuple's context, one object a context whatever its tuples. */
+  /** A tuple's context (rows with no facts: []), one object a context whatever its tuples. */
   private contextOf(values: FactValues): Context {
     const platform = values[PLATFORM] ?? "";
     const branch = values[BRANCH] ?? null;
