@@ -4,6 +4,7 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { getRaw } from "./http-get.js";
 import { Cleanup } from "./cleanup.js";
 import { externalCluster } from "./databases.js";
 import { IngestServer, type Measured } from "./ingest-server.js";
@@ -34,6 +35,9 @@ import type { LocalFile } from "./upload.js";
  * `--cpu-prof` runs each server under node --cpu-prof and prints, per thread, where its CPU went
  * during the 100k uploads (profile-windows.ts), averaged per upload: with --compare-triage, the
  * two servers' lines side by side say what triage's costs are made of.
+ *
+ * `--first-open` GETs the results dialog's first page of each run right after its upload's
+ * answer and prints how long it took (issue 36's first open), with medians by kind.
  */
 
 function pgProcesses(postmaster: number | undefined): Map<number, { kind: string; ms: number }> {
@@ -112,6 +116,23 @@ const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
 const detail = process.argv.includes("--detail");
 const compareTriage = process.argv.includes("--compare-triage");
 const cpuProf = process.argv.includes("--cpu-prof");
+const firstOpen = process.argv.includes("--first-open");
+/**
+ * The results dialog's first read of the run just stored (its first page as it opens), sent
+ * right after the upload's answer: while the view the server warms at the answer may still be
+ * building, the worst moment to open it (issue 36: "a run's first open is as fast as the next").
+ */
+async function openRun(server: IngestServer, label: string, m: Measured) {
+  const key = (m.answer.body as { test_run_key: string }).test_run_key;
+  const url = `${server.server.url}/v1/test-runs/${encodeURIComponent(key)}/view?hide=passed,skipped,unstable&limit=60`;
+  const started = performance.now();
+  const answer = await getRaw(url, 60_000);
+  const ms = performance.now() - started;
+  if (answer.status !== 200) throw new Error(`${label}: the first open answered ${answer.status}`);
+  process.stdout.write(`  first open (first page of its results): ${ms.toFixed(0)} ms\n`);
+  return { label, ms };
+}
+
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -170,6 +191,7 @@ async function main(): Promise<void> {
       step(
         `${label}: ${seconds(m.answer.ms)}, server CPU ${m.serverCpuMs} ms, PostgreSQL CPU ${m.postgresCpuMs ?? "?"} ms, peak RSS ${mib(m.peakRss)}, load ${load()}`,
       );
+      if (firstOpen) opens.push(await openRun(server, label, m));
       if (before && seen) {
         const byKind = new Map<string, number>();
         for (const [pid, { kind, ms }] of pgProcesses(server.server.postgresPid)) {
@@ -189,6 +211,7 @@ async function main(): Promise<void> {
       process.stdout.write(`  idle again after ${seconds(settled)} (background work)\n`);
       return m;
     };
+    const opens: { label: string; ms: number }[] = [];
     const servers = compareTriage
       ? [
           { label: "with triage", server: await start("server") },
@@ -235,6 +258,13 @@ async function main(): Promise<void> {
           `triage adds to the 100k ${kind} upload (medians): wall ${added(wall(withTriage), wall(without))}, CPU (server + PostgreSQL) ${added(cpu(withTriage), cpu(without))}`,
         );
       }
+    }
+    for (const kind of ["10k", "100k new tests", "100k known tests"]) {
+      const times = opens.filter((o) => o.label.includes(` ${kind}`)).map((o) => o.ms);
+      if (times.length > 0)
+        step(
+          `first open after the answer, ${kind}: median ${median(times).toFixed(0)} ms of ${times.length}`,
+        );
     }
     for (const { server } of servers) await server.stop();
     if (cpuProf) {
