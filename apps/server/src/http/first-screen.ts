@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { FIRST_SCREEN_READ_ID } from "@assay/core";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from "fastify";
 
 /** The web app's server entry (apps/web/src/first-screen.tsx), built as dist-ssr/first-screen.js. */
 interface FirstScreenModule {
@@ -13,11 +13,24 @@ interface FirstScreenModule {
   ): Promise<{ html: string; styles: string } | null>;
 }
 
-/** The web build's server entry, or undefined when it is not built (the page renders alone). */
-export async function loadFirstScreen(distDir: string): Promise<FirstScreenModule | undefined> {
+/**
+ * The web build's server entry, or undefined when it is not built or cannot be loaded (the page
+ * then renders alone, as when a first screen fails to render). Loading fails while a build
+ * rewrites the folder (its chunks are removed first): a server started at that moment, beside
+ * `npm start` in another terminal or in the test suite, ended at once.
+ */
+export async function loadFirstScreen(
+  distDir: string,
+  log: FastifyBaseLogger,
+): Promise<FirstScreenModule | undefined> {
   const file = path.join(distDir, "..", "dist-ssr", "first-screen.js");
   if (!existsSync(file)) return undefined;
-  return (await import(pathToFileURL(file).href)) as FirstScreenModule;
+  try {
+    return (await import(pathToFileURL(file).href)) as FirstScreenModule;
+  } catch (error) {
+    log.warn({ err: error, file }, "web app's first screen not loaded: pages render alone");
+    return undefined;
+  }
 }
 
 // JSON inside a <script> element: no "</script>" or "<!--" can end it early.

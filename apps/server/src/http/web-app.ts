@@ -54,7 +54,7 @@ export async function registerWebApp(app: FastifyInstance, options: WebAppOption
   const indexFile = path.join(distDir, "index.html");
   const indexHtml = existsSync(indexFile) ? readFileSync(indexFile, "utf8") : undefined;
   const metaPattern = new RegExp(`(<meta name="${APP_MODE_META}" content=")[^"]*(")`);
-  const firstScreen = indexHtml ? await loadFirstScreen(distDir) : undefined;
+  const firstScreen = indexHtml ? await loadFirstScreen(distDir, app.log) : undefined;
 
   if (indexHtml) {
     // The build's files are the same for every install and hold no data, so they are open even
