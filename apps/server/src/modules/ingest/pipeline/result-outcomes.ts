@@ -1,5 +1,4 @@
-import { PENDING_MARKER, type ResultInput } from "@assay/core";
-import { storedText } from "../encoding/copy.js";
+import { isPendingFailure, type ResultInput } from "@assay/core";
 import { NO_FACTS, type BatchFacts, type FactValues } from "./result-facts.js";
 
 /*
@@ -23,7 +22,7 @@ export interface ContextOutcomes {
 }
 
 /** In PreparedBatch.outcomes: a result that says nothing of flakiness (skipped, pending). */
-export const NO_OUTCOME = "-";
+const NO_OUTCOME = "-";
 
 /**
  * A result's outcome as runOutcomes reads it once stored (before finalizeRun: every result is
@@ -32,7 +31,7 @@ export const NO_OUTCOME = "-";
 export function outcomeOf(result: ResultInput): string {
   if (result.status === "passed") return "p";
   if (result.status !== "failed") return NO_OUTCOME;
-  return storedText(result.error_message)?.includes(PENDING_MARKER) ? NO_OUTCOME : "f";
+  return isPendingFailure(result.error_message) ? NO_OUTCOME : "f";
 }
 
 /** What finalizeRun changed in a run its upload wrote whole: result ids by their new flag. */
