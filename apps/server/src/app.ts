@@ -46,10 +46,14 @@ import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
 import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
 import type { WrittenRun } from "./modules/ingest/pipeline/results-writer.js";
 import { registerAliases } from "./modules/aliases/aliases.register.js";
-import { recordRunFailures } from "./modules/triage/fingerprints.service.js";
+import {
+  markForTriage,
+  TriageAfterCommit,
+  untilTriaged,
+} from "./modules/triage/pending.service.js";
 import type { PoolClient } from "pg";
-import { resultDefect } from "./modules/triage/triage.service.js";
-import { registerTriage } from "./modules/triage/triage.register.js";
+import { resultDefect } from "./modules/triage/defects.service.js";
+import { registerTriage, triageDepsOf } from "./modules/triage/triage.register.js";
 import { diffRoutes } from "./modules/diff/diff.routes.js";
 import { trendsRoutes } from "./modules/trends/trends.routes.js";
 import { registerFlaky } from "./modules/flaky/flaky.register.js";
@@ -136,16 +140,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");
   app.addHook("onClose", () => pendingPool.end());
-  const triageSettings = { similarity: config.triageSimilarity };
+  const triage = triageDepsOf(deps);
   const triageAtUpload = deps.triage !== false;
+  // Triage of each stored run starts after its commit, off the upload's answer.
+  const triageAfterCommit = new TriageAfterCommit(triage);
+  app.addHook("onClose", () => triageAfterCommit.close());
   const runViews = {
     db,
     cache: new RunViewCache(),
     ticketPattern: config.catalog.ticketPattern,
     majorTags: config.catalog.majorTags,
     testIdPattern: config.catalog.testIdPattern,
-    causeFilter: ((runId, filter) =>
-      runResultsOfCause(db, runId, filter)) satisfies RunViewContext["causeFilter"],
+    causeFilter: (async (runId, filter) => {
+      await untilTriaged(triage, runId);
+      return runResultsOfCause(db, runId, filter);
+    }) satisfies RunViewContext["causeFilter"],
   };
   const runEnded = withViewWarming(
     notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
@@ -165,20 +174,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
     fingerprintFailures: triageAtUpload,
-    // In the transaction that stores the run: triage fingerprints its failures, aliases reads its
-    // new tests, then flaky moves its tests' windows (after aliases, so a renamed test's window
-    // follows it). Both take a new run from its upload rather than reading it back.
+    // In the transaction that stores the run: triage marks it (and triages it after the commit),
+    // aliases reads its new tests, then flaky moves its tests' windows (after aliases, so a
+    // renamed test's window follows it). Triage and flaky take a new run from its upload rather
+    // than reading it back.
     onRunStored: async (
       client: PoolClient,
       runId: number,
       registered: RegisteredTests,
       written?: WrittenRun,
     ) => {
-      if (triageAtUpload) await recordRunFailures(client, runId, triageSettings, written?.failures);
+      const marked = triageAtUpload
+        ? await markForTriage(client, runId, written?.failures)
+        : undefined;
       await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky, written?.outcomes);
       // Top Fails' kept totals: a counted run's results changing marks them for a recount.
       await runChanging(client, runId);
+      return marked && (() => triageAfterCommit.start(marked));
     },
   };
   await app.register(ingestRoutes(ingest));
@@ -193,15 +206,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     runsRoutes({
       db,
       ticketPattern: config.catalog.ticketPattern,
-      defectOf: (resultId) => resultDefect(db, resultId),
+      defectOf: async (resultId, runId) => {
+        await untilTriaged(triage, runId);
+        return resultDefect(db, resultId);
+      },
     }),
   );
   await app.register(historyRoutes(db));
   await app.register(badgeRoutes(db));
-  await app.register(reportRoutes(db, deps.objects, config.publicUrl));
+  await app.register(reportRoutes(triage, deps.objects, config.publicUrl));
   await app.register(runViewRoutes(runViews));
   await app.register(tagsRoutes(db));
-  await registerTriage(app, deps, triageSettings);
+  await registerTriage(app, deps);
   await app.register(diffRoutes({ db, settings: config.diff }));
   await app.register(trendsRoutes({ db, settings: config.trends }));
   await registerAliases(app, deps);

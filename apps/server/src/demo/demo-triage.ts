@@ -5,7 +5,8 @@ import {
   backfillRuns,
   type TriageSettings,
 } from "../modules/triage/fingerprints.service.js";
-import { failureGroups, setGroupDefect } from "../modules/triage/triage.service.js";
+import { setGroupDefect } from "../modules/triage/defects.service.js";
+import { failureGroups } from "../modules/triage/triage.service.js";
 import * as repo from "./demo.repo.js";
 
 /*
@@ -31,7 +32,7 @@ export async function demoTriage(
   const yesterday = new Date(now.getTime() - DAY_MS);
   await retriage(db, settings, await repo.lastRunIdBefore(db, yesterday));
   const { groups } = await failureGroups(
-    db,
+    { db, settings },
     { since: new Date(now.getTime() - 60 * DAY_MS).toISOString().slice(0, 10) },
     now,
   );

@@ -42,13 +42,15 @@ export interface IngestDeps {
    * all. `registered`: the tests this transaction may have added to the catalogue (count 0:
    * none), with the first NEW_TEST_IDS_KEPT of their ids. `written`: the run's failures,
    * fingerprinted, and its outcomes, when this transaction wrote all of it (ResultsWriter.written).
+   * Answers what to start once the transaction has committed, if anything (triage's work on the
+   * run: off the upload's answer, docs/triage.md "When").
    */
   onRunStored?: (
     client: pg.PoolClient,
     runId: number,
     registered: RegisteredTests,
     written?: WrittenRun,
-  ) => Promise<void>;
+  ) => Promise<AfterCommit | void>;
   /**
    * Whether the parse workers fingerprint the failures of a new run for onRunStored (default
    * true): off where triage does not run at upload (AppDeps.triage).
@@ -105,10 +107,17 @@ export interface IngestOutcome {
   body: IngestResponse;
 }
 
-/** An outcome, and the catalogue entries its writer resolved (for KnownTests after COMMIT). */
+/** Work onRunStored hands back, started once the run's transaction has committed. */
+export type AfterCommit = () => void;
+
+/**
+ * An outcome, the catalogue entries its writer resolved (for KnownTests after COMMIT) and what
+ * onRunStored asked to start after it.
+ */
 interface StoredUpload {
   outcome: IngestOutcome;
   learnedTests?: TestIdCache;
+  afterCommit?: AfterCommit | void;
 }
 
 /**
@@ -186,6 +195,7 @@ export async function ingestUpload(
       throw reportErrorToAppError(error);
     });
   if (stored.learnedTests) deps.knownTests.remember(stored.learnedTests);
+  stored.afterCommit?.();
   await deps.runEnded?.committed({ family, key: stored.outcome.body.test_run_key });
   return stored.outcome;
 }
@@ -245,6 +255,7 @@ async function storeUpload(
     existing,
   });
   let warnings: string[] = [];
+  let afterCommit: AfterCommit | void = undefined;
   if (plan.load) {
     await storeLoadReport(client, deps, run.id, plan.load, fields);
   } else {
@@ -273,7 +284,12 @@ async function storeUpload(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.written(finalized));
+    afterCommit = await deps.onRunStored?.(
+      client,
+      run.id,
+      writer.registeredTests,
+      writer.written(finalized),
+    );
   }
   const counts = await repo.runCounts(client, run.id);
   await deps.runEnded?.stored(client, run.id, "upload");
@@ -296,5 +312,5 @@ async function storeUpload(
         : {}),
     },
   };
-  return { outcome, learnedTests: writer.learnedTests };
+  return { outcome, learnedTests: writer.learnedTests, afterCommit };
 }

@@ -4,7 +4,13 @@ import { withTransaction } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
-import { defaultRunName, newRunKey, runUrl, type IngestDeps } from "./ingest.service.js";
+import {
+  defaultRunName,
+  newRunKey,
+  runUrl,
+  type AfterCommit,
+  type IngestDeps,
+} from "./ingest.service.js";
 import { ResultsWriter } from "./pipeline/results-writer.js";
 import { jsonPath, parseJsonText } from "./parsers/json.js";
 import { ReportError, type UploadFiles } from "./parsers/types.js";
@@ -80,16 +86,22 @@ export async function appendResults(
       rank: writer.ranking(),
       tally: writer.tally,
     });
-    await deps.onRunStored?.(client, run.id, writer.registeredTests, writer.written(finalized));
+    const afterCommit = await deps.onRunStored?.(
+      client,
+      run.id,
+      writer.registeredTests,
+      writer.written(finalized),
+    );
     const answer = {
       test_run_key: key,
       inserted: writer.summary.inserted,
       duplicates: writer.summary.duplicates,
       counts: await repo.runCounts(client, run.id),
     };
-    return { answer, learnedTests: writer.learnedTests };
+    return { answer, learnedTests: writer.learnedTests, afterCommit };
   });
   deps.knownTests.remember(appended.learnedTests);
+  appended.afterCommit?.();
   return appended.answer;
 }
 
@@ -158,14 +170,16 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
   const finished = await withTransaction(deps.db, async (client) => {
     const run = await lockRun(client, key);
     await repo.setRunState(client, run.id, "finished");
+    let afterCommit: AfterCommit | void = undefined;
     if (run.family !== "load") {
       await finalizeRun(client, run.id);
       // Its tests were registered by the appends before, each seen then.
-      await deps.onRunStored?.(client, run.id, { count: 0, ids: [] });
+      afterCommit = await deps.onRunStored?.(client, run.id, { count: 0, ids: [] });
     }
     await deps.runEnded?.stored(client, run.id, "finish");
     return {
       family: run.family,
+      afterCommit,
       answer: {
         test_run_key: key,
         state: "finished" as const,
@@ -173,6 +187,7 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
       },
     };
   });
+  finished.afterCommit?.();
   await deps.runEnded?.committed({ family: finished.family, key });
   return finished.answer;
 }

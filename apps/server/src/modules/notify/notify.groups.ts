@@ -1,4 +1,4 @@
-import type { Db } from "../../db/pool.js";
+import type { TriageDeps } from "../triage/pending.service.js";
 import { runFailureGroups } from "../triage/triage.service.js";
 import type { FailureGroup } from "./notify.messages.js";
 import * as repo from "./notify.repo.js";
@@ -12,10 +12,11 @@ const TESTS_PER_GROUP = 5;
  * frame). "New" is what triage calls new or a regression: first seen in this run, or back after
  * the job's last runs went without it.
  */
-export function triageFailureGroups(db: Db): FailureGroupSource {
+export function triageFailureGroups(triage: TriageDeps): FailureGroupSource {
+  const { db } = triage;
   return {
     async groups(runKey, { onlyNew, limit }) {
-      const all = await runFailureGroups(db, runKey);
+      const all = await runFailureGroups(triage, runKey);
       const chosen = all.filter((g) => !onlyNew || g.isNew || g.isRegression).slice(0, limit);
       // A group may hold thousands of tests: only the names shown are read.
       const shown = chosen.map((g) => g.tests.slice(0, TESTS_PER_GROUP));

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { runsWorkers, type AppDeps } from "../../app-deps.js";
 import { deriveKey } from "../../secret-key.js";
 import { startNotifier } from "./notify.jobs.js";
+import { triageDepsOf } from "../triage/triage.register.js";
 import { triageFailureGroups } from "./notify.groups.js";
 import { notifyRoutes } from "./notify.routes.js";
 import { syncConfigRules, type NotifyDeps } from "./notify.service.js";
@@ -25,7 +26,7 @@ export async function registerNotify(
     key: notifyKey(secret),
     publicUrl: config.publicUrl,
     policy: { allowPrivate: config.webhookAllowPrivate },
-    failureGroups: triageFailureGroups(deps.db),
+    failureGroups: triageFailureGroups(triageDepsOf(deps)),
     log: deps.logger as Logger,
   };
   await app.register(notifyRoutes(notify));

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
+import type { TriageDeps } from "../triage/pending.service.js";
 import { runFailureGroups } from "../triage/triage.service.js";
 import { reportHtml } from "./report.html.js";
 import type { ObjectStore } from "../../storage/index.js";
@@ -20,8 +20,9 @@ const QuerySchema = z.strictObject({
 
 /** GET /v1/test-runs/{key}/report.html: the run as one HTML file (issue 38). */
 export const reportRoutes =
-  (db: Db, objects: ObjectStore, publicUrl: string): FastifyPluginAsyncZod =>
+  (triage: TriageDeps, objects: ObjectStore, publicUrl: string): FastifyPluginAsyncZod =>
   async (app) => {
+    const { db } = triage;
     app.get(
       "/v1/test-runs/:key/report.html",
       {
@@ -43,7 +44,7 @@ export const reportRoutes =
           : undefined;
         const [results, groups] = await Promise.all([
           listReportResults(db, run.id),
-          runFailureGroups(db, run.key),
+          runFailureGroups(triage, run.key),
         ]);
         const body = reportHtml(run, results, groups, new Date(), shots);
         const file = `assay-${run.key.replace(/[^A-Za-z0-9._-]/g, "_")}.html`;

@@ -83,6 +83,23 @@ export async function runIdsAfter(
 }
 
 /** A run's id and state by its key (the quality gate). */
+/**
+ * Waits for any transaction that writes the run (an upload into it holds it FOR UPDATE) and
+ * keeps it from being deleted until this transaction ends.
+ */
+export async function holdRun(client: pg.ClientBase, runId: number): Promise<void> {
+  await client.query("SELECT 1 FROM runs WHERE id = $1 FOR KEY SHARE", [runId]);
+}
+
+/** The run a result belongs to; null when there is no such result. */
+export async function runIdOfResult(db: pg.Pool, resultId: number): Promise<number | null> {
+  const { rows } = await db.query<{ run_id: number }>(
+    `SELECT run_id::float8 AS run_id FROM results WHERE id = $1`,
+    [resultId],
+  );
+  return rows[0]?.run_id ?? null;
+}
+
 export async function runStateByKey(
   db: pg.Pool,
   key: string,

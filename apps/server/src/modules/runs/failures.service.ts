@@ -32,6 +32,19 @@ export function runState(db: Db, key: string) {
   return repo.runStateByKey(db.pool, key);
 }
 
+/**
+ * Before a module's transaction that derives from a stored run takes its own locks: waits for an
+ * upload writing into the run, which then takes the module's (triage's mark) after the run.
+ */
+export function holdRun(client: pg.ClientBase, runId: number) {
+  return repo.holdRun(client, runId);
+}
+
+/** The run of a result (a decision on it waits for that run's triage). */
+export function runOfResult(db: Db, resultId: number) {
+  return repo.runIdOfResult(db.pool, resultId);
+}
+
 export type { ContextOutcomes, EarlierOutcome } from "./failures.repo.js";
 
 /**

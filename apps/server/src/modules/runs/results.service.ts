@@ -51,7 +51,7 @@ export async function getFrontendResult(
     screenshots,
     attachments: attachmentRows.filter((a) => !isImage(a)).map(toResultAttachment),
     error_screenshot: row.status === "failed" ? last : null,
-    defect: (await ctx.defectOf?.(Number(row.id))) ?? null,
+    defect: (await ctx.defectOf?.(Number(row.id), run.id)) ?? null,
     attempts: attemptRows.map((attempt) =>
       toFrontendResult(attempt, key, rules, attempt.screenshot),
     ),
@@ -73,7 +73,7 @@ export async function getBackendResult(
   return {
     ...toBackendResult(row, key, ctx.ticketPattern),
     apiRequests: requests.map(toApiRequest),
-    defect: (await ctx.defectOf?.(Number(row.id))) ?? null,
+    defect: (await ctx.defectOf?.(Number(row.id), run.id)) ?? null,
     attempts: attemptRows.map((attempt) => toBackendResult(attempt, key, ctx.ticketPattern)),
   };
 }

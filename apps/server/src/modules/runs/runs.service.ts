@@ -34,9 +34,9 @@ export interface RunsContext {
   ticketPattern: string;
   /**
    * A failed result's defect decision (triage's, given by buildApp: runs does not import
-   * triage, which reads runs); absent: none.
+   * triage, which reads runs), once its run's triage is done; absent: none.
    */
-  defectOf?: (resultId: number) => Promise<Defect | null>;
+  defectOf?: (resultId: number, runId: number) => Promise<Defect | null>;
 }
 
 const FAMILY_LABEL: Record<repo.Family, string> = {

@@ -2,15 +2,18 @@ import type { DefectBody, DefectType, ResultCause } from "@assay/core";
 import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import * as causes from "./causes.repo.js";
-import { record, requireTriagedRun } from "./triage.service.js";
+import { untilTriaged, type TriageDeps } from "./pending.service.js";
+import { record } from "./defects.service.js";
+import { requireTriagedRun } from "./triage.service.js";
 
 /** GET /v1/runs/{key}/failure-causes?ids=: the group and type of a page's failed results. */
 export async function resultCauses(
-  db: Db,
+  deps: TriageDeps,
   key: string,
   resultIds: readonly number[],
 ): Promise<ResultCause[]> {
-  const run = await requireTriagedRun(db, key);
+  const { db } = deps;
+  const run = await requireTriagedRun(deps, key);
   if (!run) return [];
   const rows = await causes.causesOfResults(db.pool, resultIds);
   return rows.map((row) => ({
@@ -37,12 +40,13 @@ export async function runResultsOfCause(
 
 /** PUT /v1/runs/{key}/defect: one decision for the run's failures of these tests (Failed Summary). */
 export async function setTestsDefect(
-  db: Db,
+  deps: TriageDeps,
   key: string,
   body: DefectBody & { tests: number[] },
   who: string,
 ) {
-  const run = await requireTriagedRun(db, key);
+  const { db } = deps;
+  const run = await requireTriagedRun(deps, key);
   const ids = run ? await causes.runResultIdsOfTests(db.pool, run.run_id, body.tests) : [];
   if (ids.length === 0) {
     throw new AppError(
@@ -57,10 +61,10 @@ export async function setTestsDefect(
 
 /**
  * The run's failure groups first seen in it, most results first (notify's "on new failures";
- * flaky and others may call it too). Empty for a run triage has not read.
+ * flaky and others may call it too), once its triage is done. Empty for a run without failures.
  */
 export async function newGroupsOfRun(
-  db: Db,
+  deps: TriageDeps,
   runId: number,
 ): Promise<
   {
@@ -72,7 +76,8 @@ export async function newGroupsOfRun(
     tests: number[];
   }[]
 > {
-  const rows = await causes.newGroupsOfRun(db.pool, runId);
+  await untilTriaged(deps, runId);
+  const rows = await causes.newGroupsOfRun(deps.db.pool, runId);
   return rows.map((row) => ({
     id: row.id,
     fingerprint: row.fingerprint,

@@ -33,8 +33,9 @@ interface Failure {
 
 /**
  * Fingerprints a run's failed results and files them into failure groups, then runs the analysis
- * from past decisions on those without a decision. Called by ingest in the transaction that
- * stores the run (so an acknowledged upload is triaged), and by the backfill. Two statements
+ * from past decisions on those without a decision. Called for a run its upload marked, right after
+ * the upload's commit or by the first read that needs it (pending.service.ts), and by the
+ * backfill. Two statements
  * write whatever the number of failures (fingerprints.repo.ts). `written`: the run's failures
  * as its upload fingerprinted them while parsing, when that upload wrote all of them
  * (ingest's result-failures.ts); without them the run's failures are read and fingerprinted here.

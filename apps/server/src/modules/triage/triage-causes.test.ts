@@ -172,7 +172,10 @@ describe("new groups of a run (notify)", () => {
       "SELECT id FROM runs WHERE test_run_key = $1",
       [again],
     );
-    const fresh = await newGroupsOfRun(database.db, Number(rows[0]?.id));
+    const fresh = await newGroupsOfRun(
+      { db: database.db, settings: { similarity: 0.6 } },
+      Number(rows[0]?.id),
+    );
     expect(fresh.map((group) => [group.message, group.count])).toEqual([
       ["Connection refused to stock service", 1],
     ]);

@@ -3,6 +3,7 @@ import { FAILURE_TEXT_CHARS } from "@assay/core";
 import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { triaged } from "../../../test/triaged.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { retriage } from "./fingerprints.service.js";
 
@@ -77,6 +78,7 @@ async function openRun(payload: Record<string, string>): Promise<string> {
 
 /** Every row triage filed, without the ids and times a second filing gives anew. */
 async function filed() {
+  await triaged(database.db);
   const { rows: fingerprints } = await database.db.pool.query(
     `SELECT f.result_id::int, f.test_id::int, f.run_id::int, g.fingerprint, f.platform, f.branch,
             f.nora_site AS site, f.seen_at

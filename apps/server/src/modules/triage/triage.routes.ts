@@ -17,20 +17,13 @@ import {
   TriageRunParamsSchema,
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import type { Db } from "../../db/pool.js";
 import { KEEP_ANSWER, KEEP_ANSWER_A_MINUTE } from "../../http/answer-cache.js";
 import { checkRunScope } from "../auth/access.js";
 import { resultCauses, setTestsDefect } from "./causes.service.js";
+import type { TriageDeps } from "./pending.service.js";
 import { principalLabel } from "../traceability/traceability.service.js";
-import {
-  failureGroup,
-  failureGroups,
-  gate,
-  runFailureGroups,
-  setGroupDefect,
-  setResultDefect,
-  setRunGroupDefect,
-} from "./triage.service.js";
+import { failureGroup, failureGroups, gate, runFailureGroups } from "./triage.service.js";
+import { setGroupDefect, setResultDefect, setRunGroupDefect } from "./defects.service.js";
 
 const tags = ["triage"];
 // A defect type is a person's decision: a signed-in user; service tokens read only.
@@ -42,8 +35,9 @@ const writeErrors = { ...readErrors, 403: ErrorBodySchema };
 
 /** Triage (issue 34): failure groups, defect decisions and the quality gate. */
 export const triageRoutes =
-  (db: Db): FastifyPluginAsyncZod =>
+  (deps: TriageDeps): FastifyPluginAsyncZod =>
   async (app) => {
+    const { db } = deps;
     app.get(
       "/v1/runs/:key/failure-groups",
       {
@@ -56,7 +50,7 @@ export const triageRoutes =
           response: { 200: RunFailureGroupListSchema, ...readErrors },
         },
       },
-      async (request) => runFailureGroups(db, request.params.key),
+      async (request) => runFailureGroups(deps, request.params.key),
     );
 
     app.get(
@@ -71,7 +65,7 @@ export const triageRoutes =
           response: { 200: ResultCauseListSchema, ...readErrors },
         },
       },
-      async (request) => resultCauses(db, request.params.key, request.query.ids),
+      async (request) => resultCauses(deps, request.params.key, request.query.ids),
     );
 
     app.put(
@@ -87,7 +81,7 @@ export const triageRoutes =
         },
       },
       async (request) =>
-        setTestsDefect(db, request.params.key, request.body, principalLabel(request.principal)),
+        setTestsDefect(deps, request.params.key, request.body, principalLabel(request.principal)),
     );
 
     app.get(
@@ -102,7 +96,7 @@ export const triageRoutes =
           response: { 200: FailureGroupListSchema, ...readErrors },
         },
       },
-      async (request) => failureGroups(db, request.query),
+      async (request) => failureGroups(deps, request.query),
     );
 
     app.get(
@@ -116,7 +110,7 @@ export const triageRoutes =
           response: { 200: FailureGroupDetailSchema, ...readErrors },
         },
       },
-      async (request) => failureGroup(db, request.params.id),
+      async (request) => failureGroup(deps, request.params.id),
     );
 
     app.put(
@@ -132,7 +126,7 @@ export const triageRoutes =
         },
       },
       async (request) =>
-        setResultDefect(db, request.params.id, request.body, principalLabel(request.principal)),
+        setResultDefect(deps, request.params.id, request.body, principalLabel(request.principal)),
     );
 
     app.put(
@@ -149,7 +143,7 @@ export const triageRoutes =
       },
       async (request) =>
         setRunGroupDefect(
-          db,
+          deps,
           request.params.key,
           request.params.id,
           request.body,
@@ -188,7 +182,7 @@ export const triageRoutes =
       },
       async (request) => {
         checkRunScope(request.principal, request.params.key);
-        return gate(db, request.params.key, request.query);
+        return gate(deps, request.params.key, request.query);
       },
     );
   };

@@ -1,10 +1,8 @@
 import {
-  ANALYSIS_DAYS,
   DEFAULT_DEFECT,
   evaluateGate,
   FAILURES_DEFAULT_DAYS,
   type Defect,
-  type DefectBody,
   type Evidence,
   type FailureGroupDetail,
   type FailureGroupList,
@@ -13,12 +11,13 @@ import {
   type GateQuery,
   type RunFailureGroup,
 } from "@assay/core";
-import { withTransaction, type Db } from "../../db/pool.js";
+import type { Db } from "../../db/pool.js";
 import { AppError } from "../../errors.js";
 import { failureTexts, runState } from "../runs/failures.service.js";
 import * as decisions from "./decisions.repo.js";
 import * as detail from "./group-detail.repo.js";
 import * as groups from "./groups.repo.js";
+import { untilAllTriaged, untilTriaged, type TriageDeps } from "./pending.service.js";
 
 const DAY_MS = 86_400_000;
 const TREND_DAYS = 30;
@@ -38,9 +37,8 @@ export function toDefect(row: decisions.DecisionRow | undefined): Defect {
   };
 }
 
-export async function requireTriagedRun(db: Db, key: string): Promise<groups.TriagedRun | null> {
-  const run = await groups.findTriagedRun(db.pool, key);
-  if (run) return run;
+/** The stored run by key, or a 404 in words. */
+async function requireRun(db: Db, key: string) {
   const stored = await runState(db, key);
   if (!stored) {
     throw new AppError(
@@ -49,13 +47,27 @@ export async function requireTriagedRun(db: Db, key: string): Promise<groups.Tri
       `No run with key ${key}: check the key printed by the upload.`,
     );
   }
-  // A run without results yet (an open live run, a load run): no failures.
-  return null;
+  return stored;
+}
+
+/**
+ * The run as triage read it, once its triage is done (pending.service.ts, untilTriaged); null
+ * for a run without failures to read yet (an open live run, a load run).
+ */
+export async function requireTriagedRun(
+  deps: TriageDeps,
+  key: string,
+): Promise<groups.TriagedRun | null> {
+  const { db } = deps;
+  const run = await groups.findTriagedRun(db.pool, key);
+  await untilTriaged(deps, run?.run_id ?? (await requireRun(db, key)).id);
+  return run ?? groups.findTriagedRun(db.pool, key);
 }
 
 /** GET /v1/runs/{key}/failure-groups: the run's failures by cause. */
-export async function runFailureGroups(db: Db, key: string): Promise<RunFailureGroup[]> {
-  const run = await requireTriagedRun(db, key);
+export async function runFailureGroups(deps: TriageDeps, key: string): Promise<RunFailureGroup[]> {
+  const { db } = deps;
+  const run = await requireTriagedRun(deps, key);
   if (!run) return [];
   const rows = await groups.runGroups(db.pool, run);
   const newest = await decisions.decisionsById(
@@ -93,16 +105,18 @@ function trendOf(
 
 /** GET /v1/failure-groups: groups seen since `since` (7 days by default), most occurrences first. */
 export async function failureGroups(
-  db: Db,
+  deps: TriageDeps,
   query: FailureGroupsQuery,
   now = new Date(),
 ): Promise<FailureGroupList> {
+  const { db } = deps;
   const since = query.since
     ? new Date(query.since.length === 10 ? `${query.since}T00:00:00Z` : query.since)
     : new Date(now.getTime() - FAILURES_DEFAULT_DAYS * DAY_MS);
   if (Number.isNaN(since.getTime())) {
     throw new AppError(400, "invalid_since", "since must be a real UTC date, e.g. 2026-11-21.");
   }
+  await untilAllTriaged(deps);
   const rows = await groups.groupsOverPeriod(db.pool, { ...query, since }, 200);
   const trendSince = new Date(now.getTime() - (TREND_DAYS - 1) * DAY_MS);
   trendSince.setUTCHours(0, 0, 0, 0);
@@ -158,10 +172,12 @@ async function sampleOf(
 
 /** GET /v1/failure-groups/{id}: one group with its tests, runs, trend and decisions. */
 export async function failureGroup(
-  db: Db,
+  deps: TriageDeps,
   id: number,
   now = new Date(),
 ): Promise<FailureGroupDetail> {
+  const { db } = deps;
+  await untilAllTriaged(deps);
   const group = await detail.findGroup(db.pool, id);
   if (!group) throw new AppError(404, "group_not_found", `No failure group ${id}.`);
   const { tests, runs, defects } = await detail.groupTestsAndRuns(db.pool, id);
@@ -194,86 +210,11 @@ export async function failureGroup(
   };
 }
 
-/** One person's decision on `resultIds`; answers how many and the first one's defect. */
-export async function record(db: Db, resultIds: number[], body: DefectBody, who: string) {
-  const bugs = [...new Set(body.bugs.map((bug) => bug.toUpperCase()))];
-  return withTransaction(db, async (client) => {
-    const updated = await decisions.recordDecisions(client, resultIds, {
-      ...body,
-      bugs,
-      decidedBy: who,
-    });
-    const current = await decisions.currentDecisionsOf(client, resultIds.slice(0, 1));
-    return { updated, defect: toDefect(current.get(resultIds[0] ?? 0)) };
-  });
-}
-
-/** PUT /v1/results/{id}/defect: a person's decision on one failed result. */
-export async function setResultDefect(db: Db, resultId: number, body: DefectBody, who: string) {
-  const found = await detail.findFingerprintedResult(db.pool, resultId);
-  if (!found) {
-    throw new AppError(
-      404,
-      "failure_not_found",
-      `Result ${resultId} is not a failed result: only failures take a defect type.`,
-    );
-  }
-  return record(db, [resultId], body, who);
-}
-
-/** PUT /v1/runs/{key}/failure-groups/{id}/defect: one decision for all the group's results in the run. */
-export async function setRunGroupDefect(
-  db: Db,
-  key: string,
-  groupId: number,
-  body: DefectBody,
-  who: string,
-) {
-  const run = await requireTriagedRun(db, key);
-  const ids = run ? await detail.groupResultsInRun(db.pool, run.run_id, groupId) : [];
-  if (ids.length === 0) {
-    throw new AppError(
-      404,
-      "group_not_in_run",
-      `Failure group ${groupId} has no failures in run ${key}.`,
-    );
-  }
-  return record(db, ids, body, who);
-}
-
-/** PUT /v1/failure-groups/{id}/defect: one decision for the group's results of the last 90 days. */
-export async function setGroupDefect(
-  db: Db,
-  groupId: number,
-  body: DefectBody,
-  who: string,
-  now = new Date(),
-) {
-  const ids = await detail.groupResultsSince(
-    db.pool,
-    groupId,
-    new Date(now.getTime() - ANALYSIS_DAYS * DAY_MS),
-  );
-  if (ids.length === 0) {
-    throw new AppError(
-      404,
-      "group_not_found",
-      `Failure group ${groupId} has no failures in the last ${ANALYSIS_DAYS} days.`,
-    );
-  }
-  return record(db, ids, body, who);
-}
-
 /** GET /v1/runs/{key}/gate: whether the run passes the limits given. */
-export async function gate(db: Db, key: string, limits: GateQuery): Promise<GateAnswer> {
-  const stored = await runState(db, key);
-  if (!stored) {
-    throw new AppError(
-      404,
-      "run_not_found",
-      `No run with key ${key}: check the key printed by the upload.`,
-    );
-  }
+export async function gate(deps: TriageDeps, key: string, limits: GateQuery): Promise<GateAnswer> {
+  const { db } = deps;
+  const stored = await requireRun(db, key);
+  await untilTriaged(deps, stored.id);
   const counts = await detail.gateCounts(db.pool, stored.id);
   const figures = {
     failed: counts.failed,
@@ -281,21 +222,6 @@ export async function gate(db: Db, key: string, limits: GateQuery): Promise<Gate
     toInvestigate: counts.to_investigate,
   };
   return { ...evaluateGate(figures, limits), counts: figures, runState: stored.state };
-}
-
-/** Current decisions of results (the run view and test detail carry them). */
-export async function defectsOf(
-  db: Db,
-  resultIds: readonly number[],
-): Promise<Map<number, Defect>> {
-  const rows = await decisions.currentDecisionsOf(db.pool, resultIds);
-  return new Map([...rows].map(([id, row]) => [id, toDefect(row)]));
-}
-
-/** A result's defect: its current decision, to investigate when it failed without one, else null. */
-export async function resultDefect(db: Db, resultId: number): Promise<Defect | null> {
-  if (!(await detail.findFingerprintedResult(db.pool, resultId))) return null;
-  return (await defectsOf(db, [resultId])).get(resultId) ?? DEFAULT_DEFECT;
 }
 
 /**
