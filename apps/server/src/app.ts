@@ -142,9 +142,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook("onClose", () => pendingPool.end());
   const triage = triageDepsOf(deps);
   const triageAtUpload = deps.triage !== false;
-  // Triage of each stored run starts after its commit, off the upload's answer.
-  const triageAfterCommit = new TriageAfterCommit(triage);
-  app.addHook("onClose", () => triageAfterCommit.close());
   const runViews = {
     db,
     cache: new RunViewCache(),
@@ -156,6 +153,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return runResultsOfCause(db, runId, filter);
     }) satisfies RunViewContext["causeFilter"],
   };
+  // Triage of each stored run starts after its commit, off the upload's answer, and after the
+  // view the server warms for the run's first open.
+  const triageAfterCommit = new TriageAfterCommit(triage, () => runViews.cache.settled());
+  app.addHook("onClose", () => triageAfterCommit.close());
   const runEnded = withViewWarming(
     notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
     runViews,
@@ -173,7 +174,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
-    fingerprintFailures: triageAtUpload,
     // In the transaction that stores the run: triage marks it (and triages it after the commit),
     // aliases reads its new tests, then flaky moves its tests' windows (after aliases, so a
     // renamed test's window follows it). Triage and flaky take a new run from its upload rather
@@ -184,14 +184,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       registered: RegisteredTests,
       written?: WrittenRun,
     ) => {
-      const marked = triageAtUpload
-        ? await markForTriage(client, runId, written?.failures)
-        : undefined;
+      if (triageAtUpload) await markForTriage(client, runId);
       await recordRunAliases(client, deps.jobs, runId, registered);
       await recordRunOutcomes(client, runId, config.flaky, written?.outcomes);
       // Top Fails' kept totals: a counted run's results changing marks them for a recount.
       await runChanging(client, runId);
-      return marked && (() => triageAfterCommit.start(marked));
+      return triageAtUpload ? () => triageAfterCommit.start(runId) : undefined;
     },
   };
   await app.register(ingestRoutes(ingest));

@@ -3,11 +3,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import pg from "pg";
-import type { IngestResponse, ResultInput } from "@assay/core";
-import {
-  preparedFailure,
-  type WrittenFailure,
-} from "../modules/ingest/pipeline/result-failures.js";
+import type { IngestResponse } from "@assay/core";
 import { createDb, type Db } from "../db/pool.js";
 import { migrate } from "../db/migrate.js";
 import { recordRunFailures } from "../modules/triage/fingerprints.service.js";
@@ -22,7 +18,6 @@ import { callTimes, median, say, step } from "./output.js";
 import { timeQueries } from "./phases.js";
 import { BENCH_TOKEN } from "./server-process.js";
 import { fillTriageStore, writeAllFailedReport } from "./triage-data.js";
-import { factOf, stackOf } from "../db/results-sql.js";
 
 /*
  * Triage's figures (issue 34, docs/performance.md "Triage"), against a real server process with
@@ -78,47 +73,14 @@ const statementKind = (sql: string): string => {
 };
 
 /**
- * The run's failures as its upload's parse worker fingerprinted them (ingest's
- * result-failures.ts), made here from the stored results; and the CPU that fingerprinting took,
- * which the upload spends in its parse workers, beside the writing.
- */
-async function writtenFailuresOf(pool: pg.Pool, runId: number) {
-  const { rows } = await pool.query<ResultInput & { id: string; test_id: string; start: Date }>(
-    `SELECT id, test_id, status, error_name, error_message, ${stackOf("results")} AS error_stack,
-            ${factOf("results", "platform")} AS platform, ${factOf("results", "branch")} AS branch,
-            ${factOf("results", "nora_site")} AS nora_site, start_time AS start
-     FROM results WHERE run_id = $1 AND is_final AND status = 'failed'`,
-    [runId],
-  );
-  const inputs = rows.map(({ start, ...row }) => ({
-    ...row,
-    error_name: row.error_name ?? undefined,
-    start_time: start?.toISOString(),
-  }));
-  const cpu = process.cpuUsage();
-  const written: WrittenFailure[] = [];
-  const causes = new Set<string>();
-  for (const input of inputs) {
-    const failure = preparedFailure(0, input, {}, causes);
-    if (!failure) continue;
-    const { hash, cause, platform, branch, site, start } = failure;
-    const ids = { resultId: Number(input.id), testId: Number(input.test_id) };
-    written.push({ hash, ...(cause && { cause }), platform, branch, site, start, ...ids });
-  }
-  const used = process.cpuUsage(cpu);
-  return { written, fingerprintCpuMs: (used.user + used.system) / 1000 };
-}
-
-/**
  * Triage's step for one stored run, as the server runs it after the upload's commit (it ran in
- * the upload's transaction before session 39), rolled back: wall time by statement, and CPU time of this process and of its PostgreSQL backend
- * (a loaded machine stretches wall times; CPU times hold). With `written`, the step an upload of
- * a new run takes (its failures fingerprinted by the parse workers); without, a run read back.
+ * the upload's transaction before session 39), rolled back: wall time by statement, and CPU time
+ * of this process and of its PostgreSQL backend (a loaded machine stretches wall times; CPU
+ * times hold).
  */
 async function timeTriageStep(
   pool: pg.Pool,
   runId: number,
-  written?: WrittenFailure[],
   /** Keep the groups earlier runs made (a known-tests upload): forget only this run's filing. */
   known = false,
 ) {
@@ -136,7 +98,7 @@ async function timeTriageStep(
     const started = performance.now();
     const cpu = process.cpuUsage();
     const backendCpu = cpuMsOf(backend);
-    await recordRunFailures(client, runId, { similarity: 0.6 }, written);
+    await recordRunFailures(client, runId, { similarity: 0.6 });
     const total = performance.now() - started;
     const used = process.cpuUsage(cpu);
     const cpuMs = (used.user + used.system) / 1000 + cpuMsOf(backend) - backendCpu;
@@ -157,30 +119,31 @@ async function sayTriageStep(
   upload: { ms: number; cpuMs: number },
   known: boolean,
 ) {
-  const fingerprinting = [];
-  for (let i = 0; i < 3; i++) fingerprinting.push(await writtenFailuresOf(pool, runId));
-  const { written } = fingerprinting[0]!;
-  const workerCpu = median(fingerprinting.map((round) => round.fingerprintCpuMs));
-  await timeTriageStep(pool, runId, written, known); // warm-up: JIT, caches
+  await timeTriageStep(pool, runId, known); // warm-up: JIT, caches
   const rounds = [];
-  for (let i = 0; i < 3; i++) rounds.push(await timeTriageStep(pool, runId, written, known));
+  for (let i = 0; i < 3; i++) rounds.push(await timeTriageStep(pool, runId, known));
   const total = median(rounds.map((round) => round.total));
   const cpu = median(rounds.map((round) => round.cpuMs));
   const share = (part: number, whole: number) => `${((100 * part) / whole).toFixed(1)}%`;
-  say(`| ${label}: upload end to end | ${ms(upload.ms)} | ${ms(upload.cpuMs)} |`);
+  say(`| ${label}: upload end to end (its answer) | ${ms(upload.ms)} | ${ms(upload.cpuMs)} |`);
   say(
-    `| triage's step, after the answer (median of 3; as a share of the upload, what it was in the transaction) | ${ms(total)} = ${share(total, upload.ms)} | ${ms(cpu)} = ${share(cpu, upload.cpuMs)} |`,
-  );
-  say(
-    `| fingerprinting in the parse workers (median of 3) | at most ${ms(workerCpu)} = ${share(workerCpu, upload.ms)} | ${ms(workerCpu)} = ${share(workerCpu, upload.cpuMs)} |`,
-  );
-  say(
-    `| triage, all of it, before and after the answer | ${ms(total + workerCpu)} = ${share(total + workerCpu, upload.ms)} | ${ms(cpu + workerCpu)} = ${share(cpu + workerCpu, upload.cpuMs)} |`,
+    `| triage's step, after the answer (median of 3; its size beside the upload's) | ${ms(total)} = ${share(total, upload.ms)} | ${ms(cpu)} = ${share(cpu, upload.cpuMs)} |`,
   );
   for (const kind of new Set(rounds.flatMap((round) => [...round.totals.keys()]))) {
     say(`|   ${kind} | ${ms(median(rounds.map((round) => round.totals.get(kind) ?? 0)))} |`);
   }
-  say(`|   JavaScript (hashes, arrays) | ${ms(median(rounds.map((round) => round.js)))} |`);
+  say(
+    `|   JavaScript (fingerprints, hashes, arrays) | ${ms(median(rounds.map((round) => round.js)))} |`,
+  );
+}
+
+/** Until the server has triaged what it stored (after its answers), so timings do not overlap it. */
+async function untilTriaged(pool: pg.Pool) {
+  for (;;) {
+    const { rowCount } = await pool.query("SELECT 1 FROM triage_pending LIMIT 1");
+    if (rowCount === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /**
@@ -202,6 +165,7 @@ async function benchIngest(server: IngestServer, tmp: string) {
         [body.test_run_key],
       );
       const cpuMs = measured.serverCpuMs + (measured.postgresCpuMs ?? Number.NaN);
+      await untilTriaged(pool);
       say(`\n100k JUnit upload, ${label}: ${body.inserted} results, ${rows[0]!.failed} failed`);
       say(`| | wall | CPU (server + PostgreSQL) |`);
       const known = label !== "new tests";

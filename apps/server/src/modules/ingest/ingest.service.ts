@@ -52,11 +52,6 @@ export interface IngestDeps {
     written?: WrittenRun,
   ) => Promise<AfterCommit | void>;
   /**
-   * Whether the parse workers fingerprint the failures of a new run for onRunStored (default
-   * true): off where triage does not run at upload (AppDeps.triage).
-   */
-  fingerprintFailures?: boolean;
-  /**
    * A run that ended (an upload stored, a live run finished): `stored` runs inside the run's
    * transaction (notify queues its deliveries there, so a committed run is a queued one),
    * `committed` after COMMIT. Absent: nobody is told. `how`: an upload may be one shard of
@@ -195,8 +190,9 @@ export async function ingestUpload(
       throw reportErrorToAppError(error);
     });
   if (stored.learnedTests) deps.knownTests.remember(stored.learnedTests);
-  stored.afterCommit?.();
   await deps.runEnded?.committed({ family, key: stored.outcome.body.test_run_key });
+  // After the run-ended hook, which starts warming the run's view: work after it yields to that.
+  stored.afterCommit?.();
   return stored.outcome;
 }
 
@@ -273,7 +269,6 @@ async function storeUpload(
         baseurl: fields.baseurl,
       },
       existing: [...existing],
-      fingerprintFailures: deps.fingerprintFailures !== false,
       junitRetries: fields.junit_retries,
     });
     await writer.writeBatches(parsed.batches, (batch) => parsed.recycle(batch));

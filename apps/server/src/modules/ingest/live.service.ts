@@ -79,7 +79,6 @@ export async function appendResults(
       knownTests: deps.knownTests,
       existing: await repo.existingTestRunTestIds(client, run.id),
       runFacts: await repo.runFacts(client, run.id),
-      fingerprintFailures: deps.fingerprintFailures !== false,
     });
     await writer.write(results.map((result) => ({ result, files: NO_FILES })));
     const finalized = await finalizeRun(client, run.id, {
@@ -187,7 +186,7 @@ export async function finishLiveRun(deps: IngestDeps, key: string) {
       },
     };
   });
-  finished.afterCommit?.();
   await deps.runEnded?.committed({ family: finished.family, key });
+  finished.afterCommit?.();
   return finished.answer;
 }

@@ -1,14 +1,11 @@
-import { ANALYSIS_DAYS, fingerprintFailure } from "@assay/core";
+import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { ANALYSIS_DAYS, fingerprintFailure, type FailureFingerprint } from "@assay/core";
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { recordUnreadRuns } from "../runs/backfill.service.js";
-import {
-  fingerprintHash,
-  type Cause,
-  type WrittenFailure,
-} from "../ingest/pipeline/result-failures.js";
-import { runFacts, runFailuresFor, type RunFacts } from "../runs/failures.service.js";
+import { runFailuresFor, type RunFacts } from "../runs/failures.service.js";
 import { applyPastDecisions } from "./decisions.repo.js";
 import * as repo from "./fingerprints.repo.js";
 
@@ -17,14 +14,19 @@ export interface TriageSettings {
   similarity: number;
 }
 
+/** The stored fingerprint (failure_groups.fingerprint): 16 hex digits of SHA-256 over core's key. */
+export function fingerprintHash(key: FailureFingerprint["key"]): string {
+  return createHash("sha256").update(key).digest("hex").slice(0, 16);
+}
+
 /** A failure as it is filed: its result, test, cause and the facts the Failures screen filters by. */
 interface Failure {
   resultId: number;
   testId: number;
   /** Its cause's fingerprint (fingerprintHash). */
   hash: string;
-  /** The cause's words: with at least the first failure of each cause. */
-  cause?: Cause;
+  /** The cause's words. */
+  cause: Omit<FailureFingerprint, "key">;
   platform: string | null;
   branch: string | null;
   site: string | null;
@@ -32,37 +34,28 @@ interface Failure {
 }
 
 /**
- * Fingerprints a run's failed results and files them into failure groups, then runs the analysis
- * from past decisions on those without a decision. Called for a run its upload marked, right after
- * the upload's commit or by the first read that needs it (pending.service.ts), and by the
- * backfill. Two statements
- * write whatever the number of failures (fingerprints.repo.ts). `written`: the run's failures
- * as its upload fingerprinted them while parsing, when that upload wrote all of them
- * (ingest's result-failures.ts); without them the run's failures are read and fingerprinted here.
+ * Reads a run's failed results back, fingerprints them and files them into failure groups, then
+ * runs the analysis from past decisions on those without a decision. Called for a run its upload
+ * marked, right after the upload's commit or by the first read that needs it
+ * (pending.service.ts), and by the backfill. Two statements write whatever the number of
+ * failures (fingerprints.repo.ts).
  */
 export async function recordRunFailures(
   client: pg.ClientBase,
   runId: number,
   settings: TriageSettings,
-  written?: readonly WrittenFailure[],
 ): Promise<void> {
-  const found = written
-    ? await writtenFailures(client, runId, written)
-    : await readFailures(client, runId);
+  const found = await readFailures(client, runId);
   if (!found || found.run.family === "load") return;
   const { run: facts, failures } = found;
   const firstTime = await repo.upsertTriageRun(client, facts);
   if (firstTime && failures.length === 0) return;
-  const causes = new Map<string, Cause>();
   const groups = new Map<string, repo.GroupInput>();
   const rows: repo.FingerprintRow[] = [];
   for (const failure of failures) {
-    const hash = failure.hash;
-    if (failure.cause) causes.set(hash, failure.cause);
+    const { hash, cause } = failure;
     const earlier = groups.get(hash);
     if (!earlier || failure.seenAt < earlier.seenAt) {
-      const cause = causes.get(hash) ?? earlier;
-      if (!cause) throw new Error(`triage: the cause of result ${failure.resultId} is missing`);
       groups.set(hash, {
         fingerprint: hash,
         errorType: cause.errorType,
@@ -93,33 +86,11 @@ export async function recordRunFailures(
   }
 }
 
-/** An upload's failures (see filed), with the run's facts. */
-async function writtenFailures(
-  client: pg.ClientBase,
-  runId: number,
-  written: readonly WrittenFailure[],
-): Promise<{ run: RunFacts; failures: Failure[] } | null> {
-  const run = await runFacts(client, runId);
-  return run && { run, failures: written.map((failure) => filed(failure, run)) };
-}
-
 /**
- * An upload's failure with the run's facts where the result has none, as the read of the run's
- * failures (runs/failures.repo.ts) fills them in.
+ * Failures fingerprinted between two turns of the event loop: a nightly run's 10,000 take
+ * 0.15-0.3 s of the server's thread, which other requests should not wait behind whole.
  */
-function filed(failure: WrittenFailure, run: RunFacts): Failure {
-  const start = failure.start === null ? undefined : new Date(failure.start);
-  return {
-    resultId: failure.resultId,
-    testId: failure.testId,
-    hash: failure.hash,
-    ...(failure.cause && { cause: failure.cause }),
-    platform: failure.platform,
-    branch: failure.branch ?? run.branch,
-    site: failure.site ?? run.site,
-    seenAt: start && !Number.isNaN(start.getTime()) ? start : run.at,
-  };
-}
+const FINGERPRINTS_A_TURN = 500;
 
 /** The run's failures read back from the database, and fingerprinted. */
 async function readFailures(
@@ -131,7 +102,9 @@ async function readFailures(
   // Whole texts are not memoized: their stacks differ by test, and keying a map by 1 KB strings
   // cost more than fingerprinting again. Identical fingerprints are hashed once.
   const hashes = new Map<string, string>();
-  const failures = found.failures.map((failure): Failure => {
+  const failures: Failure[] = [];
+  for (const failure of found.failures) {
+    if (failures.length % FINGERPRINTS_A_TURN === FINGERPRINTS_A_TURN - 1) await nextTurn();
     const { key, ...cause } = fingerprintFailure({
       name: failure.error_name,
       message: failure.error_message,
@@ -142,7 +115,7 @@ async function readFailures(
       hash = fingerprintHash(key);
       hashes.set(key, hash);
     }
-    return {
+    failures.push({
       resultId: failure.id,
       testId: failure.test_id,
       hash,
@@ -151,8 +124,8 @@ async function readFailures(
       branch: failure.branch,
       site: failure.nora_site,
       seenAt: failure.seen_at,
-    };
-  });
+    });
+  }
   return { run: found.run, failures };
 }
 

@@ -2,20 +2,19 @@ import type { FastifyBaseLogger } from "fastify";
 import pLimit from "p-limit";
 import type pg from "pg";
 import { withTransaction, type Db } from "../../db/pool.js";
-import type { WrittenFailure } from "../ingest/pipeline/result-failures.js";
 import { holdRun } from "../runs/failures.service.js";
 import { recordRunFailures, type TriageSettings } from "./fingerprints.service.js";
 import * as repo from "./pending.repo.js";
 
 /*
  * Triage after the upload's commit (issue 34, docs/triage.md "When"). Fingerprinting and filing
- * a 100k-test run's failures inside the upload's transaction kept its answer waiting (8-30% of a
- * known-tests upload on 2 cores: docs/performance.md). Now the upload only marks its run
- * (migration 0223) and hands its failures, as its parse workers fingerprinted them, to the
- * server's after-commit work, which triages the run right after the answer. Whatever needs a
- * run's groups (the gate, the dialogs' groups, a notification, the HTML report) first waits for
- * that run's triage, doing it itself when nobody is (untilTriaged); a run whose server died
- * before triaging it is found by the sweep (triage.jobs.ts).
+ * a 100k-test run's failures during the upload, in its parse workers and its transaction, kept
+ * its answer waiting (8-30% of a known-tests upload on 2 cores: docs/performance.md). Now the
+ * upload only marks its run (migration 0223), and the server that stored it triages the run
+ * right after the answer, reading its failures back. Whatever needs a run's groups (the gate,
+ * the dialogs' groups, a notification, the HTML report) first waits for that run's triage, doing
+ * it itself when nobody is (untilTriaged); a run whose server died before triaging it is found
+ * by the sweep (triage.jobs.ts).
  */
 
 /** What triaging a run needs. */
@@ -25,33 +24,18 @@ export interface TriageDeps {
   log?: FastifyBaseLogger;
 }
 
-/** An upload's mark on its run, with its failures when it wrote all of the run's. */
-export interface MarkedRun {
-  runId: number;
-  mark: number;
-  failures?: readonly WrittenFailure[];
-}
-
-/** In the upload's transaction: the run waits for triage. */
-export async function markForTriage(
-  client: pg.ClientBase,
-  runId: number,
-  failures?: readonly WrittenFailure[],
-): Promise<MarkedRun> {
-  const mark = await repo.markPending(client, runId);
-  return { runId, mark, ...(failures && { failures }) };
+/** In the upload's transaction: the run waits for triage. Answers the upload's mark. */
+export async function markForTriage(client: pg.ClientBase, runId: number): Promise<number> {
+  return repo.markPending(client, runId);
 }
 
 /**
  * Triages a marked run in one transaction that holds its mark (a peer at it is waited for, or
- * left to it with `skipLocked`), then clears the mark. The handed failures are used only while
- * their upload's mark is the run's newest: a later upload to the run added results they miss,
- * and the run is read back. Answers whether it triaged.
+ * left to it with `skipLocked`), then clears the mark it triaged. Answers whether it triaged.
  */
 export async function triageMarked(
   deps: TriageDeps,
   runId: number,
-  handed?: MarkedRun,
   skipLocked = false,
 ): Promise<boolean> {
   return withTransaction(deps.db, async (client) => {
@@ -60,8 +44,7 @@ export async function triageMarked(
     await holdRun(client, runId);
     const mark = await repo.lockPending(client, runId, skipLocked);
     if (mark === null) return false;
-    const failures = handed?.mark === mark ? handed.failures : undefined;
-    await recordRunFailures(client, runId, deps.settings, failures);
+    await recordRunFailures(client, runId, deps.settings);
     await repo.clearPending(client, runId, mark);
     return true;
   });
@@ -82,27 +65,33 @@ export async function untilAllTriaged(deps: TriageDeps): Promise<void> {
 
 /**
  * This server's triage of the runs it stored, started after their commit, one run at a time
- * (two at once would only share the same two cores). Closing drops what has not started: those
- * runs stay marked for the next read or the sweep.
+ * (two at once would only share the same two cores), each once `yieldTo` has settled (the
+ * server's other work after an answer that a person waits for: the run's view). Closing drops
+ * what has not started: those runs stay marked for the next read or the sweep.
  */
 export class TriageAfterCommit {
   private readonly queue = pLimit(1);
   /** The run being triaged (one at a time). */
   private current: Promise<void> | undefined;
 
-  constructor(private readonly deps: TriageDeps) {}
+  constructor(
+    private readonly deps: TriageDeps,
+    private readonly yieldTo: () => Promise<void> = async () => undefined,
+  ) {}
 
-  start(marked: MarkedRun): void {
+  start(runId: number): void {
     void this.queue(async () => {
-      this.current = triageMarked(this.deps, marked.runId, marked).then(
-        () => undefined,
-        (error: unknown) => {
-          this.deps.log?.warn(
-            { err: error, runId: marked.runId },
-            "triage: a stored run's triage failed; the next read or the sweep triages it",
-          );
-        },
-      );
+      this.current = this.yieldTo()
+        .then(() => triageMarked(this.deps, runId))
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            this.deps.log?.warn(
+              { err: error, runId },
+              "triage: a stored run's triage failed; the next read or the sweep triages it",
+            );
+          },
+        );
       await this.current;
       this.current = undefined;
     });
@@ -122,7 +111,7 @@ export class TriageAfterCommit {
 export async function sweepPending(deps: TriageDeps, olderThanMs: number): Promise<number> {
   let done = 0;
   for (const runId of await repo.pendingRunIds(deps.db.pool, olderThanMs)) {
-    if (await triageMarked(deps, runId, undefined, true)) done++;
+    if (await triageMarked(deps, runId, true)) done++;
   }
   if (done > 0) deps.log?.info({ runs: done }, "triage: runs left marked were triaged");
   return done;

@@ -8,11 +8,12 @@ import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { retriage } from "./fingerprints.service.js";
 
 /**
- * An upload that writes a whole new run hands triage its failures fingerprinted by the parse
- * worker (ingest's result-failures.ts); every other run is read back and fingerprinted here.
- * Both must file exactly the same rows: this uploads failures that test each difference the two
- * could have (texts cut past FAILURE_TEXT_CHARS code points, NUL, pending, start times, facts the
- * run gives), then derives triage again from the stored runs and compares every row.
+ * Each upload's run is triaged after its commit (pending.service.ts): a report upload's run once,
+ * a live run after each batch and at its finish, a run with shards after each shard. Filed that
+ * way, a run must be filed exactly as the backfill files the stored run at once: this uploads
+ * failures that test what the two could disagree on (texts cut past FAILURE_TEXT_CHARS code
+ * points, NUL, pending, start times, facts the run gives), then derives triage again from the
+ * stored runs and compares every row.
  */
 
 let database: TestDatabase;
@@ -93,7 +94,7 @@ async function filed() {
 }
 
 describe("triage of an upload's failures", () => {
-  it("files the upload's fingerprints exactly as a read of the stored run would", async () => {
+  it("files each upload's failures after its commit exactly as the backfill would", async () => {
     const reported = await upload(
       apps.withToken,
       [{ name: "TEST-api.Orders.xml", content: junit() }],
@@ -196,7 +197,8 @@ describe("triage of an upload's failures", () => {
 });
 
 // The write bench compares uploads with and without triage (BENCH_TRIAGE=off): its "without"
-// server must really skip it, or the comparison would show triage as free.
+// server must really skip it (no mark, no triage after the commit), or the comparison would show
+// triage as free.
 describe("an app built with triage off (the write bench's comparison)", () => {
   it("stores an upload's failures without filing them", async () => {
     const app = await buildTestApp(database.db, {
@@ -209,12 +211,17 @@ describe("an app built with triage off (the write bench's comparison)", () => {
         run_key: "untriaged",
       });
       expect(res.statusCode, res.body).toBe(201);
-      const { rows } = await database.db.pool.query<{ failed: number; filed: number }>(
+      const { rows } = await database.db.pool.query<{
+        failed: number;
+        filed: number;
+        marked: number;
+      }>(
         `SELECT runs.failed, (SELECT count(*)::int FROM result_fingerprints f
-                              WHERE f.run_id = runs.id) AS filed
+                              WHERE f.run_id = runs.id) AS filed,
+                (SELECT count(*)::int FROM triage_pending p WHERE p.run_id = runs.id) AS marked
          FROM runs WHERE test_run_key = 'untriaged'`,
       );
-      expect(rows).toEqual([{ failed: 4, filed: 0 }]);
+      expect(rows).toEqual([{ failed: 4, filed: 0, marked: 0 }]);
     } finally {
       await app.app.close();
     }

@@ -4,7 +4,6 @@ import type { ParsedResult, UploadFiles } from "../parsers/types.js";
 import type { BatchTests } from "../test-ids/batch-tests.js";
 import type { Family } from "../test-ids/test-identity.js";
 import type { BatchFacts } from "./result-facts.js";
-import type { PreparedFailure } from "./result-failures.js";
 import type { RunFacts } from "./result-rows.js";
 import type { RunTally } from "./run-tally.js";
 
@@ -25,11 +24,6 @@ export interface PreparerOptions {
   runFacts?: RunFacts;
   /** test_run_test_ids the run already holds: results with these are duplicates, skipped. */
   existing: Iterable<string>;
-  /**
-   * Whether failures may be fingerprinted here for triage (default true). Off only where triage
-   * does not run at upload (AppDeps.triage: the write bench's comparison).
-   */
-  fingerprintFailures?: boolean;
   batchSize?: number;
 }
 
@@ -58,8 +52,6 @@ export interface PreparedBatch {
   /** Its rows' tuples of run facts (result-facts.ts). */
   facts: BatchFacts;
   children: PreparedChild[];
-  /** Its failures, fingerprinted (result-failures.ts). */
-  failures: PreparedFailure[];
   /** Its rows' outcomes, one character a row (result-outcomes.ts). */
   outcomes: string;
 }

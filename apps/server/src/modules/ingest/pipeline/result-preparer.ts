@@ -4,7 +4,6 @@ import { digestOf, FingerprintTable } from "../encoding/fingerprints.js";
 import { derivedTestRunTestId, encodeResultTail, type TextRefs } from "./result-rows.js";
 import { ResultTexts } from "./result-texts.js";
 import { emptyBatchFacts, factValues, UploadFacts } from "./result-facts.js";
-import { preparedFailure } from "./result-failures.js";
 import { outcomeOf } from "./result-outcomes.js";
 import { RowBuffer } from "../encoding/row-buffer.js";
 import { BatchTests } from "../test-ids/batch-tests.js";
@@ -57,14 +56,6 @@ export class ResultPreparer {
    */
   private onlyDerivedIds: boolean;
   private readonly retried: number[] = [];
-  /** The hashes of the failures' causes seen so far (result-failures.ts). */
-  private readonly causes = new Set<string>();
-  /**
-   * Whether failures are fingerprinted here: only for a run without results yet, the one case
-   * triage takes them from the upload (ResultsWriter.failures); a live run's later batches are
-   * read back by triage, so their failures are not fingerprinted twice.
-   */
-  private readonly fingerprints: boolean;
   /** Results added so far, not counting duplicates: the position of the next one. */
   private written = 0;
   /** Written batches' buffers, for later batches to reuse. */
@@ -80,7 +71,6 @@ export class ResultPreparer {
   constructor(private readonly options: PreparerOptions) {
     for (const id of options.existing) this.testRunTestIds.set(digestOf(id), HELD);
     this.onlyDerivedIds = this.testRunTestIds.size === 0;
-    this.fingerprints = options.fingerprintFailures !== false && this.testRunTestIds.size === 0;
     this.batch = this.newBatch();
   }
 
@@ -144,10 +134,6 @@ export class ResultPreparer {
       name: result.name,
       suitePath: result.suite_path ?? [],
     });
-    const failure =
-      this.fingerprints &&
-      preparedFailure(batch.rows.rows, result, this.options.runFacts ?? {}, this.causes);
-    if (failure) batch.failures.push(failure);
     // A test known by its identity has this result's suite path, file and name (the identity is
     // made of them), which its row in `tests` holds; one with an explicit id has its first
     // result's, which may differ. A file "" is stored as none in `tests`, so it stays here.
@@ -233,7 +219,7 @@ export class ResultPreparer {
       tests: BatchTests.empty(),
     };
     const facts = emptyBatchFacts();
-    return { rows, texts, tests, facts, children: [], failures: [], outcomes: "" };
+    return { rows, texts, tests, facts, children: [], outcomes: "" };
   }
 
   /**

@@ -13,7 +13,6 @@ import type {
 } from "./prepared-batch.js";
 import { prepareInThread, ResultPreparer } from "./result-preparer.js";
 import { RESULT_COLUMNS } from "./result-rows.js";
-import type { Cause, WrittenFailure } from "./result-failures.js";
 import { WrittenOutcomes, type ContextOutcomes, type Finalized } from "./result-outcomes.js";
 import { TestIdResolver } from "../test-ids/test-id-resolver.js";
 import { storeTexts } from "./results.repo.js";
@@ -21,9 +20,8 @@ import type { KnownTests, TestIdCache } from "../test-ids/test-id-cache.js";
 
 export type { AttachmentSink, QueuedResult };
 
-/** A run its upload wrote whole, as triage and flaky tests take it (ResultsWriter.written). */
+/** A run its upload wrote whole, as flaky tests take it (ResultsWriter.written). */
 export interface WrittenRun {
-  failures: readonly WrittenFailure[];
   outcomes: readonly ContextOutcomes[];
 }
 
@@ -71,7 +69,6 @@ export class ResultsWriter {
   private readonly copy: OpenCopy;
   private aborted = false;
   private prepared: PreparedSummary | undefined;
-  private readonly writtenFailures: WrittenFailure[] = [];
   private readonly outcomes = new WrittenOutcomes();
   /** COPY rows of texts not stored yet, and their bytes. */
   private texts: Buffer[] = [];
@@ -106,36 +103,14 @@ export class ResultsWriter {
   }
 
   /**
-   * The run as triage and flaky tests take it, when this upload holds all of it: it wrote a run
-   * that had no results. `finalized`: what finalizeRun changed (the earlier attempts of the
-   * tests this upload retried are no failures or outcomes of the run). Otherwise (the run had
-   * results) undefined, and they read the run.
+   * The run as flaky tests take it, when this upload holds all of it: it wrote a run that had
+   * no results. `finalized`: what finalizeRun changed (the earlier attempts of the tests this
+   * upload retried are no outcomes of the run). Otherwise (the run had results) undefined, and
+   * flaky reads the run.
    */
   written(finalized: Finalized): WrittenRun | undefined {
     if (this.runHadResults) return undefined;
-    return {
-      failures: this.failures(finalized.notFinal),
-      outcomes: this.outcomes.final(finalized),
-    };
-  }
-
-  /** The run's failures as triage files them (result-failures.ts). */
-  private failures(notFinal: ReadonlySet<number>): readonly WrittenFailure[] {
-    if (notFinal.size === 0) return this.writtenFailures;
-    // A cause's words come with the upload's first failure of it only: an attempt left out
-    // hands them to the next failure of its cause.
-    const orphaned = new Map<string, Cause>();
-    const kept: WrittenFailure[] = [];
-    for (const failure of this.writtenFailures) {
-      if (notFinal.has(failure.resultId)) {
-        if (failure.cause) orphaned.set(failure.hash, failure.cause);
-        continue;
-      }
-      const cause = orphaned.get(failure.hash);
-      orphaned.delete(failure.hash);
-      kept.push(cause && !failure.cause ? { ...failure, cause } : failure);
-    }
-    return kept;
+    return { outcomes: this.outcomes.final(finalized) };
   }
 
   /** Catalogue entries this upload looked up or made: for KnownTests once it has committed. */
@@ -209,7 +184,7 @@ export class ResultsWriter {
   }
 
   private async writeBatch(batch: PreparedBatch) {
-    const { rows, texts, tests, facts, children, failures } = batch;
+    const { rows, texts, tests, facts, children } = batch;
     if (this.aborted) return;
     // Statements cannot run while the COPY is open: most batches of a daily run need none.
     const cached = this.tests.cachedIds(tests);
@@ -236,9 +211,6 @@ export class ResultsWriter {
       }
     }
     if (!this.runHadResults) this.outcomes.add(batch.outcomes, ids, testIds, facts);
-    for (const { index, ...failure } of failures) {
-      this.writtenFailures.push({ ...failure, resultId: ids[index]!, testId: testIds[index]! });
-    }
     if (children.length > 0) {
       await this.copy.end();
       const written = await writeResultChildren(

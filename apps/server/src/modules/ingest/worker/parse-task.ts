@@ -6,7 +6,6 @@ import { AppError } from "../../../errors.js";
 import type { ReportFile, UploadFiles } from "../parsers/types.js";
 import type { RunFacts } from "../pipeline/result-rows.js";
 import type { BatchFacts } from "../pipeline/result-facts.js";
-import type { PreparedFailure } from "../pipeline/result-failures.js";
 import type { PackedRows } from "../encoding/row-buffer.js";
 import type { PackedTests } from "../test-ids/batch-tests.js";
 import type { Family } from "../test-ids/test-identity.js";
@@ -38,8 +37,6 @@ export interface ParseTask {
   runFacts: RunFacts;
   /** test_run_test_ids the run already holds. */
   existing: string[];
-  /** Whether failures are fingerprinted for triage (default true; PreparerOptions's). */
-  fingerprintFailures?: boolean;
   /** JUnit: same-named test cases of one suite are attempts of one test (ParseOptions). */
   junitRetries?: boolean;
   batchSize?: number;
@@ -63,7 +60,6 @@ export interface BatchData {
   /** Its rows' tuples of run facts (PreparedBatch.facts: small, posted as it is). */
   facts: BatchFacts;
   children: ChildData[];
-  failures: PreparedFailure[];
   outcomes: string;
 }
 

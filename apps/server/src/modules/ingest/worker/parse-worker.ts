@@ -142,7 +142,6 @@ async function post(
     tests: batch.tests.packed(packing),
     facts: batch.facts,
     children: await Promise.all(batch.children.map((child) => childData(child, upload))),
-    failures: batch.failures,
     outcomes: batch.outcomes,
   };
   preparer.recycle(batch);
@@ -164,7 +163,6 @@ export default async function parseUpload(task: ParseTask): Promise<void> {
       testIdPattern: new RegExp(task.testIdPattern, "i"),
       runFacts: task.runFacts,
       existing: task.existing,
-      fingerprintFailures: task.fingerprintFailures !== false,
       ...(task.batchSize !== undefined && { batchSize: task.batchSize }),
     });
     const warnings = new Warnings();

@@ -166,7 +166,6 @@ function batchOf(data: BatchData, spool: Spool): PreparedBatch {
       const found = files.flatMap(([name, file]) => (file ? [{ ...file, name }] : []));
       return { index, result, files: new FileSet(found) };
     }),
-    failures: data.failures,
     outcomes: data.outcomes,
   };
 }

@@ -37,6 +37,8 @@ export class RunViewCache {
   private readonly views: LRUCache<string, KeptView>;
   /** Views being built, by run and version: a second reader waits for the same build. */
   private readonly building = new Map<string, Promise<KeptView>>();
+  /** Views being warmed after an upload's answer (view.service.ts, warmRunView). */
+  private readonly warming = new Set<Promise<unknown>>();
 
   constructor(maxBytes = RUN_VIEW_CACHE_BYTES) {
     this.views = new LRUCache({
@@ -53,6 +55,20 @@ export class RunViewCache {
 
   set(family: string, key: string, view: KeptView): void {
     this.views.set(`${family}\u0000${key}`, view);
+  }
+
+  /** Counts `work` (a warming) among what `settled` waits for, from now until it ends. */
+  track(work: Promise<unknown>): void {
+    this.warming.add(work);
+    void work.finally(() => this.warming.delete(work));
+  }
+
+  /**
+   * Once no view is being warmed or built: background work after an upload (triage) goes after
+   * the view a person may be opening (issue 36: the first open as fast as the next).
+   */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.warming, ...this.building.values()]);
   }
 
   /** The view of this version built by `build`, once however many ask while it is built. */

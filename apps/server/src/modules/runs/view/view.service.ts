@@ -87,7 +87,7 @@ async function viewOf(ctx: RunViewContext, family: Family, key: string): Promise
  */
 export function warmRunView(ctx: RunViewContext, run: { family: string; key: string }): void {
   if (run.family !== "frontend" && run.family !== "backend") return;
-  viewOf(ctx, run.family, run.key).catch(() => undefined);
+  ctx.cache.track(viewOf(ctx, run.family, run.key).catch(() => undefined));
 }
 
 type StoredRun = { family: string; key: string };
