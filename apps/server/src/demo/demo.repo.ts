@@ -81,10 +81,15 @@ export async function storedCounts(db: Db): Promise<StoredCounts> {
   return rows[0]!;
 }
 
-/** The newest run made before `before` (by id: the demo posts its runs oldest first). */
+/**
+ * The last run posted before the first run dated since `before` (ids: the demo posts its runs
+ * oldest first). Not the newest run dated before it: a few runs are posted last and dated in
+ * the past (a renamed job's, the OQ builds'), and taking their ids left no run after the cutoff.
+ */
 export async function lastRunIdBefore(db: Db, before: Date): Promise<number> {
   const { rows } = await db.pool.query<{ id: number | null }>(
-    "SELECT max(id)::float8 AS id FROM runs WHERE created_at < $1",
+    `SELECT coalesce((SELECT min(id) FROM runs WHERE created_at >= $1) - 1,
+                     (SELECT max(id) FROM runs))::float8 AS id`,
     [before],
   );
   return rows[0]?.id ?? 0;
