@@ -176,8 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxUploadFiles: config.maxUploadFiles,
     // In the transaction that stores the run: triage marks it (and triages it after the commit),
     // aliases reads its new tests, then flaky moves its tests' windows (after aliases, so a
-    // renamed test's window follows it). Triage and flaky take a new run from its upload rather
-    // than reading it back.
+    // renamed test's window follows it). Flaky takes a new run's outcomes from its upload rather
+    // than reading them back.
     onRunStored: async (
       client: PoolClient,
       runId: number,

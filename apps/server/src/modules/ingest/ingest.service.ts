@@ -38,10 +38,10 @@ export interface IngestDeps {
   uploadSlots: LimitFunction;
   /**
    * Called in the transaction that stored a run's results, after its counts: another module's
-   * reading of the new results (triage's fingerprints, aliases), committed with them or not at
+   * reading of the new results (triage's mark, aliases, flaky), committed with them or not at
    * all. `registered`: the tests this transaction may have added to the catalogue (count 0:
-   * none), with the first NEW_TEST_IDS_KEPT of their ids. `written`: the run's failures,
-   * fingerprinted, and its outcomes, when this transaction wrote all of it (ResultsWriter.written).
+   * none), with the first NEW_TEST_IDS_KEPT of their ids. `written`: the run's outcomes, when
+   * this transaction wrote all of it (ResultsWriter.written).
    * Answers what to start once the transaction has committed, if anything (triage's work on the
    * run: off the upload's answer, docs/triage.md "When").
    */
