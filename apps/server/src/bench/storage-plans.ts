@@ -3,7 +3,7 @@ import { createDb, type Db } from "../db/pool.js";
 import { listTestHistory, listTopFails } from "../modules/runs/history.repo.js";
 import { listEarlierHistory, listRunFinalResults } from "../modules/runs/run-history.repo.js";
 import { findResult, listFrontendResults, listTaggedFailures } from "../modules/runs/runs.repo.js";
-import { listFrontendViewRows } from "../modules/runs/view/run-view.repo.js";
+import { eachFrontendViewRow } from "../modules/runs/view/run-view.repo.js";
 import { newFailures } from "../modules/settings/run-summary.repo.js";
 import { median, say } from "./output.js";
 
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       ["history", () => listTestHistory(db, testId, { limit: 100 })],
       ["top fails (1 month)", () => listTopFails(db, 1, 50)],
       ["run results (frontend)", () => listFrontendResults(db, runId)],
-      ["run view rows", () => listFrontendViewRows(db, runId)],
+      ["run view rows", () => eachFrontendViewRow(db, runId, () => undefined)],
       ["one result", () => findResult(db, runId, "a1b2")],
       ["run final results", () => listRunFinalResults(db, runId)],
       ["earlier history (200 tests)", () => listEarlierHistory(db, runId, anchors, 5)],

@@ -10,7 +10,8 @@ import { derivedFields, toBackendRun, toFrontendRun, type StatusRules } from "..
 import type { FoundRun } from "../runs.repo.js";
 import * as repo from "./run-view.repo.js";
 import type { KeptView } from "./view-cache.js";
-import { ViewResults, type ResultInput } from "./view-columns.js";
+import type { ResultInput } from "./view-columns.js";
+import { ViewResultsBuilder } from "./view-columns-builder.js";
 import { lowerTag } from "./view-filter.js";
 
 /**
@@ -30,22 +31,41 @@ function cut(text: string | null): [string | null, boolean] {
   return [text.slice(0, VIEW_ERROR_CHARS), true];
 }
 
-function summaryOf(results: readonly ResultInput[], rules: BuildRules) {
-  const counts: StatusCounts = { total: 0, passed: 0, failed: 0, skipped: 0, unstable: 0 };
-  const failed: { test_id: number; tags: readonly string[] }[] = [];
-  const options = new Set<string>();
-  for (const result of results) {
-    counts.total++;
-    counts[result.status]++;
-    if (result.status === "failed") failed.push({ test_id: result.test_id, tags: result.tags });
-    for (const tag of result.tags) if (!rules.isIdTag(tag)) options.add(lowerTag(tag));
-  }
-  options.delete("");
-  return {
-    counts,
-    failed_groups: summarizeFailures(failed, rules.majorTags),
-    tag_options: [...options].sort(),
+/** The counts, Failed Summary and tag options of the whole run, as its results are added. */
+class SummaryOf {
+  private readonly counts: StatusCounts = {
+    total: 0,
+    passed: 0,
+    failed: 0,
+    skipped: 0,
+    unstable: 0,
   };
+  /** With their ids: the Failed Summary lists tests in report order, whatever order rows came in. */
+  private readonly failed: { id: number; test_id: number; tags: readonly string[] }[] = [];
+  private readonly options = new Set<string>();
+
+  constructor(private readonly rules: BuildRules) {}
+
+  add(result: ResultInput): void {
+    this.counts.total++;
+    this.counts[result.status]++;
+    if (result.status === "failed") {
+      this.failed.push({ id: result.id, test_id: result.test_id, tags: result.tags });
+    }
+    for (const tag of result.tags) if (!this.rules.isIdTag(tag)) this.options.add(lowerTag(tag));
+  }
+
+  done() {
+    this.options.delete("");
+    return {
+      counts: this.counts,
+      failed_groups: summarizeFailures(
+        this.failed.sort((a, b) => a.id - b.id),
+        this.rules.majorTags,
+      ),
+      tag_options: [...this.options].sort(),
+    };
+  }
 }
 
 /** The fields only one family's results have: the frontend card's, or the backend row's attempt. */
@@ -84,7 +104,7 @@ function inputOf(
     status: derived.derived_status,
     raw: row.status,
     pending: isPendingFailure(row.error_message),
-    start_time: row.start_time,
+    start_ms: row.start_ms,
     duration_ms: row.duration_ms,
     tags: row.tags,
     pending_reason: derived.pending_reason,
@@ -116,15 +136,19 @@ export async function buildFrontendView(
   version: string,
   rules: BuildRules,
 ): Promise<KeptView> {
-  const rows = await repo.listFrontendViewRows(db, run.id);
+  const results = new ViewResultsBuilder("frontend", lowerTag);
+  const summary = new SummaryOf(rules);
   let unstable = 0;
-  const inputs = rows.map((row): ResultInput => {
+  // The run's lowest and highest result ids: where its screenshots are.
+  let firstId = Infinity;
+  let lastId = 0;
+  await repo.eachFrontendViewRow(db, run.id, (row) => {
     const derived = derivedFields(row, rules);
     if (derived.derived_status === "unstable") unstable++;
     const failed = derived.derived_status === "failed" || derived.derived_status === "unstable";
     // A card shows the message of a failure only, and only its first lines.
     const [error, isCut] = failed ? cut(row.error_message) : [null, false];
-    return inputOf(row, derived, {
+    const input = inputOf(row, derived, {
       flaky: row.flaky,
       error_message: error,
       error_cut: isCut,
@@ -133,14 +157,23 @@ export async function buildFrontendView(
       chrome_version: row.chrome_version,
       platform: row.platform,
       commit_hash: row.commit_hash,
-      screenshot: row.screenshot,
+      screenshot: null,
     });
+    results.add(input);
+    summary.add(input);
+    firstId = Math.min(firstId, row.id);
+    lastId = Math.max(lastId, row.id);
   });
+  if (lastId > 0) {
+    for (const shot of await repo.screenshotsBetween(db, firstId, lastId)) {
+      results.screenshot(shot.result_id, shot.object_key);
+    }
+  }
   return {
     ...baseView(run, version),
     run: toFrontendRun(run, unstable),
-    results: new ViewResults(inputs, "frontend", lowerTag),
-    summary: summaryOf(inputs, rules),
+    results: results.done(),
+    summary: summary.done(),
   };
 }
 
@@ -150,15 +183,18 @@ export async function buildBackendView(
   version: string,
   rules: BuildRules,
 ): Promise<KeptView> {
-  const rows = await repo.listBackendViewRows(db, run.id);
+  const results = new ViewResultsBuilder("backend", lowerTag);
   const backendRules = { ...rules, unstableTestIds: NO_UNSTABLE };
-  const inputs = rows.map((row) =>
-    inputOf(row, derivedFields(row, backendRules), { attempt: row.attempt }),
-  );
+  const summary = new SummaryOf(backendRules);
+  await repo.eachBackendViewRow(db, run.id, (row) => {
+    const input = inputOf(row, derivedFields(row, backendRules), { attempt: row.attempt });
+    results.add(input);
+    summary.add(input);
+  });
   return {
     ...baseView(run, version),
     run: toBackendRun(run),
-    results: new ViewResults(inputs, "backend", lowerTag),
-    summary: summaryOf(inputs, backendRules),
+    results: results.done(),
+    summary: summary.done(),
   };
 }

@@ -1,7 +1,8 @@
 import { PENDING_MARKER } from "@assay/core";
 import { describe, expect, it } from "vitest";
 import { RunViewCache, type KeptView } from "./view-cache.js";
-import { ViewResults, type ResultInput } from "./view-columns.js";
+import type { ResultInput } from "./view-columns.js";
+import { ViewResultsBuilder, viewResultsOf } from "./view-columns-builder.js";
 import { lowerTag } from "./view-filter.js";
 
 // The kept view's columns give back each result's row, history entry and filter facts as the
@@ -20,7 +21,7 @@ function frontendInput(i: number, overrides: Partial<ResultInput> = {}): ResultI
     status: (["passed", "failed", "skipped", "unstable"] as const)[i % 4]!,
     raw: (["passed", "failed", "skipped", "failed"] as const)[i % 4]!,
     pending: i % 4 === 2,
-    start_time: i % 2 ? START : null,
+    start_ms: i % 2 ? START.getTime() : null,
     duration_ms: 12.5 * i,
     tags: i % 2 ? [" @Smoke", "UI"] : [],
     pending_reason: i % 4 === 2 ? "waits for NXL-1" : null,
@@ -40,7 +41,7 @@ function frontendInput(i: number, overrides: Partial<ResultInput> = {}): ResultI
 describe("ViewResults", () => {
   it("gives back each frontend row, in the columns' order", () => {
     const inputs = [0, 1, 2, 3].map((i) => frontendInput(i));
-    const results = new ViewResults(inputs, "frontend", lowerTag);
+    const results = viewResultsOf(inputs, "frontend", lowerTag);
     expect(results.length).toBe(4);
     for (const [i, r] of inputs.entries()) {
       expect(results.rowOf(i)).toEqual([
@@ -76,7 +77,7 @@ describe("ViewResults", () => {
 
   it("gives back each backend row, with its attempt", () => {
     const inputs = [0, 1].map((i) => ({ ...frontendInput(i), attempt: i + 2 }));
-    const results = new ViewResults(inputs, "backend", lowerTag);
+    const results = viewResultsOf(inputs, "backend", lowerTag);
     expect(results.rowOf(1)).toEqual([
       1001,
       "trt-1",
@@ -93,7 +94,7 @@ describe("ViewResults", () => {
   });
 
   it("gives the history's entries: raw status, pending marker, start", () => {
-    const results = new ViewResults(
+    const results = viewResultsOf(
       [0, 1, 2, 3].map((i) => frontendInput(i)),
       "frontend",
       lowerTag,
@@ -110,7 +111,7 @@ describe("ViewResults", () => {
   });
 
   it("finds a test's results in report order, tests in the order asked", () => {
-    const results = new ViewResults(
+    const results = viewResultsOf(
       [0, 1, 2, 3, 4, 5, 6].map((i) => frontendInput(i)),
       "frontend",
       lowerTag,
@@ -120,8 +121,27 @@ describe("ViewResults", () => {
     expect(results.ofTests([99])).toEqual([]);
   });
 
+  it("puts results added in any order in report order, each with its screenshot", () => {
+    const inputs = [0, 1, 2, 3, 4, 5, 6].map((i) => frontendInput(i, { screenshot: null }));
+    const builder = new ViewResultsBuilder("frontend", lowerTag);
+    for (const i of [4, 0, 6, 2, 1, 5, 3]) builder.add(inputs[i]!);
+    builder.screenshot(1002, "shots/2.png");
+    builder.screenshot(1006, "shots/6.png");
+    builder.screenshot(999, "shots/elsewhere.png");
+    const results = builder.done();
+    const inOrder = viewResultsOf(inputs, "frontend", lowerTag);
+    for (let i = 0; i < inputs.length; i++) {
+      const shot = i === 2 ? "shots/2.png" : i === 6 ? "shots/6.png" : null;
+      expect(results.rowOf(i)).toEqual([...inOrder.rowOf(i).slice(0, -1), shot]);
+      expect(results.entryOf(i)).toEqual(inOrder.entryOf(i));
+      expect(results.tagsOf(i)).toEqual(inOrder.tagsOf(i));
+    }
+    expect(results.ofTests([50])).toEqual([0, 3, 6]);
+    expect(results.bytes).toBeGreaterThan(inOrder.bytes);
+  });
+
   it("searches name, title, scenario, TC id and tags, lower-cased", () => {
-    const results = new ViewResults([frontendInput(1)], "frontend", lowerTag);
+    const results = viewResultsOf([frontendInput(1)], "frontend", lowerTag);
     expect(results.searchTextOf(0)).toBe("tc51\nname 1\ntitle 1\n\n@smoke\nui");
   });
 });

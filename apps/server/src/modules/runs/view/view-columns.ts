@@ -11,20 +11,17 @@ import type { ViewFacts } from "./view-filter.js";
  * A page's rows are made again from the columns when it is cut: 60 rows, microseconds.
  */
 
-const STATUSES: readonly DisplayStatus[] = ["passed", "failed", "skipped", "unstable"];
-const RAWS = ["passed", "failed", "skipped"] as const;
+/** The statuses' codes in the columns: their indexes here. */
+export const STATUSES: readonly DisplayStatus[] = ["passed", "failed", "skipped", "unstable"];
+export const RAWS = ["passed", "failed", "skipped"] as const;
 export type RawStatus = (typeof RAWS)[number];
 
-const FLAKY = 1;
-const PENDING = 2;
-const ERROR_CUT = 4;
+/** Bits of the flags column. */
+export const FLAKY = 1;
+export const PENDING = 2;
+export const ERROR_CUT = 4;
 
-/** What a stored string costs V8 beside its characters (header, alignment), roughly. */
-const STRING_OVERHEAD = 24;
-/** A slot of a JS array (a pointer). */
-const SLOT = 8;
-
-/** One result as the builder gives it: what the rows send and what the filters read. */
+/** One result as the view's build gives it: what the rows send and what the filters read. */
 export interface ResultInput {
   id: number;
   test_run_test_id: string;
@@ -35,7 +32,8 @@ export interface ResultInput {
   status: DisplayStatus;
   raw: RawStatus;
   pending: boolean;
-  start_time: Date | null;
+  /** ms since the epoch (what a Date holds), null when it has no start. */
+  start_ms: number | null;
   duration_ms: number;
   tags: readonly string[];
   pending_reason: string | null;
@@ -53,40 +51,7 @@ export interface ResultInput {
   attempt?: number;
 }
 
-/** Values that repeat, kept once: each distinct value has one index. */
-class SharedValues {
-  readonly values: unknown[] = [];
-  private readonly index = new Map<string, number>();
-  bytes = 0;
-
-  private put(key: string, value: unknown, bytes: number): number {
-    const known = this.index.get(key);
-    if (known !== undefined) return known;
-    this.index.set(key, this.values.length);
-    this.values.push(value);
-    this.bytes += bytes + SLOT;
-    return this.values.length - 1;
-  }
-
-  text(value: string | null | undefined): number {
-    if (value === null || value === undefined) return this.put("n", null, 0);
-    return this.put(`s${value}`, value, STRING_OVERHEAD + value.length);
-  }
-
-  list(value: readonly string[] | undefined): number {
-    const list = value ?? [];
-    const bytes = list.reduce((sum, item) => sum + STRING_OVERHEAD + item.length + SLOT, 32);
-    return this.put(`a${JSON.stringify(list)}`, list, bytes);
-  }
-
-  /** The table without its lookup map, which only the build needs. */
-  done(): unknown[] {
-    this.index.clear();
-    return this.values;
-  }
-}
-
-const SHARED = [
+export const SHARED = [
   "tags",
   "tickets",
   "pending_reason",
@@ -95,169 +60,129 @@ const SHARED = [
   "platform",
   "commit_hash",
 ] as const;
-type Shared = (typeof SHARED)[number];
+export type Shared = (typeof SHARED)[number];
+
+/**
+ * The columns of a run's results, as ViewResultsBuilder (view-columns-builder.ts) makes them: in
+ * the order the results arrived, which `order` maps report order to.
+ */
+export interface ViewColumns {
+  readonly length: number;
+  /** For the i-th result in report order (by id), its place in the columns. */
+  readonly order: Uint32Array;
+  /** Estimated heap the columns hold, for the cache's bound. */
+  readonly bytes: number;
+  readonly ids: Float64Array;
+  readonly testIds: Float64Array;
+  readonly statuses: Uint8Array;
+  readonly raws: Uint8Array;
+  readonly flags: Uint8Array;
+  readonly durations: Float64Array;
+  /** Backend only (empty for a frontend view). */
+  readonly attempts: Uint32Array;
+  /** ms since the epoch; NaN for a result without a start. */
+  readonly starts: Float64Array;
+  readonly testRunTestIds: readonly string[];
+  readonly names: readonly string[];
+  readonly titles: readonly (string | null)[];
+  readonly scenarios: readonly (string | null)[];
+  /** Frontend: the card's cut failure message; empty for a backend view. */
+  readonly errors: readonly (string | null)[];
+  readonly screenshots: readonly (string | null)[];
+  /** Per result, its value's index in `values`. */
+  readonly shared: Readonly<Record<Shared, Uint32Array>>;
+  readonly values: readonly unknown[];
+  /** Each shared tag list lower-cased, by its index in `values`. */
+  readonly lowerTags: ReadonlyMap<number, readonly string[]>;
+}
 
 export class ViewResults implements ViewFacts {
   readonly length: number;
-  /** Estimated heap the columns hold, for the cache's bound. */
   readonly bytes: number;
-  private readonly ids: Float64Array;
-  private readonly testIds: Float64Array;
-  private readonly statuses: Uint8Array;
-  private readonly raws: Uint8Array;
-  private readonly flags: Uint8Array;
-  private readonly durations: Float64Array;
-  private readonly attempts: Uint32Array;
-  /** ms since the epoch; NaN for a result without a start. */
-  private readonly starts: Float64Array;
-  private readonly testRunTestIds: string[];
-  private readonly names: string[];
-  private readonly titles: (string | null)[];
-  private readonly scenarios: (string | null)[];
-  /** Frontend: the card's cut failure message; empty for a backend view. */
-  private readonly errors: (string | null)[];
-  private readonly screenshots: (string | null)[];
-  private readonly shared: Record<Shared, Uint32Array>;
-  private readonly values: unknown[];
-  /** Each shared tag list lower-cased, by its index in `values`. */
-  private readonly lowerTags = new Map<number, readonly string[]>();
   /** Result indexes ordered by test id, then report order (made on the first ask). */
   private byTest?: Uint32Array;
   private searchTexts?: (string | undefined)[];
 
   constructor(
-    inputs: readonly ResultInput[],
+    private readonly c: ViewColumns,
     readonly family: "frontend" | "backend",
-    lower: (tag: string) => string,
   ) {
-    const n = inputs.length;
-    this.length = n;
-    this.ids = new Float64Array(n);
-    this.testIds = new Float64Array(n);
-    this.statuses = new Uint8Array(n);
-    this.raws = new Uint8Array(n);
-    this.flags = new Uint8Array(n);
-    this.durations = new Float64Array(n);
-    this.attempts = new Uint32Array(family === "backend" ? n : 0);
-    this.starts = new Float64Array(n);
-    this.testRunTestIds = new Array<string>(n);
-    this.names = new Array<string>(n);
-    this.titles = new Array<string | null>(n);
-    this.scenarios = new Array<string | null>(n);
-    const frontend = family === "frontend";
-    this.errors = new Array<string | null>(frontend ? n : 0);
-    this.screenshots = new Array<string | null>(frontend ? n : 0);
-    const table = new SharedValues();
-    const shared = Object.fromEntries(SHARED.map((name) => [name, new Uint32Array(n)]));
-    this.shared = shared as Record<Shared, Uint32Array>;
-    let texts = 0;
-    const text = (value: string | null | undefined) =>
-      value === null || value === undefined ? 0 : STRING_OVERHEAD + value.length;
-    inputs.forEach((input, i) => {
-      this.ids[i] = input.id;
-      this.testIds[i] = input.test_id;
-      this.statuses[i] = STATUSES.indexOf(input.status);
-      this.raws[i] = RAWS.indexOf(input.raw);
-      this.flags[i] =
-        (input.flaky ? FLAKY : 0) |
-        (input.pending ? PENDING : 0) |
-        (input.error_cut ? ERROR_CUT : 0);
-      this.durations[i] = input.duration_ms;
-      if (!frontend) this.attempts[i] = input.attempt ?? 0;
-      this.starts[i] = input.start_time === null ? NaN : input.start_time.getTime();
-      this.testRunTestIds[i] = input.test_run_test_id;
-      this.names[i] = input.name;
-      this.titles[i] = input.title;
-      this.scenarios[i] = input.scenario;
-      texts += text(input.test_run_test_id) + text(input.name) + text(input.title);
-      texts += text(input.scenario);
-      if (frontend) {
-        this.errors[i] = input.error_message ?? null;
-        this.screenshots[i] = input.screenshot ?? null;
-        texts += text(input.error_message) + text(input.screenshot);
-      }
-      this.shared.tags[i] = table.list(input.tags);
-      this.shared.tickets[i] = table.list(input.tickets);
-      this.shared.pending_reason[i] = table.text(input.pending_reason);
-      this.shared.nora_site[i] = table.text(input.nora_site);
-      this.shared.chrome_version[i] = table.text(input.chrome_version);
-      this.shared.platform[i] = table.text(input.platform);
-      this.shared.commit_hash[i] = table.text(input.commit_hash);
-    });
-    let lowerBytes = 0;
-    for (const index of new Set(this.shared.tags)) {
-      const tags = (table.values[index] as readonly string[]).map(lower);
-      this.lowerTags.set(index, tags);
-      lowerBytes += tags.reduce((sum, tag) => sum + STRING_OVERHEAD + tag.length + SLOT, 64);
-    }
-    const typed = n * (8 + 8 + 1 + 1 + 1 + 8 + 8 + SHARED.length * 4) + this.attempts.byteLength;
-    const slots = n * SLOT * (frontend ? 6 : 4);
-    this.bytes = typed + slots + texts + table.bytes + lowerBytes;
-    this.values = table.done();
+    this.length = c.length;
+    this.bytes = c.bytes;
+  }
+
+  /** Where the i-th result in report order is in the columns. */
+  private at(i: number): number {
+    return this.c.order[i]!;
   }
 
   idOf(i: number): number {
-    return this.ids[i]!;
+    return this.c.ids[this.at(i)]!;
   }
   testIdOf(i: number): number {
-    return this.testIds[i]!;
+    return this.c.testIds[this.at(i)]!;
   }
   statusOf(i: number): DisplayStatus {
-    return STATUSES[this.statuses[i]!]!;
+    return STATUSES[this.c.statuses[this.at(i)]!]!;
   }
   /** The result's report tags, trimmed and lower-cased. */
   tagsOf(i: number): readonly string[] {
-    return this.lowerTags.get(this.shared.tags[i]!)!;
+    return this.c.lowerTags.get(this.c.shared.tags[this.at(i)]!)!;
   }
   testRunTestIdOf(i: number): string {
-    return this.testRunTestIds[i]!;
+    return this.c.testRunTestIds[this.at(i)]!;
   }
 
-  private value<T>(column: Shared, i: number): T {
-    return this.values[this.shared[column][i]!] as T;
+  /** The shared value of `column` of the result at `at` in the columns. */
+  private value<T>(column: Shared, at: number): T {
+    return this.c.values[this.c.shared[column][at]!] as T;
   }
 
   /** The row as sent (FRONTEND_VIEW_COLUMNS or BACKEND_VIEW_COLUMNS). */
   rowOf(i: number): unknown[] {
+    const { c } = this;
+    const at = this.at(i);
     const head = [
-      this.ids[i],
-      this.testRunTestIds[i],
-      this.testIds[i],
-      this.names[i],
-      this.titles[i],
-      this.scenarios[i],
-      this.statusOf(i),
+      c.ids[at],
+      c.testRunTestIds[at],
+      c.testIds[at],
+      c.names[at],
+      c.titles[at],
+      c.scenarios[at],
+      STATUSES[c.statuses[at]!],
     ];
-    const duration = this.durations[i];
+    const duration = c.durations[at];
     if (this.family === "backend") {
-      return [...head, this.attempts[i], duration, this.value("pending_reason", i)];
+      return [...head, c.attempts[at], duration, this.value("pending_reason", at)];
     }
-    const flags = this.flags[i]!;
+    const flags = c.flags[at]!;
     return [
       ...head,
       (flags & FLAKY) !== 0,
       duration,
-      this.value("tags", i),
-      this.errors[i],
+      this.value("tags", at),
+      c.errors[at],
       (flags & ERROR_CUT) !== 0,
-      this.value("tickets", i),
-      this.value("pending_reason", i),
-      this.value("nora_site", i),
-      this.value("chrome_version", i),
-      this.value("platform", i),
-      this.value("commit_hash", i),
-      this.screenshots[i],
+      this.value("tickets", at),
+      this.value("pending_reason", at),
+      this.value("nora_site", at),
+      this.value("chrome_version", at),
+      this.value("platform", at),
+      this.value("commit_hash", at),
+      c.screenshots[at],
     ];
   }
 
   /** What a history entry needs of the result (the pending rule reads the message). */
   entryOf(i: number): EntryRow {
-    const start = this.starts[i]!;
+    const { c } = this;
+    const at = this.at(i);
+    const start = c.starts[at]!;
     return {
-      test_id: this.testIds[i]!,
-      test_run_test_id: this.testRunTestIds[i]!,
-      status: RAWS[this.raws[i]!]!,
-      error_message: (this.flags[i]! & PENDING) !== 0 ? PENDING_MARKER : null,
+      test_id: c.testIds[at]!,
+      test_run_test_id: c.testRunTestIds[at]!,
+      status: RAWS[c.raws[at]!]!,
+      error_message: (c.flags[at]! & PENDING) !== 0 ? PENDING_MARKER : null,
       start_time: Number.isNaN(start) ? null : new Date(start),
     };
   }
@@ -271,10 +196,10 @@ export class ViewResults implements ViewFacts {
       let high = order.length;
       while (low < high) {
         const mid = (low + high) >>> 1;
-        if (this.testIds[order[mid]!]! < testId) low = mid + 1;
+        if (this.testIdOf(order[mid]!) < testId) low = mid + 1;
         else high = mid;
       }
-      for (let k = low; k < order.length && this.testIds[order[k]!] === testId; k++) {
+      for (let k = low; k < order.length && this.testIdOf(order[k]!) === testId; k++) {
         found.push(order[k]!);
       }
     }
@@ -284,7 +209,7 @@ export class ViewResults implements ViewFacts {
   private orderByTest(): Uint32Array {
     const order = new Uint32Array(this.length);
     for (let i = 0; i < this.length; i++) order[i] = i;
-    return order.sort((a, b) => this.testIds[a]! - this.testIds[b]! || a - b);
+    return order.sort((a, b) => this.testIdOf(a) - this.testIdOf(b) || a - b);
   }
 
   /** Name, title, scenario, TC id and tags, lower-cased; made on the first search. */
@@ -292,11 +217,12 @@ export class ViewResults implements ViewFacts {
     this.searchTexts ??= new Array<string | undefined>(this.length);
     let made = this.searchTexts[i];
     if (made === undefined) {
+      const at = this.at(i);
       const parts = [
-        `tc${this.testIds[i]}`,
-        this.names[i],
-        this.titles[i] ?? "",
-        this.scenarios[i] ?? "",
+        `tc${this.c.testIds[at]}`,
+        this.c.names[at],
+        this.c.titles[at] ?? "",
+        this.c.scenarios[at] ?? "",
         ...this.tagsOf(i),
       ];
       made = parts.join("\n").toLowerCase();

@@ -20,10 +20,13 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../../test/build-test-app.js";
 import {
+  insertAttachment,
   insertResult,
   insertRun,
   insertTest,
   tagTest,
+  type ResultRef,
+  type RunRef,
   type TestRef,
 } from "../../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
@@ -64,6 +67,7 @@ async function generateRun(family: "frontend" | "backend", key: string, tests: T
     }
   }
   const run = await insertRun(db, { test_run_key: key, family });
+  const other = await insertRun(db, { test_run_key: `${key}-other`, family });
   for (const [i, test] of tests.entries()) {
     const status = rng.pick(["passed", "failed", "failed", "skipped"] as const);
     const fields = {
@@ -76,11 +80,40 @@ async function generateRun(family: "frontend" | "backend", key: string, tests: T
       start_time: "2025-06-05T10:00:00Z",
       duration_ms: rng.int(1, 5000),
     };
+    let final;
     if (rng.chance(0.1)) {
-      // A retry: the first attempt does not count.
-      await insertResult(db, run, test, { ...fields, status: "failed", is_final: false });
-      await insertResult(db, run, test, { ...fields, attempt: 1, flaky: status === "passed" });
-    } else await insertResult(db, run, test, fields);
+      // A retry: the first attempt does not count, nor does its screenshot.
+      const first = await insertResult(db, run, test, {
+        ...fields,
+        status: "failed",
+        is_final: false,
+      });
+      if (family === "frontend") await insertAttachment(db, first);
+      final = await insertResult(db, run, test, {
+        ...fields,
+        attempt: 1,
+        flaky: status === "passed",
+      });
+    } else final = await insertResult(db, run, test, fields);
+    if (family === "frontend") await attachTo(rng, final, i === 5 ? other : undefined);
+  }
+}
+
+/**
+ * Screenshots of a frontend result (the card shows the last image): none, one or two images, and
+ * other files after them. Once, a result of another run whose id falls among the run's, with a
+ * screenshot of its own that no card of this run shows.
+ */
+async function attachTo(rng: Rng, result: ResultRef, other: RunRef | undefined) {
+  const db = database.db;
+  if (other) {
+    const test = await insertTest(db, { title: "Elsewhere" });
+    await insertAttachment(db, await insertResult(db, other, test, { status: "failed" }));
+  }
+  const images = rng.pick([0, 0, 0, 1, 2]);
+  for (let k = 0; k < images; k++) await insertAttachment(db, result);
+  if (rng.chance(0.2)) {
+    await insertAttachment(db, result, { content_type: "text/plain", name: "console.txt" });
   }
 }
 
@@ -250,6 +283,24 @@ describe("GET /v1/test-runs/{key}/view", () => {
     expect(view.summary?.tag_options).toEqual([...options].sort());
     expect(view.run).toEqual(detail.run);
     expect(view.total).toBe(finals.length);
+  });
+
+  it("shows each card's last screenshot: not an earlier attempt's, another run's or a file's", async () => {
+    const detail = await get("/v1/test-runs/fv", FrontendRunDetailSchema);
+    const all = await get("/v1/test-runs/fv/view?limit=1000", FrontendRunViewSchema);
+    const shots = new Map(
+      all.rows
+        .map((row) => viewRowObject<FrontendViewResult>(all.columns, row))
+        .map((row) => [row.id, row.screenshot]),
+    );
+    const finals = detail.results.filter((result) => result.is_final);
+    expect(finals.filter((result) => result.screenshot !== null).length).toBeGreaterThan(5);
+    for (const result of finals) expect(shots.get(result.id), result.name).toBe(result.screenshot);
+    const other = await get("/v1/test-runs/fv-other", FrontendRunDetailSchema);
+    const elsewhere = other.results[0]!;
+    expect(elsewhere.id).toBeGreaterThan(finals[0]!.id);
+    expect(elsewhere.id).toBeLessThan(finals.at(-1)!.id);
+    expect([...shots.values()]).not.toContain(elsewhere.screenshot);
   });
 
   it("locates a result in the filtered list, and says what is wrong with bad filters", async () => {
