@@ -131,13 +131,13 @@ function sendKept(reply: FastifyReply, answer: KeptAnswer) {
 }
 
 /** The answer as kept: compressed here when the plugin would stream it (again on every send). */
-function finalBytes(reply: FastifyReply, key: string, payload: string | Buffer) {
+async function finalBytes(reply: FastifyReply, key: string, payload: string | Buffer) {
   const encoding = reply.getHeader("content-encoding");
   if (encoding !== undefined) return { bytes: payload, encoding: String(encoding) };
   const wanted = key.slice(0, key.indexOf("\u0000"));
   if (wanted === "identity" || payload.length < COMPRESS_THRESHOLD_BYTES)
     return { bytes: payload, encoding: undefined };
-  const bytes = compressBody(payload, wanted as ContentEncoding);
+  const bytes = await compressBody(payload, wanted as ContentEncoding);
   void reply.header("content-encoding", wanted).header("vary", "accept-encoding");
   reply.removeHeader("content-length");
   return { bytes, encoding: wanted };
@@ -201,7 +201,7 @@ export function registerAnswerCache(
     if (!keep || reply.statusCode !== 200) return payload;
     if (typeof payload !== "string" && !Buffer.isBuffer(payload)) return payload;
     if (payload.length > KEEP_MAX_BYTES) return payload;
-    const { bytes, encoding } = finalBytes(reply, keep.key, payload);
+    const { bytes, encoding } = await finalBytes(reply, keep.key, payload);
     const type = String(reply.getHeader("content-type") ?? "application/json; charset=utf-8");
     const vary = reply.getHeader("vary");
     cache.set(keep.key, {

@@ -45,15 +45,25 @@ export class RunDetailCache {
    * `body` compressed in `encoding`: the kept bytes when this version is kept, else compressed
    * now (and kept with it when it is).
    */
-  encoded(key: string, version: string, body: string, encoding: ContentEncoding): Buffer {
-    const entry = this.bodies.get(key);
-    const kept = entry?.version === version ? entry : undefined;
-    const known = kept?.encoded[encoding];
+  async encoded(
+    key: string,
+    version: string,
+    body: string,
+    encoding: ContentEncoding,
+  ): Promise<Buffer> {
+    const known = this.current(key, version)?.encoded[encoding];
     if (known) return known;
-    const bytes = compressBody(body, encoding);
-    // Set again so the entry's size counts the new bytes.
+    const bytes = await compressBody(body, encoding);
+    // Looked up again: the entry may have changed while the body was compressed. Set again so
+    // the entry's size counts the new bytes.
+    const kept = this.current(key, version);
     if (kept) this.bodies.set(key, { ...kept, encoded: { ...kept.encoded, [encoding]: bytes } });
     return bytes;
+  }
+
+  private current(key: string, version: string): KeptDetail | undefined {
+    const entry = this.bodies.get(key);
+    return entry?.version === version ? entry : undefined;
   }
 }
 

@@ -111,7 +111,7 @@ export const runsRoutes =
      * building the answer from the cache, docs/performance.md; the plugin leaves encoded answers
      * be).
      */
-    const sendDetail = (
+    const sendDetail = async (
       request: FastifyRequest,
       reply: FastifyReply,
       answer: RunDetailAnswer,
@@ -128,7 +128,7 @@ export const runsRoutes =
       const encoding = acceptedEncoding(request.headers["accept-encoding"]);
       if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES)
         return reply.send(answer.body);
-      const bytes = detailCache.encoded(cacheKey, answer.etag, answer.body, encoding);
+      const bytes = await detailCache.encoded(cacheKey, answer.etag, answer.body, encoding);
       return reply.header("content-encoding", encoding).send(bytes);
     };
     app.get(

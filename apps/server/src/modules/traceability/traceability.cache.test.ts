@@ -177,7 +177,7 @@ describe("the background refresh", () => {
     const ready = cache.get(changed);
     expect(ready?.matrix.rows[0]?.testRuns[0]?.status).toBe("passed");
     // Compressed ahead too: the same buffer is handed out again.
-    expect(cache.encoded(ready!, "br")).toBe(cache.encoded(ready!, "br"));
+    expect(await cache.encoded(ready!, "br")).toBe(await cache.encoded(ready!, "br"));
   });
 });
 

@@ -73,12 +73,17 @@ export class MatrixCache {
   }
 
   /** `answer`'s body in `encoding`: compressed once while it is the kept answer. */
-  encoded(answer: MatrixAnswer, encoding: ContentEncoding): Buffer {
-    const kept = this.kept?.answer === answer ? this.kept : undefined;
-    const known = kept?.encoded[encoding];
+  async encoded(answer: MatrixAnswer, encoding: ContentEncoding): Promise<Buffer> {
+    const known = this.keptOf(answer)?.encoded[encoding];
     if (known) return known;
-    const bytes = compressBody(answer.body, encoding);
+    const bytes = await compressBody(answer.body, encoding);
+    // Looked up again: another answer may have been kept while this one was compressed.
+    const kept = this.keptOf(answer);
     if (kept) kept.encoded[encoding] = bytes;
     return bytes;
+  }
+
+  private keptOf(answer: MatrixAnswer) {
+    return this.kept?.answer === answer ? this.kept : undefined;
   }
 }

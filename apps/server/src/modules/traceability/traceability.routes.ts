@@ -34,7 +34,7 @@ import {
 const tags = ["traceability"];
 
 /** The kept answer: 304 when the client has this version, else its JSON, compressed if asked. */
-function sendMatrix(
+async function sendMatrix(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: MatrixAnswer,
@@ -51,7 +51,7 @@ function sendMatrix(
   const encoding = acceptedEncoding(request.headers["accept-encoding"]);
   if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES) return reply.send(answer.body);
   // Compressed once per kept answer; the compression plugin leaves encoded answers be.
-  return reply.header("content-encoding", encoding).send(cache.encoded(answer, encoding));
+  return reply.header("content-encoding", encoding).send(await cache.encoded(answer, encoding));
 }
 const refusals = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodySchema };
 

@@ -170,7 +170,7 @@ export async function refreshWatchedMatrix(
 ): Promise<void> {
   if (!cache.watched()) return;
   const answer = await currentMatrix(db, rmsTagPattern, cache, { asked: false });
-  if (answer.etag) cache.encoded(answer, "br");
+  if (answer.etag) await cache.encoded(answer, "br");
 }
 
 export async function testHistory(db: Db, testId: number): Promise<TestHistoryEntry[]> {
