@@ -168,7 +168,7 @@ export function toStep(step: StepRow): Step {
 
 /**
  * Images are a result's screenshots; every other attachment is listed beside them. The same test
- * as the lists' last screenshot (resultsWithLastShot's LIKE 'image/%').
+ * as the lists' last screenshot (runs.repo.ts screenshotsBetween's LIKE 'image/%').
  */
 export const isImage = (row: AttachmentRow): boolean => row.content_type.startsWith("image/");
 

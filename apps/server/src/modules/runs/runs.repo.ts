@@ -131,45 +131,56 @@ const FRONTEND_LIST_COLUMNS = RESULT_COLUMNS.filter(
 );
 
 /**
- * Results, each joined to the key of its last image attachment (`shot.object_key`): a lateral
- * probe of attachments_result_idx per result, so the attachments table is never scanned whatever
- * its size. The run detail and the run view read frontend results through it.
+ * The last image attachment (a card's screenshot) of each result whose id is in [fromId, toId],
+ * by result id: one scan of attachments_result_idx over a run's ids (a run's results take ids in
+ * blocks, so the range holds few others; the caller keeps its own) instead of a probe and sort
+ * per result, ~100 ms for 100,000 results even when the run has no attachment at all.
  */
-export function resultsWithLastShot(db: Db) {
-  return db.kysely.selectFrom("results").leftJoinLateral(
-    (eb) =>
-      eb
-        .selectFrom("attachments")
-        .select("attachments.object_key")
-        .whereRef("attachments.result_id", "=", "results.id")
-        .where("attachments.content_type", "like", "image/%")
-        .orderBy("attachments.id", "desc")
-        .limit(1)
-        .as("shot"),
-    (join) => join.onTrue(),
-  );
+export async function screenshotsBetween(
+  db: Db,
+  fromId: number,
+  toId: number,
+): Promise<Map<number, string>> {
+  const rows = await db.kysely
+    .selectFrom("attachments")
+    .distinctOn("result_id")
+    .select([sql<number>`result_id::float8`.as("result_id"), "object_key"])
+    .where("result_id", ">=", fromId)
+    .where("result_id", "<=", toId)
+    .where("content_type", "like", "image/%")
+    .orderBy("result_id")
+    .orderBy("id", "desc")
+    .execute();
+  return new Map(rows.map((row) => [row.result_id, row.object_key]));
 }
 
 /**
  * A frontend run's results, every attempt, in report order (found by the unique index on
  * (run_id, test_run_test_id), sorted by id), each with the object key of its last image
- * attachment (resultsWithLastShot). Timestamps come as ISO text. With `testId`, only that test's
+ * attachment (screenshotsBetween). Timestamps come as ISO text. With `testId`, only that test's
  * attempts.
  */
 export async function listFrontendResults(db: Db, runId: number, testId?: number) {
-  const rows = await resultsWithLastShot(db)
+  const rows = await db.kysely
+    .selectFrom("results")
     .leftJoin("result_facts as facts", "facts.id", "results.facts_id")
     .select(FRONTEND_LIST_COLUMNS.map((column) => `results.${column}` as const))
     .select([isoText("start_time"), isoText("end_time")])
     .select(namesOf())
     .select(factsOfResult("results", FRONTEND_FACTS))
-    .select("shot.object_key as screenshot")
+    // Set below, in place: a spread copy of each of 100,000 rows costs more than the read.
+    .select(sql<string | null>`NULL::text`.as("screenshot"))
     .where("results.run_id", "=", runId)
     .where("results.run_at", "=", runAtOf(runId))
     .$if(testId !== undefined, (qb) => qb.where("results.test_id", "=", testId!))
     .orderBy("results.id")
     .execute();
-  return rows.map(withResultIds);
+  rows.forEach(withResultIds);
+  if (rows.length > 0) {
+    const shots = await screenshotsBetween(db, rows[0]!.id, rows.at(-1)!.id);
+    for (const row of rows) row.screenshot = shots.get(row.id) ?? null;
+  }
+  return rows;
 }
 export type FrontendResultRow = Awaited<ReturnType<typeof listFrontendResults>>[number];
 

@@ -21,8 +21,8 @@ const startMs = (column: string) =>
 
 /**
  * The frontend card's columns and start time (for the history anchors), row by row as they
- * arrive (eachRow), in no order: a 100,000-result run is never held whole. The card's screenshot is read
- * apart (screenshotsBetween).
+ * arrive (eachRow), in no order: a 100,000-result run is never held whole. The card's
+ * screenshot is read apart (runs.repo.ts screenshotsBetween).
  */
 export function eachFrontendViewRow(
   db: Db,
@@ -59,25 +59,6 @@ function frontendViewRows(db: Db, runId: number) {
   );
 }
 export type FrontendViewDbRow = InferResult<ReturnType<typeof frontendViewRows>>[number];
-
-/**
- * The last image attachment of each result whose id is in [fromId, toId]: the run's screenshots
- * (a run's results take ids in blocks, so the range holds few others), one scan of the
- * attachments' (result_id, id) index instead of a probe per result (~100 ms per 100,000 results
- * even when the run has none). The caller keeps those of its results.
- */
-export async function screenshotsBetween(db: Db, fromId: number, toId: number) {
-  return db.kysely
-    .selectFrom("attachments")
-    .distinctOn("result_id")
-    .select([asNumber("result_id").as("result_id"), "object_key"])
-    .where("result_id", ">=", fromId)
-    .where("result_id", "<=", toId)
-    .where("content_type", "like", "image/%")
-    .orderBy("result_id")
-    .orderBy("id", "desc")
-    .execute();
-}
 
 /**
  * The backend row's columns, row by row as eachFrontendViewRow. Of the message only the status

@@ -7,7 +7,7 @@ import {
 } from "@assay/core";
 import type { Db } from "../../../db/pool.js";
 import { derivedFields, toBackendRun, toFrontendRun, type StatusRules } from "../runs.mappers.js";
-import type { FoundRun } from "../runs.repo.js";
+import { screenshotsBetween, type FoundRun } from "../runs.repo.js";
 import * as repo from "./run-view.repo.js";
 import type { KeptView } from "./view-cache.js";
 import type { ResultInput } from "./view-columns.js";
@@ -165,9 +165,8 @@ export async function buildFrontendView(
     lastId = Math.max(lastId, row.id);
   });
   if (lastId > 0) {
-    for (const shot of await repo.screenshotsBetween(db, firstId, lastId)) {
-      results.screenshot(shot.result_id, shot.object_key);
-    }
+    const shots = await screenshotsBetween(db, firstId, lastId);
+    for (const [resultId, key] of shots) results.screenshot(resultId, key);
   }
   return {
     ...baseView(run, version),

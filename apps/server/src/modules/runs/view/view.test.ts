@@ -104,6 +104,9 @@ async function generateRun(family: "frontend" | "backend", key: string, tests: T
  * other files after them. Once, a result of another run whose id falls among the run's, with a
  * screenshot of its own that no card of this run shows.
  */
+/** Each final frontend result's last image attachment, as inserted: the card's screenshot. */
+const lastImage = new Map<number, string>();
+
 async function attachTo(rng: Rng, result: ResultRef, other: RunRef | undefined) {
   const db = database.db;
   if (other) {
@@ -111,7 +114,9 @@ async function attachTo(rng: Rng, result: ResultRef, other: RunRef | undefined) 
     await insertAttachment(db, await insertResult(db, other, test, { status: "failed" }));
   }
   const images = rng.pick([0, 0, 0, 1, 2]);
-  for (let k = 0; k < images; k++) await insertAttachment(db, result);
+  for (let k = 0; k < images; k++) {
+    lastImage.set(result.id, (await insertAttachment(db, result)).object_key);
+  }
   if (rng.chance(0.2)) {
     await insertAttachment(db, result, { content_type: "text/plain", name: "console.txt" });
   }
@@ -294,8 +299,12 @@ describe("GET /v1/test-runs/{key}/view", () => {
         .map((row) => [row.id, row.screenshot]),
     );
     const finals = detail.results.filter((result) => result.is_final);
-    expect(finals.filter((result) => result.screenshot !== null).length).toBeGreaterThan(5);
-    for (const result of finals) expect(shots.get(result.id), result.name).toBe(result.screenshot);
+    expect(lastImage.size).toBeGreaterThan(5);
+    for (const result of finals) {
+      const want = lastImage.get(result.id) ?? null;
+      expect(shots.get(result.id), result.name).toBe(want);
+      expect(result.screenshot, result.name).toBe(want);
+    }
     const other = await get("/v1/test-runs/fv-other", FrontendRunDetailSchema);
     const elsewhere = other.results[0]!;
     expect(elsewhere.id).toBeGreaterThan(finals[0]!.id);
