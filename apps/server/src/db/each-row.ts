@@ -22,31 +22,55 @@ export async function eachRow<Row>(
 ): Promise<number> {
   const { sql, parameters } = query.compile();
   const client = await db.pool.connect();
-  let failed: unknown;
-  let rows = 0;
+  let callerFailed = false;
+  const handOver = (row: Row) => {
+    try {
+      onRow(row);
+    } catch (error) {
+      callerFailed = true;
+      throw error;
+    }
+  };
   try {
-    await new Promise<void>((resolve, reject) => {
-      // A Query with a 'row' listener and no callback does not collect rows (pg's _accumulateRows).
-      const reading = new pg.Query({ text: sql, values: [...parameters] });
-      reading.on("row", (row: Row) => {
-        if (failed !== undefined) return;
-        try {
-          onRow(row);
-          rows++;
-        } catch (error) {
-          failed = error;
-        }
-      });
-      reading.on("end", () => resolve());
-      reading.on("error", reject);
-      client.query(reading);
-    });
+    const rows = await eachRowOn(client, sql, [...parameters], handOver);
+    client.release();
+    return rows;
   } catch (error) {
-    // The connection may be broken (a backend killed): the pool drops it rather than reuse it.
-    client.release(error as Error);
+    // A failed query's connection may be broken (a backend killed): the pool drops it rather
+    // than reuse it. The caller's own error leaves it sound.
+    client.release(callerFailed ? undefined : (error as Error));
     throw error;
   }
-  client.release();
+}
+
+/**
+ * eachRow on a connection the caller holds (a transaction's), for SQL text with its values.
+ * The caller releases the connection.
+ */
+export async function eachRowOn<Row>(
+  client: pg.ClientBase,
+  text: string,
+  values: readonly unknown[],
+  onRow: (row: Row) => void,
+): Promise<number> {
+  let failed: unknown;
+  let rows = 0;
+  await new Promise<void>((resolve, reject) => {
+    // A Query with a 'row' listener and no callback does not collect rows (pg's _accumulateRows).
+    const reading = new pg.Query({ text, values: [...values] });
+    reading.on("row", (row: Row) => {
+      if (failed !== undefined) return;
+      try {
+        onRow(row);
+        rows++;
+      } catch (error) {
+        failed = error;
+      }
+    });
+    reading.on("end", () => resolve());
+    reading.on("error", reject);
+    void client.query(reading);
+  });
   if (failed !== undefined) throw failed;
   return rows;
 }

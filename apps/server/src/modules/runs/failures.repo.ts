@@ -1,6 +1,7 @@
 import { FAILURE_TEXT_CHARS } from "@assay/core";
 import type pg from "pg";
 import { NOT_PENDING_MESSAGE_SQL } from "../../db/pending-sql.js";
+import { eachRowOn } from "../../db/each-row.js";
 import { factIn, factsJoin, runAtOfParam, stackOf } from "../../db/results-sql.js";
 import type { ContextOutcomes } from "../ingest/pipeline/result-outcomes.js";
 
@@ -48,11 +49,9 @@ export async function runFacts(client: pg.ClientBase, runId: number): Promise<Ru
   return rows[0] ?? null;
 }
 
-export async function runFailures(client: pg.ClientBase, runId: number): Promise<RunFailureRow[]> {
-  // The run's row read once (MATERIALIZED): joined plainly, the planner probed runs' primary key
-  // once per failure, 100 of the 140 ms of a 100k-test upload's 10,000 failures.
-  const { rows } = await client.query<RunFailureRow>(
-    `WITH run AS MATERIALIZED (
+// The run's row read once (MATERIALIZED): joined plainly, the planner probed runs' primary key
+// once per failure, 100 of the 140 ms of a 100k-test upload's 10,000 failures.
+const RUN_FAILURES_SQL = `WITH run AS MATERIALIZED (
        SELECT branch, nora_site, coalesce(started_at, created_at) AS at FROM runs WHERE id = $1
      )
      SELECT r.id::float8 AS id, r.test_id::float8 AS test_id, r.error_name,
@@ -63,10 +62,18 @@ export async function runFailures(client: pg.ClientBase, runId: number): Promise
             coalesce(${factIn("r", "nora_site")}, run.nora_site) AS nora_site,
             coalesce(r.start_time, run.at) AS seen_at
      FROM results r CROSS JOIN run ${factsJoin("r")}
-     WHERE r.run_id = $1 AND r.run_at = ${runAtOfParam(1)} AND r.is_final AND r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}`,
-    [runId],
-  );
-  return rows;
+     WHERE r.run_id = $1 AND r.run_at = ${runAtOfParam(1)} AND r.is_final AND r.status = 'failed' AND ${NOT_PENDING_MESSAGE_SQL.replaceAll("error_message", "r.error_message")}`;
+
+/**
+ * The run's failures, each handed to `onRow` as it arrives (db/each-row.ts): a nightly run's
+ * 10,000 messages and stacks (up to FAILURE_TEXT_CHARS each) are never held together.
+ */
+export function eachRunFailure(
+  client: pg.ClientBase,
+  runId: number,
+  onRow: (row: RunFailureRow) => void,
+): Promise<number> {
+  return eachRowOn(client, RUN_FAILURES_SQL, [runId], onRow);
 }
 
 /** Runs after `afterId` in id order, a page at a time (the backfill walks every run once). */

@@ -5,16 +5,19 @@ import * as repo from "./failures.repo.js";
 export type { RunFacts, RunFailureRow } from "./failures.repo.js";
 
 /**
- * A run and its failed results (final attempts, not pending), for triage's fingerprints. `client`
- * may be the transaction that is storing the run: triage reads what it has not committed yet.
+ * A run's facts, its failed results (final attempts, not pending) handed to `onFailure` one by
+ * one as they are read, for triage's fingerprints; null when there is no such run. `client` may
+ * be the transaction that is storing the run: triage reads what it has not committed yet.
  */
-export async function runFailuresFor(
+export async function eachFailureOf(
   client: pg.ClientBase,
   runId: number,
-): Promise<{ run: repo.RunFacts; failures: repo.RunFailureRow[] } | null> {
+  onFailure: (failure: repo.RunFailureRow) => void,
+): Promise<repo.RunFacts | null> {
   const run = await repo.runFacts(client, runId);
   if (!run) return null;
-  return { run, failures: await repo.runFailures(client, runId) };
+  await repo.eachRunFailure(client, runId, onFailure);
+  return run;
 }
 
 /** A run's facts (key, family, branch, site, time); null when there is no such run. */
@@ -49,7 +52,7 @@ export type { ContextOutcomes, EarlierOutcome } from "./failures.repo.js";
 
 /**
  * A run and its final outcomes per context, for flaky tests' windows (issue 35); null when
- * there is no such run. Read in the transaction that stores the run, like runFailuresFor.
+ * there is no such run. Read in the transaction that stores the run, like eachFailureOf.
  */
 export async function runOutcomesFor(
   client: pg.ClientBase,

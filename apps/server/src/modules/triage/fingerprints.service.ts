@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
-import { setImmediate as nextTurn } from "node:timers/promises";
 import { ANALYSIS_DAYS, fingerprintFailure, type FailureFingerprint } from "@assay/core";
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import { withTransaction, type Db } from "../../db/pool.js";
 import { recordUnreadRuns } from "../runs/backfill.service.js";
-import { runFailuresFor, type RunFacts } from "../runs/failures.service.js";
+import { eachFailureOf, type RunFacts } from "../runs/failures.service.js";
 import { applyPastDecisions } from "./decisions.repo.js";
 import * as repo from "./fingerprints.repo.js";
 
@@ -17,20 +16,6 @@ export interface TriageSettings {
 /** The stored fingerprint (failure_groups.fingerprint): 16 hex digits of SHA-256 over core's key. */
 export function fingerprintHash(key: FailureFingerprint["key"]): string {
   return createHash("sha256").update(key).digest("hex").slice(0, 16);
-}
-
-/** A failure as it is filed: its result, test, cause and the facts the Failures screen filters by. */
-interface Failure {
-  resultId: number;
-  testId: number;
-  /** Its cause's fingerprint (fingerprintHash). */
-  hash: string;
-  /** The cause's words. */
-  cause: Omit<FailureFingerprint, "key">;
-  platform: string | null;
-  branch: string | null;
-  site: string | null;
-  seenAt: Date;
 }
 
 /**
@@ -47,64 +32,41 @@ export async function recordRunFailures(
 ): Promise<void> {
   const found = await readFailures(client, runId);
   if (!found || found.run.family === "load") return;
-  const { run: facts, failures } = found;
+  const { run: facts, groups, rows } = found;
   const firstTime = await repo.upsertTriageRun(client, facts);
-  if (firstTime && failures.length === 0) return;
-  const groups = new Map<string, repo.GroupInput>();
-  const rows: repo.FingerprintRow[] = [];
-  for (const failure of failures) {
-    const { hash, cause } = failure;
-    const earlier = groups.get(hash);
-    if (!earlier || failure.seenAt < earlier.seenAt) {
-      groups.set(hash, {
-        fingerprint: hash,
-        errorType: cause.errorType,
-        message: cause.message,
-        frame: cause.frame,
-        resultId: failure.resultId,
-        seenAt: failure.seenAt,
-      });
-    }
-    rows.push({
-      resultId: failure.resultId,
-      testId: failure.testId,
-      fingerprint: hash,
-      platform: failure.platform,
-      branch: failure.branch,
-      site: failure.site,
-      seenAt: failure.seenAt,
-    });
-  }
+  if (firstTime && rows.length === 0) return;
   await repo.storeRunFingerprints(
     client,
     { id: facts.id, family: facts.family, firstTime },
     [...groups.values()],
     rows,
   );
-  if (failures.length > 0) {
+  if (rows.length > 0) {
     await applyPastDecisions(client, facts.id, settings.similarity, ANALYSIS_DAYS);
   }
 }
 
 /**
- * Failures fingerprinted between two turns of the event loop: a nightly run's 10,000 take
- * 0.15-0.3 s of the server's thread, which other requests should not wait behind whole.
+ * The run's failures read back from the database and fingerprinted as they arrive, each filed
+ * as a row of its group; a group keeps the cause of its earliest failure. A failure's texts are
+ * let go once fingerprinted instead of all being held until the last was read (a third of what
+ * triaging a run left in the old generation: docs/performance.md, "Session 40"). Rows arrive a
+ * network read at a time, and the event loop turns between two reads.
  */
-const FINGERPRINTS_A_TURN = 500;
-
-/** The run's failures read back from the database, and fingerprinted. */
 async function readFailures(
   client: pg.ClientBase,
   runId: number,
-): Promise<{ run: RunFacts; failures: Failure[] } | null> {
-  const found = await runFailuresFor(client, runId);
-  if (!found) return null;
+): Promise<{
+  run: RunFacts;
+  groups: Map<string, repo.GroupInput>;
+  rows: repo.FingerprintRow[];
+} | null> {
   // Whole texts are not memoized: their stacks differ by test, and keying a map by 1 KB strings
   // cost more than fingerprinting again. Identical fingerprints are hashed once.
   const hashes = new Map<string, string>();
-  const failures: Failure[] = [];
-  for (const failure of found.failures) {
-    if (failures.length % FINGERPRINTS_A_TURN === FINGERPRINTS_A_TURN - 1) await nextTurn();
+  const groups = new Map<string, repo.GroupInput>();
+  const rows: repo.FingerprintRow[] = [];
+  const run = await eachFailureOf(client, runId, (failure) => {
     const { key, ...cause } = fingerprintFailure({
       name: failure.error_name,
       message: failure.error_message,
@@ -115,18 +77,29 @@ async function readFailures(
       hash = fingerprintHash(key);
       hashes.set(key, hash);
     }
-    failures.push({
+    const seenAt = failure.seen_at;
+    const earlier = groups.get(hash);
+    if (!earlier || seenAt < earlier.seenAt) {
+      groups.set(hash, {
+        fingerprint: hash,
+        errorType: cause.errorType,
+        message: cause.message,
+        frame: cause.frame,
+        resultId: failure.id,
+        seenAt,
+      });
+    }
+    rows.push({
       resultId: failure.id,
       testId: failure.test_id,
-      hash,
-      cause,
+      fingerprint: hash,
       platform: failure.platform,
       branch: failure.branch,
       site: failure.nora_site,
-      seenAt: failure.seen_at,
+      seenAt,
     });
-  }
-  return { run: found.run, failures };
+  });
+  return run && { run, groups, rows };
 }
 
 /**

@@ -4,7 +4,12 @@ import { useIngestApp } from "../../../../test/ingest-app.js";
 import type { TestDatabase } from "../../../../test/test-database.js";
 import { upload } from "../../../../test/upload.js";
 import { FACT_COLUMNS } from "../../../db/results-sql.js";
-import { earlierOutcomes, runFailures, runOutcomes } from "../../runs/failures.repo.js";
+import {
+  earlierOutcomes,
+  eachRunFailure,
+  runOutcomes,
+  type RunFailureRow,
+} from "../../runs/failures.repo.js";
 
 let database: TestDatabase;
 let app: FastifyInstance;
@@ -119,7 +124,8 @@ async function answers(run: { key: string; id: number }) {
   const client = await database.db.pool.connect();
   try {
     const outcomes = await runOutcomes(client, run.id);
-    const failures = await runFailures(client, run.id);
+    const failures: RunFailureRow[] = [];
+    await eachRunFailure(client, run.id, (row) => failures.push(row));
     const testIds = failures.map((f) => f.test_id);
     const earlier = await earlierOutcomes(client, testIds, run.id + 1, 10);
     return {

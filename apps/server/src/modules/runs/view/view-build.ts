@@ -40,7 +40,7 @@ class SummaryOf {
     skipped: 0,
     unstable: 0,
   };
-  /** With their ids: the Failed Summary lists tests in report order, whatever order rows came in. */
+  /** With their ids: the Failed Summary lists tests in report order, whatever order rows came. */
   private readonly failed: { id: number; test_id: number; tags: readonly string[] }[] = [];
   private readonly options = new Set<string>();
 
