@@ -12,8 +12,9 @@ import {
 
 /*
  * Builds a run's ViewResults (view-columns.ts) one result at a time, as the rows arrive from the
- * database: no array of the run's rows or inputs is ever held, so a 100,000-result build leaves
- * no garbage that outlives the young generation (docs/performance.md, "Session 40").
+ * database: no array of the run's rows or inputs is ever held, and what outlives the young
+ * generation is the columns themselves, not 100,000 row objects (docs/performance.md, "Session
+ * 40: the run view read as it arrives").
  */
 
 /** The shared columns whose values are lists. */
