@@ -21,7 +21,7 @@ const sweepQueue = jobQueue<{ reason: string }>("triage.sweep", {
  * holds (pending.service.ts, sweepPending). A read that needs such a run's groups sooner
  * triages it itself.
  */
-export const SWEEP_AFTER_MS = 60_000;
+const SWEEP_AFTER_MS = 60_000;
 
 export async function startPendingSweep(jobs: Jobs, deps: TriageDeps): Promise<void> {
   await jobs.work(
