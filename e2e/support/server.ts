@@ -28,7 +28,9 @@ async function freePort(): Promise<number> {
 async function waitUntilReady(url: string, child: ChildProcess, output: () => string) {
   const until = Date.now() + 90_000;
   while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`the server exited early:\n${output()}`);
+    // A server killed by a signal has a signal code and no exit code.
+    const ended = child.exitCode ?? child.signalCode;
+    if (ended !== null) throw new Error(`the server exited early (${ended}):\n${output()}`);
     try {
       if ((await fetch(`${url}/readyz`)).ok) return;
     } catch {
