@@ -93,8 +93,8 @@ const gzipInPool = promisify(gzip);
 
 /**
  * The same compression as the plugin's, done once for an answer that is kept (RunDetailCache,
- * the matrix, kept answers), in libuv's thread pool: a 100,000-result run's detail (73 MB of
- * JSON) took its thread about a second, during which no other request was answered.
+ * the matrix, kept answers), in libuv's thread pool: brotli took the server's thread 0.55 s for
+ * a 100,000-result run's detail (68 MB of JSON), during which no other request was answered.
  */
 export function compressBody(body: string | Buffer, encoding: ContentEncoding): Promise<Buffer> {
   return encoding === "br" ? brotliInPool(body, brotliOptions) : gzipInPool(body, zlibOptions);

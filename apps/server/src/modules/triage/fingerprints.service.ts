@@ -49,8 +49,8 @@ export async function recordRunFailures(
 /**
  * The run's failures read back from the database and fingerprinted as they arrive, each filed
  * as a row of its group; a group keeps the cause of its earliest failure. A failure's texts are
- * let go once fingerprinted instead of all being held until the last was read (a third of what
- * triaging a run left in the old generation: docs/performance.md, "Session 40"). Rows arrive a
+ * let go once fingerprinted instead of all being held until the last was read (about a quarter of
+ * what triaging a run left in the old generation: docs/performance.md, "Session 40"). Rows arrive a
  * network read at a time, and the event loop turns between two reads.
  */
 async function readFailures(
