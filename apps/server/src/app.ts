@@ -46,18 +46,15 @@ import { recordRunAliases } from "./modules/aliases/aliases.ingest.js";
 import type { RegisteredTests } from "./modules/ingest/ingest.service.js";
 import type { WrittenRun } from "./modules/ingest/pipeline/results-writer.js";
 import { registerAliases } from "./modules/aliases/aliases.register.js";
-import {
-  markForTriage,
-  TriageAfterCommit,
-  untilTriaged,
-} from "./modules/triage/pending.service.js";
+import { markForTriage, triageStep, untilTriaged } from "./modules/triage/pending.service.js";
+import { AfterCommitSteps } from "./modules/pending/pending.service.js";
 import type { PoolClient } from "pg";
 import { resultDefect } from "./modules/triage/defects.service.js";
 import { registerTriage, triageDepsOf } from "./modules/triage/triage.register.js";
 import { diffRoutes } from "./modules/diff/diff.routes.js";
 import { trendsRoutes } from "./modules/trends/trends.routes.js";
 import { registerFlaky } from "./modules/flaky/flaky.register.js";
-import { recordRunOutcomes } from "./modules/flaky/stats.service.js";
+import { flakyStep, markForFlaky } from "./modules/flaky/stats.service.js";
 import { runResultsOfCause } from "./modules/triage/causes.service.js";
 import { traceabilityRoutes } from "./modules/traceability/traceability.routes.js";
 import { registerIntegrations } from "./modules/integrations/integrations.register.js";
@@ -153,10 +150,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return runResultsOfCause(db, runId, filter);
     }) satisfies RunViewContext["causeFilter"],
   };
-  // Triage of each stored run starts after its commit, off the upload's answer, and after the
-  // view the server warms for the run's first open.
-  const triageAfterCommit = new TriageAfterCommit(triage, () => runViews.cache.settled());
-  app.addHook("onClose", () => triageAfterCommit.close());
+  // Triage and flaky's count of each stored run start after its commit, off the upload's answer,
+  // and after the view the server warms for the run's first open (modules/pending).
+  const afterCommit = new AfterCommitSteps(() => runViews.cache.settled());
+  app.addHook("onClose", () => afterCommit.close());
+  const steps = {
+    triage: triageStep(triage),
+    flaky: flakyStep({ db, settings: config.flaky, log: deps.logger }),
+  };
   const runEnded = withViewWarming(
     notifyOnRunEnd(deps.jobs, config.notifications.settleSeconds, deps.logger),
     runViews,
@@ -174,22 +175,25 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     knownTests: new KnownTests(),
     maxUploadBytes: config.maxUploadBytes,
     maxUploadFiles: config.maxUploadFiles,
-    // In the transaction that stores the run: triage marks it (and triages it after the commit),
-    // aliases reads its new tests, then flaky moves its tests' windows (after aliases, so a
-    // renamed test's window follows it). Flaky takes a new run's outcomes from its upload rather
-    // than reading them back.
+    // In the transaction that stores the run: triage and flaky mark it (and do their work after
+    // the commit), aliases reads its new tests (before flaky's count, so a renamed test's window
+    // follows it). Flaky takes a new run's outcomes from its upload rather than reading them
+    // back, while no later upload marked the run.
     onRunStored: async (
       client: PoolClient,
       runId: number,
       registered: RegisteredTests,
       written?: WrittenRun,
     ) => {
-      if (triageAtUpload) await markForTriage(client, runId);
+      const triageMark = triageAtUpload ? await markForTriage(client, runId) : undefined;
       await recordRunAliases(client, deps.jobs, runId, registered);
-      await recordRunOutcomes(client, runId, config.flaky, written?.outcomes);
+      const flakyMark = await markForFlaky(client, runId);
       // Top Fails' kept totals: a counted run's results changing marks them for a recount.
       await runChanging(client, runId);
-      return triageAtUpload ? () => triageAfterCommit.start(runId) : undefined;
+      return () => {
+        if (triageMark !== undefined) afterCommit.start(steps.triage, runId);
+        afterCommit.start(steps.flaky, runId, { mark: flakyMark, value: written?.outcomes });
+      };
     },
   };
   await app.register(ingestRoutes(ingest));

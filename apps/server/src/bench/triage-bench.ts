@@ -137,10 +137,13 @@ async function sayTriageStep(
   );
 }
 
-/** Until the server has triaged what it stored (after its answers), so timings do not overlap it. */
+/**
+ * Until the server has done its work after its answers (triage, flaky's count), so that timings
+ * do not overlap it.
+ */
 async function untilTriaged(pool: pg.Pool) {
   for (;;) {
-    const { rowCount } = await pool.query("SELECT 1 FROM triage_pending LIMIT 1");
+    const { rowCount } = await pool.query("SELECT 1 FROM run_pending LIMIT 1");
     if (rowCount === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

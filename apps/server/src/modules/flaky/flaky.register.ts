@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { FlakySettings } from "../../config-flaky.js";
 import type { Db } from "../../db/pool.js";
 import type { Jobs } from "../../jobs/jobs.js";
-import { startFlakyBackfill } from "./flaky.jobs.js";
+import { startFlakyBackfill, startFlakySweep } from "./flaky.jobs.js";
 import { flakyRoutes } from "./flaky.routes.js";
 
 /** What flaky needs of the app's dependencies (app.ts's AppDeps). */
@@ -14,10 +14,15 @@ export interface FlakyDeps {
   startWorkers?: boolean;
 }
 
-/** Flaky's routes, and its backfill when this app runs job handlers. */
+/**
+ * Flaky's routes, and when this app runs job handlers the sweep of runs left uncounted by a
+ * server that died after their commit, and the backfill. New runs are marked in their upload's
+ * transaction and counted after its commit (ingest's onRunStored, app.ts; modules/pending).
+ */
 export async function registerFlaky(app: FastifyInstance, deps: FlakyDeps): Promise<void> {
-  const settings = deps.config.flaky;
-  await app.register(flakyRoutes(deps.db, settings));
-  if (deps.startWorkers !== false)
-    await startFlakyBackfill(deps.jobs, { db: deps.db, settings, log: deps.logger });
+  const counting = { db: deps.db, settings: deps.config.flaky, log: deps.logger };
+  await app.register(flakyRoutes(deps.db, counting.settings));
+  if (deps.startWorkers === false) return;
+  await startFlakySweep(deps.jobs, counting);
+  await startFlakyBackfill(deps.jobs, counting);
 }

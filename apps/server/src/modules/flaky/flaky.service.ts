@@ -13,6 +13,7 @@ import { runMoments } from "../runs/failures.service.js";
 import { listTags } from "../tags/tags.service.js";
 import { testFailureGroups } from "../triage/triage.service.js";
 import * as repo from "./read.repo.js";
+import { untilCounted } from "./stats.service.js";
 
 const TREND_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -52,6 +53,7 @@ export async function flakyTests(
   query: FlakyQuery,
   settings: FlakySettings,
 ): Promise<FlakyTest[]> {
+  await untilCounted({ db, settings });
   const rows = await repo.ranked(db.pool, {
     ...query,
     threshold: settings.threshold,
@@ -71,6 +73,7 @@ export async function flakyTest(
   testId: number,
   settings: FlakySettings,
 ): Promise<FlakyDetail> {
+  await untilCounted({ db, settings });
   const rows = await repo.windowsOfTest(db.pool, testId);
   const runIds = [...new Set(rows.flatMap((row) => row.run_ids))];
   const failedIn = [
@@ -124,6 +127,7 @@ export async function flakySummary(
   settings: FlakySettings,
   now = new Date(),
 ): Promise<FlakySummary> {
+  await untilCounted({ db, settings });
   const tags = await listTags(db);
   const unstable = tags.byTag[UNSTABLE_TAG]?.tests ?? [];
   const ids = unstable.map((test) => test.id);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
+import { stepsDone } from "../../../test/steps-done.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { backfillRuns } from "./stats.service.js";
 import { nameOf } from "../../db/results-sql.js";
@@ -253,6 +254,7 @@ describe("a run with two results of one test", () => {
       { "checkout TC901 by card": "r", "checkout TC901 by voucher": "f" },
       { branch: "twice" },
     );
+    await stepsDone(database.db);
     const { rows } = await database.db.pool.query(
       "SELECT test_id::int, outcomes FROM flaky_stats WHERE branch = 'twice'",
     );

@@ -21,6 +21,15 @@ export interface StoredWindow {
 }
 
 /**
+ * Takes flaky's windows for this transaction: one run's outcomes are counted at a time, whichever
+ * server counts it. Two runs of one context counted at once both read a window before either
+ * wrote it, and the later write lost the other run's outcome.
+ */
+export async function holdWindows(client: pg.ClientBase): Promise<void> {
+  await client.query("SELECT pg_advisory_xact_lock(hashtext('assay.flaky-windows'))");
+}
+
+/**
  * The stored windows a run of one context moves: every window not settled there (read through
  * the partial index, however large the run), and the settled windows of `failedIds` (the tests
  * that failed or passed on retry in the run).

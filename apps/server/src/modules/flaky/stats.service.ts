@@ -3,6 +3,13 @@ import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import type { FlakySettings } from "../../config-flaky.js";
 import { withTransaction, type Db } from "../../db/pool.js";
+import {
+  forgetPending,
+  markPending,
+  readOrMarked,
+  untilAllDone,
+  type PendingStep,
+} from "../pending/pending.service.js";
 import { recordUnreadRuns } from "../runs/backfill.service.js";
 import {
   earlierOutcomes,
@@ -71,8 +78,8 @@ async function seeds(
 }
 
 /**
- * Moves the windows of a run's tests (issue 35). Called by ingest in the transaction that stores
- * the run, after triage, and by the backfill. Only tests with a row or with a failure or a retry
+ * Moves the windows of a run's tests (issue 35). Called after the commit that stored the run
+ * (flakyStep), and by the backfill. Only tests with a row or with a failure or a retry
  * now are read and written: a test that keeps passing costs nothing, so the cost follows the
  * failures, not the size of the run. `written`: the run's outcomes as its upload wrote them,
  * when it wrote all of them (ingest's result-outcomes.ts); without them the run is read.
@@ -83,6 +90,7 @@ export async function recordRunOutcomes(
   settings: FlakySettings,
   written?: readonly ContextOutcomes[],
 ): Promise<void> {
+  await repo.holdWindows(client);
   const found = await runOutcomesFor(client, runId, written);
   if (!found || found.run.family === "load") return;
   const { run } = found;
@@ -123,6 +131,37 @@ export async function recordRunOutcomes(
   await repo.recordTrend(client, run.at, run.family, settings);
 }
 
+/** What counting a run needs. */
+export interface CountDeps {
+  db: Db;
+  settings: FlakySettings;
+  log?: FastifyBaseLogger;
+}
+
+/**
+ * Counting a run as its step after the commit that stored it (modules/pending): off the upload's
+ * answer (130-250 ms of a 100k known-tests upload, docs/performance.md). The upload hands over
+ * the outcomes it wrote when it wrote all of the run; otherwise the run is read.
+ */
+export function flakyStep(deps: CountDeps): PendingStep<readonly ContextOutcomes[] | undefined> {
+  return {
+    kind: "flaky",
+    db: deps.db,
+    log: deps.log,
+    work: (client, runId, written) => recordRunOutcomes(client, runId, deps.settings, written),
+  };
+}
+
+/** In the upload's transaction: the run waits to be counted. Answers the upload's mark. */
+export function markForFlaky(client: pg.ClientBase, runId: number): Promise<number> {
+  return markPending(client, "flaky", runId);
+}
+
+/** Before reading windows: every marked run counted, so an acknowledged upload is in them. */
+export function untilCounted(deps: CountDeps): Promise<void> {
+  return untilAllDone(flakyStep(deps));
+}
+
 /** How bad an outcome is: a run's worst outcome of a test is its outcome. */
 const WORST: Record<Outcome, number> = { p: 0, r: 1, f: 2 };
 
@@ -152,7 +191,7 @@ export async function backfillRuns(
   log?: FastifyBaseLogger,
 ): Promise<number> {
   const done = await recordUnreadRuns(db, {
-    done: repo.countedRunIds,
+    done: readOrMarked("flaky", repo.countedRunIds),
     record: (client, runId) => recordRunOutcomes(client, runId, settings),
   });
   if (done > 0) log?.info({ runs: done }, "flaky: stored runs counted");
@@ -161,6 +200,9 @@ export async function backfillRuns(
 
 /** Everything derived again from the stored runs (the demo, after dating its runs). */
 export async function recount(db: Db, settings: FlakySettings): Promise<number> {
-  await withTransaction(db, (client) => repo.forgetAll(client));
+  await withTransaction(db, async (client) => {
+    await repo.forgetAll(client);
+    await forgetPending(client, "flaky");
+  });
   return backfillRuns(db, settings);
 }

@@ -148,31 +148,26 @@ export async function storeRunFingerprints(
   );
 }
 
-/**
- * Which of these runs triage has read or is marked to read (pending.repo.ts): the backfill skips
- * both, the second being after-commit triage's or the sweep's.
- */
+/** Which of these runs triage has read. */
 export async function triagedRunIds(
   client: pg.ClientBase,
   runIds: readonly number[],
 ): Promise<Set<number>> {
   const { rows } = await client.query<{ run_id: number }>(
-    `SELECT run_id::float8 AS run_id FROM triage_runs WHERE run_id = ANY($1::bigint[])
-     UNION ALL
-     SELECT run_id::float8 FROM triage_pending WHERE run_id = ANY($1::bigint[])`,
+    `SELECT run_id::float8 AS run_id FROM triage_runs WHERE run_id = ANY($1::bigint[])`,
     [runIds],
   );
   return new Set(rows.map((row) => row.run_id));
 }
 
 /**
- * Forgets everything triage derived (groups, fingerprints, decisions, runs read or marked: the
- * backfill after it reads them all). Only the demo
- * calls it, on a store it has just filled, after dating its runs in the past.
+ * Forgets everything triage derived (groups, fingerprints, decisions, runs read: the backfill
+ * after it reads them all). Only the demo calls it, on a store it has just filled, after dating
+ * its runs in the past.
  */
 export async function forgetAll(client: pg.ClientBase): Promise<void> {
   await client.query(
-    `TRUNCATE defect_decisions, result_fingerprints, failure_groups, triage_runs, triage_pending
+    `TRUNCATE defect_decisions, result_fingerprints, failure_groups, triage_runs
      RESTART IDENTITY`,
   );
 }

@@ -3,6 +3,7 @@ import { ANALYSIS_DAYS, fingerprintFailure, type FailureFingerprint } from "@ass
 import type { FastifyBaseLogger } from "fastify";
 import type pg from "pg";
 import { withTransaction, type Db } from "../../db/pool.js";
+import { forgetPending, readOrMarked } from "../pending/pending.service.js";
 import { recordUnreadRuns } from "../runs/backfill.service.js";
 import { eachFailureOf, type RunFacts } from "../runs/failures.service.js";
 import { applyPastDecisions } from "./decisions.repo.js";
@@ -114,7 +115,7 @@ export async function backfillRuns(
   untilRunId?: number,
 ): Promise<number> {
   const done = await recordUnreadRuns(db, {
-    done: repo.triagedRunIds,
+    done: readOrMarked("triage", repo.triagedRunIds),
     record: (client, runId) => recordRunFailures(client, runId, settings),
     ...(untilRunId === undefined ? {} : { untilRunId }),
   });
@@ -128,6 +129,9 @@ export async function retriage(
   settings: TriageSettings,
   untilRunId?: number,
 ): Promise<number> {
-  await withTransaction(db, (client) => repo.forgetAll(client));
+  await withTransaction(db, async (client) => {
+    await repo.forgetAll(client);
+    await forgetPending(client, "triage");
+  });
   return backfillRuns(db, settings, undefined, untilRunId);
 }

@@ -3,7 +3,7 @@ import { FAILURE_TEXT_CHARS } from "@assay/core";
 import { buildTagApps, type TagApps } from "../../../test/tag-apps.js";
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { triaged } from "../../../test/triaged.js";
+import { stepsDone } from "../../../test/steps-done.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { retriage } from "./fingerprints.service.js";
 
@@ -79,7 +79,7 @@ async function openRun(payload: Record<string, string>): Promise<string> {
 
 /** Every row triage filed, without the ids and times a second filing gives anew. */
 async function filed() {
-  await triaged(database.db);
+  await stepsDone(database.db);
   const { rows: fingerprints } = await database.db.pool.query(
     `SELECT f.result_id::int, f.test_id::int, f.run_id::int, g.fingerprint, f.platform, f.branch,
             f.nora_site AS site, f.seen_at
@@ -218,7 +218,8 @@ describe("an app built with triage off (the write bench's comparison)", () => {
       }>(
         `SELECT runs.failed, (SELECT count(*)::int FROM result_fingerprints f
                               WHERE f.run_id = runs.id) AS filed,
-                (SELECT count(*)::int FROM triage_pending p WHERE p.run_id = runs.id) AS marked
+                (SELECT count(*)::int FROM run_pending p
+                 WHERE p.kind = 'triage' AND p.run_id = runs.id) AS marked
          FROM runs WHERE test_run_key = 'untriaged'`,
       );
       expect(rows).toEqual([{ failed: 4, filed: 0, marked: 0 }]);

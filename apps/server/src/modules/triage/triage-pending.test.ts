@@ -1,16 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { triaged } from "../../../test/triaged.js";
+import { stepsDone } from "../../../test/steps-done.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { withTransaction } from "../../db/pool.js";
-import {
-  markForTriage,
-  sweepPending,
-  TriageAfterCommit,
-  triageMarked,
-  type TriageDeps,
-} from "./pending.service.js";
+import { AfterCommitSteps, sweepPending } from "../pending/pending.service.js";
+import { markForTriage, triageMarked, triageStep, type TriageDeps } from "./pending.service.js";
 
 /**
  * Triage after the upload's commit (pending.service.ts): an upload marks its run, and the run is
@@ -84,7 +79,7 @@ async function filedOf(runId: number): Promise<number> {
 
 async function isMarked(runId: number): Promise<boolean> {
   const { rowCount } = await database.db.pool.query(
-    "SELECT 1 FROM triage_pending WHERE run_id = $1",
+    "SELECT 1 FROM run_pending WHERE kind = 'triage' AND run_id = $1",
     [runId],
   );
   return rowCount === 1;
@@ -97,7 +92,7 @@ describe("a run triaged after its upload's commit", () => {
       run_key: "background",
     });
     expect(res.statusCode, res.body).toBe(201);
-    await triaged(database.db);
+    await stepsDone(database.db);
     const { rows } = await database.db.pool.query<{ id: string }>(
       "SELECT id FROM runs WHERE test_run_key = 'background'",
     );
@@ -123,20 +118,23 @@ describe("a run triaged after its upload's commit", () => {
     const run = await storeUntriaged("swept");
     await mark(run.id);
     // Marked just now: a live server may be about to triage it.
-    expect(await sweepPending(deps, 60_000)).toBe(0);
+    expect(await sweepPending(triageStep(deps), 60_000)).toBe(0);
     // Held by a live server: left to it.
     const holder = await database.db.pool.connect();
     try {
       await holder.query("BEGIN");
-      await holder.query("SELECT 1 FROM triage_pending WHERE run_id = $1 FOR UPDATE", [run.id]);
-      expect(await sweepPending(deps, 0)).toBe(0);
+      await holder.query(
+        "SELECT 1 FROM run_pending WHERE kind = 'triage' AND run_id = $1 FOR UPDATE",
+        [run.id],
+      );
+      expect(await sweepPending(triageStep(deps), 0)).toBe(0);
       await holder.query("ROLLBACK");
     } finally {
       holder.release();
     }
     expect(await isMarked(run.id)).toBe(true);
     // Its holder gone (a dead server's connection): the sweep triages it.
-    expect(await sweepPending(deps, 0)).toBe(1);
+    expect(await sweepPending(triageStep(deps), 0)).toBe(1);
     expect(await filedOf(run.id)).toBe(3);
     expect(await isMarked(run.id)).toBe(false);
   });
@@ -176,10 +174,10 @@ describe("a run triaged after its upload's commit", () => {
 
   it("leaves the runs it had not started marked when its server closes", async () => {
     const runs = [await storeUntriaged("closing-1"), await storeUntriaged("closing-2")];
-    const afterCommit = new TriageAfterCommit(deps);
+    const afterCommit = new AfterCommitSteps();
     for (const run of runs) {
       await mark(run.id);
-      afterCommit.start(run.id);
+      afterCommit.start(triageStep(deps), run.id);
     }
     await afterCommit.close();
     // Nothing runs after close; whatever was not triaged is still marked, and swept.
@@ -187,7 +185,7 @@ describe("a run triaged after its upload's commit", () => {
       runs.map(async (run) => ({ marked: await isMarked(run.id), filed: await filedOf(run.id) })),
     );
     for (const state of states) expect(state.marked || state.filed === 3).toBe(true);
-    await sweepPending(deps, 0);
+    await sweepPending(triageStep(deps), 0);
     for (const run of runs) expect(await filedOf(run.id)).toBe(3);
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { runsWorkers, type AppDeps } from "../../app-deps.js";
 import type { TriageDeps } from "./pending.service.js";
-import { startPendingSweep, startTriageBackfill } from "./triage.jobs.js";
+import { startTriageBackfill, startTriageSweep } from "./triage.jobs.js";
 import { triageRoutes } from "./triage.routes.js";
 
 /** What triaging a run needs, from the app's deps (routes, notify, the report read groups). */
@@ -23,6 +23,6 @@ export async function registerTriage(app: FastifyInstance, deps: AppDeps): Promi
   const triage = triageDepsOf(deps);
   await app.register(triageRoutes(triage));
   if (!runsWorkers(deps)) return;
-  await startPendingSweep(deps.jobs, triage);
+  await startTriageSweep(deps.jobs, triage);
   await startTriageBackfill(deps.jobs, triage);
 }
