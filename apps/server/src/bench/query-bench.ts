@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import path from "node:path";
 import { createDb, type Db } from "../db/pool.js";
 import { listTestHistory, listTopFails } from "../modules/runs/history.repo.js";
-import { listFrontendResults } from "../modules/runs/runs.repo.js";
+import { listFrontendResults } from "../modules/runs/results.repo.js";
 import { listDailyRuns } from "../modules/dashboard/dashboard.repo.js";
 import { periodStart } from "../modules/dashboard/dashboard.service.js";
 import { withTimeout, type Cleanup } from "./cleanup.js";

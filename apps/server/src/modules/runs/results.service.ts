@@ -10,10 +10,11 @@ import {
   toScreenshot,
   toStep,
 } from "./runs.mappers.js";
-import * as repo from "./runs.repo.js";
+import * as repo from "./results.repo.js";
+import type { RunRow } from "./runs.repo.js";
 import { requireRun, unstableTestIds, type RunsContext } from "./runs.service.js";
 
-async function requireResult(db: Db, run: repo.RunRow, testRunTestId: string) {
+async function requireResult(db: Db, run: RunRow, testRunTestId: string) {
   const result = await repo.findResult(db, run.id, testRunTestId);
   if (!result) throw notFound(`No test ${testRunTestId} in test run ${run.test_run_key}.`);
   return result;

@@ -11,6 +11,7 @@ import {
 } from "../../../test/factories.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { iso } from "./runs.mappers.js";
+import * as results from "./results.repo.js";
 import * as repo from "./runs.repo.js";
 
 /*
@@ -111,7 +112,7 @@ describe("run details sent as built", () => {
     const times = [];
     for (const result of body.results) {
       // findResult reads the columns as node-postgres Dates: the way the run detail used to.
-      const row = await repo.findResult(database.db, run!.id, result.test_run_test_id);
+      const row = await results.findResult(database.db, run!.id, result.test_run_test_id);
       times.push([iso(row!.start_time), iso(row!.end_time)]);
       expect([result.start_time, result.end_time]).toEqual(times.at(-1));
     }

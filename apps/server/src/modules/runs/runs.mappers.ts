@@ -18,12 +18,11 @@ import {
 import type { StepRow } from "../../db/schema.js";
 import type {
   ApiRequestRow,
+  AttachmentRow,
   BackendResultRow,
   FrontendResultRow,
-  LoadStatRow,
-  RunRow,
-  AttachmentRow,
-} from "./runs.repo.js";
+} from "./results.repo.js";
+import type { LoadStatRow, RunRow } from "./runs.repo.js";
 
 /**
  * Rows to API objects: timestamps as ISO strings, derived statuses from @assay/core's rules.

@@ -26,6 +26,7 @@ import {
   toLoadStat,
 } from "./runs.mappers.js";
 import { runDetailVersion, type RunDetailCache } from "./run-detail-cache.js";
+import { listBackendResults, listFrontendResults } from "./results.repo.js";
 import * as repo from "./runs.repo.js";
 
 /** What the runs services need: the database and the catalogue's ticket pattern. */
@@ -140,7 +141,7 @@ export async function getFrontendRun(
   const etag = runDetailVersion(run.row_version, unstableIds, ctx.ticketPattern);
   const kept = force ? undefined : cache.get(key, etag);
   if (kept !== undefined) return { etag, body: kept };
-  const rows = await repo.listFrontendResults(ctx.db, run.id);
+  const rows = await listFrontendResults(ctx.db, run.id);
   const rules = { unstableTestIds: unstableIds, ticketPattern: ctx.ticketPattern };
   const results = rows.map((row) => toFrontendResult(row, key, rules, row.screenshot));
   const unstable = results.filter((r) => r.is_final && r.derived_status === "unstable").length;
@@ -170,7 +171,7 @@ export async function getBackendRun(
   const cacheKey = backendCacheKey(key);
   const kept = force ? undefined : cache.get(cacheKey, etag);
   if (kept !== undefined) return { etag, body: kept };
-  const rows = await repo.listBackendResults(ctx.db, run.id);
+  const rows = await listBackendResults(ctx.db, run.id);
   const detail: BackendRunDetail = {
     run: toBackendRun(run),
     warnings: run.warnings,

@@ -9,7 +9,7 @@ import {
 import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
-import { findResult, listFrontendResults } from "../runs/runs.repo.js";
+import { findResult, listFrontendResults } from "../runs/results.repo.js";
 import { ensureMonthPartitions, listResultPartitions, partitionName } from "./partitions.repo.js";
 import { MONTHS_AHEAD, partitionUpkeepQueue, upkeepPartitions } from "./storage.jobs.js";
 

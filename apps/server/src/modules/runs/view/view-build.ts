@@ -7,7 +7,8 @@ import {
 } from "@assay/core";
 import type { Db } from "../../../db/pool.js";
 import { derivedFields, toBackendRun, toFrontendRun, type StatusRules } from "../runs.mappers.js";
-import { screenshotsBetween, type FoundRun } from "../runs.repo.js";
+import { screenshotsBetween } from "../results.repo.js";
+import type { FoundRun } from "../runs.repo.js";
 import * as repo from "./run-view.repo.js";
 import type { KeptView } from "./view-cache.js";
 import type { ResultInput } from "./view-columns.js";
