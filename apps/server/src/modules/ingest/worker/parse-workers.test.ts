@@ -79,8 +79,8 @@ function plain(batch: PreparedBatch) {
   };
 }
 
-async function inWorker(spool: Spool, options = OPTIONS) {
-  const parsed = workers.parse(spool, options);
+async function inWorker(spool: Spool, options = OPTIONS, pool = workers) {
+  const parsed = pool.parse(spool, options);
   const batches = [];
   let recycled = 0;
   for await (const batch of parsed.batches) {
@@ -139,9 +139,31 @@ describe("ParseWorkers", () => {
     "parses at nice 10, leaving the server's main thread at its own",
     async () => {
       await inWorker(await spoolOf({ "a.xml": junit(5) }));
-      // The worker stays a while when idle (IDLE_TIMEOUT_MS): it is among this process's threads.
+      // One worker stays when idle (minThreads): it is among this process's threads.
       expect(await niceOfThreads()).toContain(10);
       expect(getPriority()).toBe(0);
+    },
+  );
+
+  // Linux only, as above: the workers are the threads at nice 10.
+  it.runIf(process.platform === "linux")(
+    "keeps one worker when idle, ready for the next upload, and stops the others",
+    async () => {
+      const workersNow = async () => (await niceOfThreads()).filter((n) => n === 10).length;
+      const others = await workersNow();
+      const pool = new ParseWorkers(2, 100);
+      try {
+        const spools = [
+          await spoolOf({ "a.xml": junit(3000) }),
+          await spoolOf({ "b.xml": junit(3000) }),
+        ];
+        await Promise.all(spools.map((spool) => inWorker(spool, OPTIONS, pool)));
+        // Well past the idle timeout (100 ms): the second thread has gone, the first stays.
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        expect(await workersNow()).toBe(others + 1);
+      } finally {
+        await pool.close();
+      }
     },
   );
 

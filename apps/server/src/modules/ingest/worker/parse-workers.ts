@@ -21,8 +21,12 @@ import { RowBuffer } from "../encoding/row-buffer.js";
 import type { Spool } from "./spool.js";
 
 /**
- * A worker left idle this long exits, giving back the memory its last upload left in its heap;
- * the next upload starts one again (~0.2 s).
+ * A worker beyond the first left idle this long exits, giving back the memory its last upload
+ * left in its heap. The first stays (minThreads): an upload parsed by a new worker cost 1.1-1.7 s
+ * more than by a worker that had parsed before (a 100k known-tests upload, 3.7-4.7 s against
+ * 2.4-3.2 s on the same machine, docs/performance.md "Session 41"), and most uploads come after
+ * a pause longer than any idle timeout (the nightly run). The price is that worker's heap while
+ * nothing is uploaded (~60 MB after a 100k upload).
  */
 const IDLE_TIMEOUT_MS = 10_000;
 
@@ -50,18 +54,27 @@ export interface ParsedUpload {
 
 /**
  * The threads that parse uploads (parse-worker.ts), one upload each at a time: at most one per
- * core, started on demand and stopped when idle.
+ * core, one of them kept, the others started on demand and stopped when idle.
  */
 export class ParseWorkers {
-  private readonly pool: Piscina;
+  /** Made by the first upload: a server (or a test's app) that parses nothing starts no thread. */
+  private pool: Piscina | undefined;
+  private closed = false;
 
-  constructor(maxThreads: number) {
-    this.pool = new Piscina({
+  constructor(
+    private readonly maxThreads: number,
+    private readonly idleTimeoutMs = IDLE_TIMEOUT_MS,
+  ) {}
+
+  private threads(): Piscina {
+    if (this.closed) throw new Error("the parse workers are closed: the server is stopping");
+    this.pool ??= new Piscina({
       filename: workerFile(),
-      minThreads: 0,
-      maxThreads,
-      idleTimeout: IDLE_TIMEOUT_MS,
+      minThreads: 1,
+      maxThreads: this.maxThreads,
+      idleTimeout: this.idleTimeoutMs,
     });
+    return this.pool;
   }
 
   /**
@@ -72,7 +85,7 @@ export class ParseWorkers {
     const channel = new MessageChannel();
     const task: ParseTask = { ...options, port: channel.port2, files: spool.all().map(fileData) };
     const crashed = new AbortController();
-    const run = this.pool.run(task, { transferList: [channel.port2] });
+    const run = this.threads().run(task, { transferList: [channel.port2] });
     let failure: unknown;
     run.catch((error: unknown) => {
       failure = error;
@@ -107,7 +120,8 @@ export class ParseWorkers {
   }
 
   async close(): Promise<void> {
-    await this.pool.destroy();
+    this.closed = true;
+    await this.pool?.destroy();
   }
 }
 
