@@ -26,6 +26,7 @@ import {
   toLoadStat,
 } from "./runs.mappers.js";
 import { runDetailVersion, type RunDetailCache } from "./run-detail-cache.js";
+import { jsonArrayOf } from "./sent-as-built.js";
 import { listBackendResults, listFrontendResults } from "./results.repo.js";
 import * as repo from "./runs.repo.js";
 
@@ -116,6 +117,17 @@ export async function listLoadRuns(ctx: RunsContext, query: RunListQuery) {
   return { items: rows.map(toLoadRun), ...paging } satisfies LoadRunPage;
 }
 
+/**
+ * A run detail's JSON, as `JSON.stringify` gives it (its keys in the schema's order), from its
+ * run and warnings and its results' JSON array (jsonArrayOf).
+ */
+function detailJson(
+  head: Omit<FrontendRunDetail, "results"> | Omit<BackendRunDetail, "results">,
+  results: string,
+): string {
+  return `{"run":${JSON.stringify(head.run)},"warnings":${JSON.stringify(head.warnings)},"results":${results}}`;
+}
+
 /** A run detail as sent: its JSON text and its version (the ETag). */
 export interface RunDetailAnswer {
   etag: string;
@@ -143,14 +155,13 @@ export async function getFrontendRun(
   if (kept !== undefined) return { etag, body: kept };
   const rows = await listFrontendResults(ctx.db, run.id);
   const rules = { unstableTestIds: unstableIds, ticketPattern: ctx.ticketPattern };
-  const results = rows.map((row) => toFrontendResult(row, key, rules, row.screenshot));
-  const unstable = results.filter((r) => r.is_final && r.derived_status === "unstable").length;
-  const detail: FrontendRunDetail = {
-    run: toFrontendRun(run, unstable),
-    warnings: run.warnings,
-    results,
-  };
-  const body = JSON.stringify(detail);
+  let unstable = 0;
+  const results = await jsonArrayOf(rows, (row) => {
+    const result = toFrontendResult(row, key, rules, row.screenshot);
+    if (result.is_final && result.derived_status === "unstable") unstable++;
+    return result;
+  });
+  const body = detailJson({ run: toFrontendRun(run, unstable), warnings: run.warnings }, results);
   cache.set(key, etag, body);
   return { etag, body };
 }
@@ -172,12 +183,8 @@ export async function getBackendRun(
   const kept = force ? undefined : cache.get(cacheKey, etag);
   if (kept !== undefined) return { etag, body: kept };
   const rows = await listBackendResults(ctx.db, run.id);
-  const detail: BackendRunDetail = {
-    run: toBackendRun(run),
-    warnings: run.warnings,
-    results: rows.map((row) => toBackendResult(row, key, ctx.ticketPattern)),
-  };
-  const body = JSON.stringify(detail);
+  const results = await jsonArrayOf(rows, (row) => toBackendResult(row, key, ctx.ticketPattern));
+  const body = detailJson({ run: toBackendRun(run), warnings: run.warnings }, results);
   cache.set(cacheKey, etag, body);
   return { etag, body };
 }

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { FastifySerializerCompiler } from "fastify";
 import { serializerCompiler } from "fastify-type-provider-zod";
 
@@ -18,4 +19,21 @@ export function sendOkAsBuilt<S>(
   if (route.httpStatus === "304") return () => "";
   // Error bodies: small, and checked by zod as on every other route.
   return serializerCompiler(route as unknown as Parameters<typeof serializerCompiler>[0]);
+}
+
+/** Items mapped and serialized between two turns of the event loop (a few ms of work). */
+export const ITEMS_A_TURN = 2000;
+
+/**
+ * `JSON.stringify(items.map(map))`, the same text, made a slice of items at a time with a turn of
+ * the event loop between slices: a 100,000-result run detail (68 MB of JSON) mapped and
+ * serialized at once kept every other request waiting 0.4-0.5 s. Each slice's objects die young.
+ */
+export async function jsonArrayOf<T, U>(items: readonly T[], map: (item: T) => U): Promise<string> {
+  const parts: string[] = [];
+  for (let at = 0; at < items.length; at += ITEMS_A_TURN) {
+    if (at > 0) await nextTurn();
+    parts.push(JSON.stringify(items.slice(at, at + ITEMS_A_TURN).map(map)).slice(1, -1));
+  }
+  return `[${parts.join(",")}]`;
 }
