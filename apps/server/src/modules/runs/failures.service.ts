@@ -52,7 +52,8 @@ export type { ContextOutcomes, EarlierOutcome } from "./failures.repo.js";
 
 /**
  * A run and its final outcomes per context, for flaky tests' windows (issue 35); null when
- * there is no such run. Read in the transaction that stores the run, like eachFailureOf.
+ * there is no such run. Read in the transaction of flaky's step after the commit that stored
+ * the run (or of the backfill); `written`, when given, stands for the read.
  */
 export async function runOutcomesFor(
   client: pg.ClientBase,
