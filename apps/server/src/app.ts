@@ -133,6 +133,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(objectsRoutes(deps.objects));
   const parseThreads = availableParallelism();
   const parseWorkers = new ParseWorkers(parseThreads);
+  // A serving server loads its parse thread before the first upload (parse-workers.ts start);
+  // a test's app that is only injected into starts none.
+  app.addHook("onListen", async () => parseWorkers.start());
   app.addHook("onClose", () => parseWorkers.close());
   // Pending object records commit apart from the upload's transaction (attachment-sink.ts).
   const pendingPool = createSidePool(db, 2, "assay-pending-objects");

@@ -167,6 +167,24 @@ describe("ParseWorkers", () => {
     },
   );
 
+  it.runIf(process.platform === "linux")(
+    "starts its kept worker, its modules loaded, before any upload when started",
+    async () => {
+      const workersNow = async () => (await niceOfThreads()).filter((n) => n === 10).length;
+      const others = await workersNow();
+      const pool = new ParseWorkers(2);
+      try {
+        pool.start();
+        // The worker sets its nice value as its module loads (parse-worker.ts).
+        for (let i = 0; i < 100 && (await workersNow()) === others; i++)
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(await workersNow()).toBe(others + 1);
+      } finally {
+        await pool.close();
+      }
+    },
+  );
+
   it("skips the results the run already holds as duplicates", async () => {
     const spool = await spoolOf({ "report.xml": junit(4) });
     const first = await inWorker(spool);

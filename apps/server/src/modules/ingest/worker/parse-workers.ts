@@ -57,7 +57,7 @@ export interface ParsedUpload {
  * core, one of them kept, the others started on demand and stopped when idle.
  */
 export class ParseWorkers {
-  /** Made by the first upload: a server (or a test's app) that parses nothing starts no thread. */
+  /** Made by `start` (the server listens) or the first upload. */
   private pool: Piscina | undefined;
   private closed = false;
 
@@ -65,6 +65,15 @@ export class ParseWorkers {
     private readonly maxThreads: number,
     private readonly idleTimeoutMs = IDLE_TIMEOUT_MS,
   ) {}
+
+  /**
+   * Starts the kept worker now rather than with the first upload, which would otherwise wait for
+   * the thread and its modules to load (0.45-0.7 s on two busy cores, docs/performance.md
+   * "Session 42"): the first upload after a start is most often the nightly run.
+   */
+  start(): void {
+    this.threads();
+  }
 
   private threads(): Piscina {
     if (this.closed) throw new Error("the parse workers are closed: the server is stopping");
