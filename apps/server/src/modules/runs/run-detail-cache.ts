@@ -22,7 +22,7 @@ interface KeptDetail {
 export class RunDetailCache {
   private readonly bodies: LRUCache<string, KeptDetail>;
 
-  constructor(maxBytes = 48 * 1024 * 1024) {
+  constructor(private readonly maxBytes = 48 * 1024 * 1024) {
     this.bodies = new LRUCache({
       maxSize: maxBytes,
       // Characters, near enough bytes for JSON; a body larger than maxBytes is not kept.
@@ -30,6 +30,11 @@ export class RunDetailCache {
         Math.max(1, entry.body.length) +
         Object.values(entry.encoded).reduce((sum, bytes) => sum + bytes.length, 0),
     });
+  }
+
+  /** Whether a body of `chars` characters would be kept (not one larger than the whole cache). */
+  keeps(chars: number): boolean {
+    return chars <= this.maxBytes;
   }
 
   get(key: string, version: string): string | undefined {

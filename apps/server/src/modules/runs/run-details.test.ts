@@ -13,6 +13,8 @@ import { createTestDatabase, type TestDatabase } from "../../../test/test-databa
 import { iso } from "./runs.mappers.js";
 import * as results from "./results.repo.js";
 import * as repo from "./runs.repo.js";
+import { RunDetailCache } from "./run-detail-cache.js";
+import { getBackendRun, getFrontendRun } from "./runs.service.js";
 
 /*
  * The run details are sent as the services build them, without zod's response check
@@ -133,6 +135,22 @@ describe("run details sent as built", () => {
       tags: ODD_TAGS,
       error_message: { name: null, message: null, stack: "Error\n    at x.spec.ts:1:1" },
     });
+  });
+
+  it("answers a run too large to keep with the same JSON, in pieces", async () => {
+    const ctx = { db: database.db, ticketPattern: "NXL-\\d+" };
+    // A cache that keeps nothing of this size: the answer comes in pieces (send-detail.ts).
+    const tiny = new RunDetailCache(100);
+    const frontend = await getFrontendRun(ctx, "f-shape", tiny);
+    const backend = await getBackendRun(ctx, "b-shape", tiny);
+    for (const [answer, url] of [
+      [frontend, "/v1/test-runs/f-shape"],
+      [backend, "/v1/api-test-run/b-shape"],
+    ] as const) {
+      expect(Array.isArray(answer.body)).toBe(true);
+      const whole = await app.inject({ method: "GET", url });
+      expect((answer.body as string[]).join("")).toBe(whole.body);
+    }
   });
 
   it("still documents both answers in OpenAPI", async () => {

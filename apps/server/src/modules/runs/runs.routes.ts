@@ -15,11 +15,8 @@ import {
   RunKeyParamsSchema,
   RunListQuerySchema,
 } from "@assay/core";
-import type { FastifyReply, FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { ifNoneMatchHits } from "../../http/etag.js";
-import { acceptedEncoding, COMPRESS_THRESHOLD_BYTES } from "../../http/compression.js";
 import { getBackendResult, getFrontendResult } from "./results.service.js";
 import {
   getApiLog,
@@ -30,11 +27,11 @@ import {
   listFrontendRuns,
   listLoadRuns,
   backendCacheKey,
-  type RunDetailAnswer,
   type RunsContext,
 } from "./runs.service.js";
 import { RunDetailCache } from "./run-detail-cache.js";
 import { sendOkAsBuilt } from "./sent-as-built.js";
+import { sendRunDetail } from "./send-detail.js";
 import { KEEP_ANSWER } from "../../http/answer-cache.js";
 
 const tags = ["runs"];
@@ -105,32 +102,6 @@ export const runsRoutes =
     }
 
     const detailCache = new RunDetailCache();
-    /**
-     * A run detail as kept: 304 when the client has this version, else its JSON, compressed
-     * when asked (the kept bytes: compressing a 10 MB detail again on every open costs more than
-     * building the answer from the cache, docs/performance.md; the plugin leaves encoded answers
-     * be).
-     */
-    const sendDetail = async (
-      request: FastifyRequest,
-      reply: FastifyReply,
-      answer: RunDetailAnswer,
-      cacheKey: string,
-    ) => {
-      void reply
-        .header("etag", answer.etag)
-        .header("cache-control", "no-cache")
-        .header("vary", "accept-encoding");
-      if (ifNoneMatchHits(request.headers["if-none-match"], answer.etag))
-        return reply.code(304).send(null);
-      // Already JSON: Fastify sends a string payload with a JSON type as it is.
-      void reply.type("application/json; charset=utf-8");
-      const encoding = acceptedEncoding(request.headers["accept-encoding"]);
-      if (!encoding || answer.body.length < COMPRESS_THRESHOLD_BYTES)
-        return reply.send(answer.body);
-      const bytes = await detailCache.encoded(cacheKey, answer.etag, answer.body, encoding);
-      return reply.header("content-encoding", encoding).send(bytes);
-    };
     app.get(
       "/v1/test-runs/:key",
       {
@@ -149,7 +120,7 @@ export const runsRoutes =
       async (request, reply) => {
         const { key } = request.params;
         const answer = await getFrontendRun(ctx, key, detailCache, request.query.force);
-        return sendDetail(request, reply, answer, key);
+        return sendRunDetail(request, reply, answer, { cache: detailCache, key });
       },
     );
 
@@ -186,7 +157,10 @@ export const runsRoutes =
         async (request, reply) => {
           const { key } = request.params;
           const answer = await getBackendRun(ctx, key, detailCache, request.query.force);
-          return sendDetail(request, reply, answer, backendCacheKey(key));
+          return sendRunDetail(request, reply, answer, {
+            cache: detailCache,
+            key: backendCacheKey(key),
+          });
         },
       );
     }

@@ -26,7 +26,7 @@ import {
   toLoadStat,
 } from "./runs.mappers.js";
 import { runDetailVersion, type RunDetailCache } from "./run-detail-cache.js";
-import { jsonArrayOf } from "./sent-as-built.js";
+import { charsOf, jsonArrayOf, type JsonPieces } from "./sent-as-built.js";
 import { listBackendResults, listFrontendResults } from "./results.repo.js";
 import * as repo from "./runs.repo.js";
 
@@ -118,20 +118,36 @@ export async function listLoadRuns(ctx: RunsContext, query: RunListQuery) {
 }
 
 /**
- * A run detail's JSON, as `JSON.stringify` gives it (its keys in the schema's order), from its
- * run and warnings and its results' JSON array (jsonArrayOf).
+ * A run detail's JSON in pieces, as `JSON.stringify` gives it (its keys in the schema's order),
+ * from its run and warnings and its results' JSON array (jsonArrayOf).
  */
 function detailJson(
   head: Omit<FrontendRunDetail, "results"> | Omit<BackendRunDetail, "results">,
-  results: string,
-): string {
-  return `{"run":${JSON.stringify(head.run)},"warnings":${JSON.stringify(head.warnings)},"results":${results}}`;
+  results: JsonPieces,
+): JsonPieces {
+  const run = `{"run":${JSON.stringify(head.run)},"warnings":${JSON.stringify(head.warnings)},"results":`;
+  return [run, ...results, "}"];
 }
 
-/** A run detail as sent: its JSON text and its version (the ETag). */
+/**
+ * A run detail as sent: its version (the ETag) and its JSON, one text when the cache can keep it
+ * (kept under `key`), else its pieces, sent in turn and kept nowhere (JsonPieces).
+ */
 export interface RunDetailAnswer {
   etag: string;
-  body: string;
+  body: string | JsonPieces;
+}
+
+function keptOrPieces(
+  cache: RunDetailCache,
+  key: string,
+  etag: string,
+  pieces: JsonPieces,
+): RunDetailAnswer {
+  if (!cache.keeps(charsOf(pieces))) return { etag, body: pieces };
+  const body = pieces.join("");
+  cache.set(key, etag, body);
+  return { etag, body };
 }
 
 /**
@@ -161,9 +177,8 @@ export async function getFrontendRun(
     if (result.is_final && result.derived_status === "unstable") unstable++;
     return result;
   });
-  const body = detailJson({ run: toFrontendRun(run, unstable), warnings: run.warnings }, results);
-  cache.set(key, etag, body);
-  return { etag, body };
+  const head = { run: toFrontendRun(run, unstable), warnings: run.warnings };
+  return keptOrPieces(cache, key, etag, detailJson(head, results));
 }
 
 /**
@@ -184,9 +199,8 @@ export async function getBackendRun(
   if (kept !== undefined) return { etag, body: kept };
   const rows = await listBackendResults(ctx.db, run.id);
   const results = await jsonArrayOf(rows, (row) => toBackendResult(row, key, ctx.ticketPattern));
-  const body = detailJson({ run: toBackendRun(run), warnings: run.warnings }, results);
-  cache.set(cacheKey, etag, body);
-  return { etag, body };
+  const head = { run: toBackendRun(run), warnings: run.warnings };
+  return keptOrPieces(cache, cacheKey, etag, detailJson(head, results));
 }
 
 /** The cache key of a backend run detail: apart from a frontend run's, whatever the keys. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ITEMS_A_TURN, jsonArrayOf } from "./sent-as-built.js";
+import { charsOf, ITEMS_A_TURN, jsonArrayOf } from "./sent-as-built.js";
 
 /** jsonArrayOf: a run detail's results serialized a slice at a time, the same text at the end. */
 
@@ -12,10 +12,14 @@ const item = (n: number) => ({
 });
 
 describe("jsonArrayOf", () => {
-  it("gives JSON.stringify's text whatever the number of items", async () => {
+  it("gives JSON.stringify's text in pieces of a slice each, whatever the number of items", async () => {
     for (const size of [0, 1, ITEMS_A_TURN - 1, ITEMS_A_TURN, 2 * ITEMS_A_TURN + 1]) {
       const numbers = Array.from({ length: size }, (_, n) => n);
-      expect(await jsonArrayOf(numbers, item)).toBe(JSON.stringify(numbers.map(item)));
+      const pieces = await jsonArrayOf(numbers, item);
+      const text = JSON.stringify(numbers.map(item));
+      expect(pieces.join("")).toBe(text);
+      expect(charsOf(pieces)).toBe(text.length);
+      expect(pieces).toHaveLength(Math.max(1, Math.ceil(size / ITEMS_A_TURN)));
     }
   });
 

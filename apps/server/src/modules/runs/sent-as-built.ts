@@ -25,15 +25,38 @@ export function sendOkAsBuilt<S>(
 export const ITEMS_A_TURN = 2000;
 
 /**
- * `JSON.stringify(items.map(map))`, the same text, made a slice of items at a time with a turn of
- * the event loop between slices: a 100,000-result run detail (68 MB of JSON) mapped and
- * serialized at once kept every other request waiting 0.4-0.5 s. Each slice's objects die young.
+ * `JSON.stringify(items.map(map))` in pieces (their concatenation is that text, see JsonPieces),
+ * made a slice of items at a time with a turn of the event loop between slices: a 100,000-result
+ * run detail (68 MB of JSON) mapped and serialized at once kept every other request waiting
+ * 0.4-0.5 s. Each slice's objects die young.
  */
-export async function jsonArrayOf<T, U>(items: readonly T[], map: (item: T) => U): Promise<string> {
-  const parts: string[] = [];
+export async function jsonArrayOf<T, U>(
+  items: readonly T[],
+  map: (item: T) => U,
+): Promise<JsonPieces> {
+  if (items.length === 0) return ["[]"];
+  const pieces: string[] = [];
   for (let at = 0; at < items.length; at += ITEMS_A_TURN) {
     if (at > 0) await nextTurn();
-    parts.push(JSON.stringify(items.slice(at, at + ITEMS_A_TURN).map(map)).slice(1, -1));
+    const slice = JSON.stringify(items.slice(at, at + ITEMS_A_TURN).map(map));
+    // The slices' own brackets dropped, but the array's first and last.
+    const first = at === 0;
+    const last = at + ITEMS_A_TURN >= items.length;
+    pieces.push(`${first ? "[" : ","}${slice.slice(1, last ? undefined : -1)}`);
   }
-  return `[${parts.join(",")}]`;
+  return pieces;
+}
+
+/**
+ * A JSON text in pieces, in order. A large answer is sent piece by piece (each encoded to bytes
+ * on its own turn of the event loop) rather than joined: joining a 100,000-result run's 68 MB
+ * held the server's thread ~0.4 s, and writing it as one string ~0.6 s more.
+ */
+export type JsonPieces = readonly string[];
+
+/** The characters of a text in pieces (near enough its bytes, for JSON). */
+export function charsOf(pieces: JsonPieces): number {
+  let chars = 0;
+  for (const piece of pieces) chars += piece.length;
+  return chars;
 }
