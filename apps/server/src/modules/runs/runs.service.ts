@@ -131,7 +131,7 @@ function detailJson(
 
 /**
  * A run detail as sent: its version (the ETag) and its JSON, one text when the cache can keep it
- * (kept under `key`), else its pieces, sent in turn and kept nowhere (JsonPieces).
+ * (and then kept), else its pieces, sent in turn and kept nowhere (JsonPieces).
  */
 export interface RunDetailAnswer {
   etag: string;
