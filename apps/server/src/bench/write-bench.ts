@@ -87,6 +87,23 @@ async function watchActivity(url: string): Promise<() => Promise<Map<string, num
   };
 }
 
+/** CPU a server and its PostgreSQL have used so far. */
+const cpuOf = ({ server }: IngestServer) =>
+  cpuMsOf(server.pid) + (server.postgresPid ? clusterCpuMs(server.postgresPid) : 0);
+
+/**
+ * CPU a second that each server and its PostgreSQL use at rest (pg-boss polling its queues, the
+ * lease's heartbeat: 85-120 ms a second on session 42's machine), measured over 5 s once the
+ * servers have started: settle's idle is relative to it.
+ */
+async function restingCpuMs(servers: readonly IngestServer[]): Promise<number> {
+  const busy = () => servers.reduce((sum, server) => sum + cpuOf(server), 0);
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  const before = busy();
+  await new Promise((resolve) => setTimeout(resolve, 5_000));
+  return Math.round((busy() - before) / 5 / servers.length);
+}
+
 /**
  * Waits until the servers and their PostgreSQL have been idle (under `idleCpuMs` of CPU a second each)
  * for two seconds (at most 180 s): what an upload starts after its answer (the run view's
@@ -94,10 +111,6 @@ async function watchActivity(url: string): Promise<() => Promise<Map<string, num
  * after each 100k new-tests upload, autovacuum) is not charged to the next upload, on this server
  * or on the other one compared.
  */
-/** CPU a server and its PostgreSQL have used so far. */
-const cpuOf = ({ server }: IngestServer) =>
-  cpuMsOf(server.pid) + (server.postgresPid ? clusterCpuMs(server.postgresPid) : 0);
-
 async function settle(servers: readonly IngestServer[], idleCpuMs: number): Promise<number> {
   const busy = () => servers.reduce((sum, server) => sum + cpuOf(server), 0);
   let idle = 0;
@@ -172,6 +185,8 @@ async function main(): Promise<void> {
         },
         cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profileDir(name)}`] : [],
       );
+    /** Set from the servers' CPU at rest once they have started (restingCpuMs). */
+    let idleCpuMs = 50;
     const upload = async (
       server: IngestServer,
       label: string,
@@ -206,10 +221,9 @@ async function main(): Promise<void> {
         for (const [query, n] of [...seen].sort((a, b) => b[1] - a[1]).slice(0, 12))
           process.stdout.write(`  seen active ${n} times: ${query}\n`);
       }
-      // A profiled server samples itself all the time: idle is then a few times more CPU.
       const settled = await settle(
         servers.map((s) => s.server),
-        cpuProf ? 250 : 50,
+        idleCpuMs,
       );
       // Work a server does after the answer (triage since session 39, the view's warming).
       const afterCpuMs = cpuOf(server) - cpuAtAnswer;
@@ -225,6 +239,11 @@ async function main(): Promise<void> {
           { label: "without triage", server: await start("bare", { BENCH_TRIAGE: "off" }) },
         ]
       : [{ label: "", server: await start("server") }];
+    // Idle is at most half again what the servers use at rest, and at least 50 ms a second (a
+    // profiled server samples itself all the time: its rest is measured with the profiler on).
+    const resting = await restingCpuMs(servers.map((s) => s.server));
+    idleCpuMs = Math.max(50, Math.round(resting * 1.5));
+    step(`at rest: ${resting} ms of CPU a second per server and its PostgreSQL`);
     for (const { label, server } of servers) {
       await upload(server, `${label} warm-up 1k`, warmup);
       await upload(server, `${label} 10k`, junit10k);
