@@ -38,6 +38,10 @@ import type { LocalFile } from "./upload.js";
  *
  * `--first-open` GETs the results dialog's first page of each run right after its upload's
  * answer and prints how long it took (issue 36's first open), with medians by kind.
+ *
+ * `--rest=SECONDS` rests that long once idle before each 100k upload: the nightly upload comes
+ * after hours of rest, and one after a few minutes' rest was 0.25-0.8 s slower than one a few
+ * seconds after the last (V8 shrinks its heaps at rest; docs/performance.md, "Session 42").
  */
 
 function pgProcesses(postmaster: number | undefined): Map<number, { kind: string; ms: number }> {
@@ -132,6 +136,10 @@ const detail = process.argv.includes("--detail");
 const compareTriage = process.argv.includes("--compare-triage");
 const cpuProf = process.argv.includes("--cpu-prof");
 const firstOpen = process.argv.includes("--first-open");
+const restArg = process.argv.find((a) => a.startsWith("--rest="));
+const restMs = restArg ? 1000 * Number(restArg.slice("--rest=".length)) : 0;
+if (!Number.isFinite(restMs) || restMs < 0)
+  throw new Error(`${restArg}: expected --rest=SECONDS, a whole number of seconds`);
 /**
  * The results dialog's first read of the run just stored (its first page as it opens), sent
  * right after the upload's answer: while the view the server warms at the answer may still be
@@ -192,6 +200,10 @@ async function main(): Promise<void> {
       label: string,
       file: LocalFile,
     ): Promise<Stored> => {
+      if (restMs > 0 && label.includes(" 100k ")) {
+        step(`resting ${seconds(restMs)} before ${label.trim()}`);
+        await new Promise((resolve) => setTimeout(resolve, restMs));
+      }
       const before = detail ? pgProcesses(server.server.postgresPid) : undefined;
       const activity = detail ? await watchActivity(server.dbUrl) : undefined;
       const fromUs = monotonicUs();
