@@ -96,19 +96,6 @@ const cpuOf = ({ server }: IngestServer) =>
   cpuMsOf(server.pid) + (server.postgresPid ? clusterCpuMs(server.postgresPid) : 0);
 
 /**
- * CPU a second that each server and its PostgreSQL use at rest (pg-boss polling its queues, the
- * lease's heartbeat: 85-120 ms a second on session 42's machine), measured over 5 s once the
- * servers have started: settle's idle is relative to it.
- */
-async function restingCpuMs(servers: readonly IngestServer[]): Promise<number> {
-  const busy = () => servers.reduce((sum, server) => sum + cpuOf(server), 0);
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
-  const before = busy();
-  await new Promise((resolve) => setTimeout(resolve, 5_000));
-  return Math.round((busy() - before) / 5 / servers.length);
-}
-
-/**
  * Waits until the servers and their PostgreSQL have been idle (under `idleCpuMs` of CPU a second each)
  * for two seconds (at most 180 s): what an upload starts after its answer (the run view's
  * warm-up, the jobs it queued: aliases' rename search reads the whole run and ran past a minute
@@ -135,6 +122,13 @@ const rounds = Number(process.argv.slice(2).find((a) => /^\d+$/.test(a)) ?? 3);
 const detail = process.argv.includes("--detail");
 const compareTriage = process.argv.includes("--compare-triage");
 const cpuProf = process.argv.includes("--cpu-prof");
+/**
+ * Under this much CPU a second, a server and its PostgreSQL are idle. At rest they use 40-120 ms
+ * a second (pg-boss polling its queues, the lease's heartbeat; more after uploads than after the
+ * start, session 42), and what an upload leaves running takes a core's worth. A profiled server
+ * samples itself all the time: idle is then more CPU.
+ */
+const IDLE_CPU_MS = cpuProf ? 400 : 200;
 const firstOpen = process.argv.includes("--first-open");
 const restArg = process.argv.find((a) => a.startsWith("--rest="));
 const restMs = restArg ? 1000 * Number(restArg.slice("--rest=".length)) : 0;
@@ -193,8 +187,6 @@ async function main(): Promise<void> {
         },
         cpuProf ? ["--cpu-prof", `--cpu-prof-dir=${profileDir(name)}`] : [],
       );
-    /** Set from the servers' CPU at rest once they have started (restingCpuMs). */
-    let idleCpuMs = 50;
     const upload = async (
       server: IngestServer,
       label: string,
@@ -235,7 +227,7 @@ async function main(): Promise<void> {
       }
       const settled = await settle(
         servers.map((s) => s.server),
-        idleCpuMs,
+        IDLE_CPU_MS,
       );
       // Work a server does after the answer (triage since session 39, the view's warming).
       const afterCpuMs = cpuOf(server) - cpuAtAnswer;
@@ -251,11 +243,6 @@ async function main(): Promise<void> {
           { label: "without triage", server: await start("bare", { BENCH_TRIAGE: "off" }) },
         ]
       : [{ label: "", server: await start("server") }];
-    // Idle is at most half again what the servers use at rest, and at least 50 ms a second (a
-    // profiled server samples itself all the time: its rest is measured with the profiler on).
-    const resting = await restingCpuMs(servers.map((s) => s.server));
-    idleCpuMs = Math.max(50, Math.round(resting * 1.5));
-    step(`at rest: ${resting} ms of CPU a second per server and its PostgreSQL`);
     for (const { label, server } of servers) {
       await upload(server, `${label} warm-up 1k`, warmup);
       await upload(server, `${label} 10k`, junit10k);
