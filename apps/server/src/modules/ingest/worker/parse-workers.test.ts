@@ -120,6 +120,11 @@ async function niceOfThreads(): Promise<number[]> {
   return stats.filter(Boolean).map((stat) => Number(stat.split(") ")[1]!.split(" ")[16]));
 }
 
+/** The parse threads of this process now: the threads at nice 10 (parse-worker.ts). */
+async function workersNow(): Promise<number> {
+  return (await niceOfThreads()).filter((n) => n === 10).length;
+}
+
 const summaryFields = (summary: PreparedSummary) => ({ ...summary, tally: { ...summary.tally } });
 
 describe("ParseWorkers", () => {
@@ -149,7 +154,6 @@ describe("ParseWorkers", () => {
   it.runIf(process.platform === "linux")(
     "keeps one worker when idle, ready for the next upload, and stops the others",
     async () => {
-      const workersNow = async () => (await niceOfThreads()).filter((n) => n === 10).length;
       const others = await workersNow();
       const pool = new ParseWorkers(2, 100);
       try {
@@ -170,7 +174,6 @@ describe("ParseWorkers", () => {
   it.runIf(process.platform === "linux")(
     "starts its kept worker, its modules loaded, before any upload when started",
     async () => {
-      const workersNow = async () => (await niceOfThreads()).filter((n) => n === 10).length;
       const others = await workersNow();
       const pool = new ParseWorkers(2);
       try {
