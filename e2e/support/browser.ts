@@ -25,8 +25,23 @@ const FLAGS = [
 const problems: string[] = [];
 /** Console errors a journey expects on purpose (e.g. a refused request it provokes). */
 const allowed = new WeakMap<Page, RegExp[]>();
+/** Each page's last requests that failed or were refused, for the report of a failed journey. */
+const refusals = new WeakMap<Page, string[]>();
+const REFUSALS_KEPT = 20;
+
+function noteRefusal(page: Page, text: string): void {
+  const list = refusals.get(page) ?? [];
+  list.push(`${new Date().toISOString().slice(11, 23)} ${text}`);
+  refusals.set(page, list.slice(-REFUSALS_KEPT));
+}
 
 function watch(page: Page): void {
+  page.on("response", (response) => {
+    if (response.status() >= 400) noteRefusal(page, `${response.status()} ${response.url()}`);
+  });
+  page.on("requestfailed", (request) =>
+    noteRefusal(page, `${request.failure()?.errorText ?? "failed"} ${request.url()}`),
+  );
   page.on("console", (message) => {
     if (message.type() !== "error") return;
     const text = `${message.text()} (${message.location().url})`;
@@ -104,10 +119,38 @@ function pagePerTest(
     current = await browser().newPage(options);
     use(current);
   });
-  afterEach(async () => {
+  afterEach(async ({ task }) => {
+    if (current && task.result?.state === "fail") await reportFailure(current, task.name);
     await current?.close();
     current = undefined;
   });
+}
+
+const PAGE_TEXT_SHOWN = 3000;
+
+/**
+ * What a failed journey's page showed, printed with the failure: CI keeps only its output, and a
+ * timeout alone ("waiting for ... to be visible") does not say what was on the screen instead.
+ * The screenshot stays in SCREENSHOT_DIR for a run on this machine.
+ */
+async function reportFailure(page: Page, name: string): Promise<void> {
+  const file = await screenshot(page, `failed-${name.replace(/[^\w-]+/g, "-").slice(0, 80)}`).catch(
+    (error: Error) => `(no screenshot: ${error.message})`,
+  );
+  const text = await page
+    .locator("body")
+    .innerText({ timeout: 2_000 })
+    .catch((error: Error) => `(no text: ${error.message})`);
+  console.error(
+    [
+      `[e2e] "${name}" failed on ${page.url()}`,
+      `requests refused or failed (last ${REFUSALS_KEPT}):`,
+      ...(refusals.get(page) ?? ["(none)"]).map((line) => `  ${line}`),
+      `page text (first ${PAGE_TEXT_SHOWN} characters):`,
+      text.replace(/\n{2,}/g, "\n").slice(0, PAGE_TEXT_SHOWN),
+      `screenshot: ${file}`,
+    ].join("\n"),
+  );
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

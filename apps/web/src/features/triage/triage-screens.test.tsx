@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { FailureGroupList, RunFailureGroup } from "@assay/core";
 import { jsonResponse, mockApi } from "../../test/mock-api";
 import { buildMe } from "../../test/me-factory";
-import { CauseFilters } from "./CauseFilters";
+import { CauseFilters, groupLabels } from "./CauseFilters";
 import { TestsDefectButton } from "./TestsDefectButton";
 import { renderUi } from "../../test/render-ui";
 import { FailuresPage } from "./FailuresPage";
@@ -121,6 +121,23 @@ describe("setting and filtering by cause", { timeout: 60_000 }, () => {
     await userEvent.click(screen.getByRole("combobox", { name: "Defect type" }));
     await userEvent.click(await screen.findByRole("option", { name: "System issue" }));
     expect(onChange).toHaveBeenLastCalledWith({ group: null, defect: "system_issue" });
+  });
+
+  it("tells apart the options of two causes with one message by their type and frame", () => {
+    const twin: RunFailureGroup = {
+      ...GROUPS[0]!,
+      id: 9,
+      fingerprint: "cccc000011112222",
+      errorType: "TimeoutError",
+      frame: null,
+      count: 1,
+    };
+    const labels = groupLabels([...GROUPS, twin]);
+    expect(labels.get(7)).toBe(
+      "13 × expected <n> but got <n> for /api/orders/<n> (AssertionError at OrderClient.fetch)",
+    );
+    expect(labels.get(9)).toBe("1 × expected <n> but got <n> for /api/orders/<n> (TimeoutError)");
+    expect(labels.get(8)).toBe("2 × Timed out after <duration> waiting for #ship");
   });
 
   it("the Failed Summary sets one type for a tag's failures: PUT with its tests", async () => {

@@ -14,7 +14,7 @@ import { RunBuilds } from "../builds/RunBuilds";
 import { RunWarnings } from "../RunWarnings";
 import { BackendSummary } from "./BackendSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
-import { CauseFilters, type CauseFilter } from "../../triage/CauseFilters";
+import { CauseFilters, showingFailures, type CauseFilter } from "../../triage/CauseFilters";
 import { ShownCount } from "../view/ShownCount";
 import { useStableCallback } from "../use-stable-callback";
 import { ResultSearch } from "../view/ResultSearch";
@@ -37,6 +37,9 @@ export interface BackendResultsDialogProps {
  * results, each expanding into error, stack, console log, script and API requests. A test key
  * in the URL (/test_runs/{key}/{test_key}?be=1) opens that result.
  */
+/** What a failure shows as here (no Unstable box): a cause filter shows them. */
+const FAILED: readonly BackendHideable[] = ["failed"];
+
 export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDialogProps) {
   const { test_key: linkedTest } = useParams();
   const [hidden, setHidden] = useState<ReadonlySet<BackendHideable>>(() => new Set());
@@ -108,7 +111,10 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
             onHide={onHide}
             onSearch={onSearch}
             cause={cause}
-            onCause={setCause}
+            onCause={(next) => {
+              setCause(next);
+              setHidden((current) => showingFailures(current, FAILED, next));
+            }}
             onViewApiRequests={() => setApiLogOpen(true)}
           />
         )}

@@ -220,6 +220,45 @@ describe("Frontend results dialog", () => {
     expect(router.state.location.search).toBe("?hide=failed");
   });
 
+  it("shows the failures of a chosen cause, unstable ones too, whatever was hidden", async () => {
+    const group = {
+      id: 41,
+      fingerprint: "aaaa000011112222",
+      errorType: "Error",
+      message: "Sometimes fails",
+      frame: null,
+      count: 1,
+      toInvestigate: 1,
+      tests: [6],
+      isNew: false,
+      isRegression: true,
+      firstSeen: { runKey: "ui-run-0", at: "2026-05-01T00:00:00.000Z" },
+      defect: {
+        type: "to_investigate",
+        auto: false,
+        comment: "",
+        bugs: [],
+        decidedBy: null,
+        decidedAt: null,
+        evidence: null,
+      },
+    };
+    mock({
+      "/v1/runs/ui-run-1/failure-groups": () => jsonResponse([group]),
+      "/v1/runs/ui-run-1/failure-causes": () => jsonResponse([]),
+    });
+    const { router } = await open("/test_runs/ui-run-1?hide=passed,failed,skipped,unstable");
+    await screen.findByText(/Nothing to show/);
+    expect(hide("unstable")).toBeChecked();
+    await userEvent.click(await screen.findByRole("combobox", { name: "Failure group" }));
+    await userEvent.click(await screen.findByRole("option", { name: "1 × Sometimes fails" }));
+    await waitFor(() => expect(hide("unstable")).not.toBeChecked());
+    expect(hide("failed")).not.toBeChecked();
+    expect(hide("passed")).toBeChecked();
+    expect(new URLSearchParams(router.state.location.search).get("hide")).toBe("passed,skipped");
+    expect(new URLSearchParams(router.state.location.search).get("group")).toBe("41");
+  });
+
   it("copies a link to the view it shows, filters included", async () => {
     const user = userEvent.setup();
     mock();

@@ -19,12 +19,14 @@ import { ResultList } from "./ResultList";
 import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
-import { CauseFilters, type CauseFilter } from "../../triage/CauseFilters";
+import { CauseFilters, showingFailures, type CauseFilter } from "../../triage/CauseFilters";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
 // Until the catalogue's ticket pattern is known, no text is taken for a ticket.
 const NEVER_MATCHES = "(?!)";
+/** What a failure shows as here: a cause filter shows them whatever the Hide switches were. */
+const FAILURES: readonly DisplayStatus[] = ["failed", "unstable"];
 
 export interface FrontendResultsDialogProps {
   runKey: string;
@@ -101,7 +103,9 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
     onFilters({ ...filters, failure }),
   );
   const onSearch = useStableCallback((text: string) => setSearch(text));
-  const onCause = useStableCallback((next: CauseFilter) => onFilters({ ...filters, ...next }));
+  const onCause = useStableCallback((next: CauseFilter) =>
+    onFilters({ ...filters, ...next, hidden: showingFailures(filters.hidden, FAILURES, next) }),
+  );
   // The loaded pages' tickets, looked up in one batch for their status chips.
   const tickets = useMemo(() => view.rows.flatMap((row) => row.tickets), [view.rows]);
 
