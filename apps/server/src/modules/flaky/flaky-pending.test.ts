@@ -5,7 +5,7 @@ import { createTestDatabase, type TestDatabase } from "../../../test/test-databa
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { withTransaction } from "../../db/pool.js";
 import { doMarked } from "../pending/pending.service.js";
-import { flakyStep, markForFlaky, untilCounted, type CountDeps } from "./stats.service.js";
+import { flakyStep, markForFlaky, recount, untilCounted, type CountDeps } from "./stats.service.js";
 
 /**
  * Flaky's count of a run after the commit that stored it (modules/pending): the upload marks the
@@ -132,5 +132,34 @@ describe("a run counted after its upload's commit", () => {
     }
     await doMarked(flakyStep(deps), second);
     expect(await windowOn("together")).toEqual({ outcomes: "fp", run_ids: [first, second] });
+  });
+});
+
+describe("flaky counted again (the demo's recount)", () => {
+  it("waits for a step at work on a run instead of deadlocking with it", async () => {
+    await stepsDone(database.db);
+    const runId = await storeRun("recounted", true);
+    await stepsDone(database.db);
+    await uncount(runId, "recounted");
+    // A step at work: it holds the run's mark, then writes flaky's tables.
+    const step = await database.db.pool.connect();
+    try {
+      await step.query("BEGIN");
+      await step.query(
+        "SELECT 1 FROM run_pending WHERE kind = 'flaky' AND run_id = $1 FOR UPDATE",
+        [runId],
+      );
+      const again = recount(database.db, SETTINGS);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await step.query("DELETE FROM flaky_runs WHERE run_id = $1", [runId]);
+      await step.query("DELETE FROM run_pending WHERE kind = 'flaky' AND run_id = $1", [runId]);
+      await step.query("COMMIT");
+      await again;
+    } finally {
+      step.release();
+    }
+    // Counted again from the stored runs, this one among them.
+    expect(await isMarked(runId)).toBe(false);
+    expect(await windowOn("recounted")).toEqual({ outcomes: "f", run_ids: [runId] });
   });
 });

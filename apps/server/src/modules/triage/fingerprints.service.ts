@@ -130,8 +130,11 @@ export async function retriage(
   untilRunId?: number,
 ): Promise<number> {
   await withTransaction(db, async (client) => {
-    await repo.forgetAll(client);
+    // The marks first, as a step takes its run's mark before writing: a step at work is waited
+    // for here, before the tables are truncated. The other order deadlocked with it (the demo's
+    // last uploads' steps, seen in a demo load that then never finished).
     await forgetPending(client, "triage");
+    await repo.forgetAll(client);
   });
   return backfillRuns(db, settings, undefined, untilRunId);
 }

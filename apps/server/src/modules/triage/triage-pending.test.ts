@@ -5,6 +5,7 @@ import { stepsDone } from "../../../test/steps-done.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { withTransaction } from "../../db/pool.js";
 import { AfterCommitSteps, sweepPending } from "../pending/pending.service.js";
+import { retriage } from "./fingerprints.service.js";
 import { markForTriage, triageMarked, triageStep, type TriageDeps } from "./pending.service.js";
 
 /**
@@ -187,5 +188,32 @@ describe("a run triaged after its upload's commit", () => {
     for (const state of states) expect(state.marked || state.filed === 3).toBe(true);
     await sweepPending(triageStep(deps), 0);
     for (const run of runs) expect(await filedOf(run.id)).toBe(3);
+  });
+});
+
+describe("triage derived again (the demo's retriage)", () => {
+  it("waits for a step at work on a run instead of deadlocking with it", async () => {
+    const run = await storeUntriaged("retriaged");
+    await mark(run.id);
+    // A step at work: it holds the run's mark, then writes triage's tables.
+    const step = await database.db.pool.connect();
+    try {
+      await step.query("BEGIN");
+      await step.query(
+        "SELECT 1 FROM run_pending WHERE kind = 'triage' AND run_id = $1 FOR UPDATE",
+        [run.id],
+      );
+      const again = retriage(deps.db, deps.settings);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await step.query("DELETE FROM result_fingerprints WHERE run_id = $1", [run.id]);
+      await step.query("DELETE FROM run_pending WHERE kind = 'triage' AND run_id = $1", [run.id]);
+      await step.query("COMMIT");
+      await again;
+    } finally {
+      step.release();
+    }
+    // Derived again from the stored runs, this one among them.
+    expect(await isMarked(run.id)).toBe(false);
+    expect(await filedOf(run.id)).toBe(3);
   });
 });
