@@ -9,6 +9,7 @@ import {
   type ResultInput,
   type Shared,
 } from "./view-columns.js";
+import { PackedTextsBuilder, packTexts } from "./packed-texts.js";
 
 /*
  * Builds a run's ViewResults (view-columns.ts) one result at a time, as the rows arrive from the
@@ -24,9 +25,6 @@ const LISTS: ReadonlySet<Shared> = new Set(["tags", "tickets"]);
 const STRING_OVERHEAD = 24;
 /** A slot of a JS array (a pointer). */
 const SLOT = 8;
-
-const textBytes = (value: string | null | undefined) =>
-  value === null || value === undefined ? 0 : STRING_OVERHEAD + value.length;
 
 /** Values that repeat, kept once: each distinct value has one index. */
 class SharedValues {
@@ -103,17 +101,17 @@ export class ViewResultsBuilder {
   private readonly durations: number[] = [];
   private readonly attempts: number[] = [];
   private readonly starts: number[] = [];
-  private readonly testRunTestIds: string[] = [];
-  private readonly names: string[] = [];
-  private readonly titles: (string | null)[] = [];
-  private readonly scenarios: (string | null)[] = [];
-  private readonly errors: (string | null)[] = [];
+  private readonly testRunTestIds = new PackedTextsBuilder();
+  private readonly names = new PackedTextsBuilder();
+  private readonly titles = new PackedTextsBuilder();
+  private readonly scenarios = new PackedTextsBuilder();
+  private readonly errors = new PackedTextsBuilder();
+  /** Set once the results are in order (screenshots come after their rows): packed at the end. */
   private readonly screenshots: (string | null)[] = [];
   private readonly table = new SharedValues();
   private readonly shared = Object.fromEntries(
     SHARED.map((name) => [name, new SharedColumn(this.table, LISTS.has(name) ? "list" : "text")]),
   ) as Record<Shared, SharedColumn>;
-  private texts = 0;
   private readonly frontend: boolean;
   /** Whether the results came in id order so far (the reads leave the order to the build). */
   private sorted = true;
@@ -143,12 +141,9 @@ export class ViewResultsBuilder {
     this.names.push(input.name);
     this.titles.push(input.title);
     this.scenarios.push(input.scenario);
-    this.texts += textBytes(input.test_run_test_id) + textBytes(input.name);
-    this.texts += textBytes(input.title) + textBytes(input.scenario);
     if (this.frontend) {
-      this.errors.push(input.error_message ?? null);
+      this.errors.push(input.error_message);
       this.screenshots.push(input.screenshot ?? null);
-      this.texts += textBytes(input.error_message) + textBytes(input.screenshot);
     }
     const { shared } = this;
     shared.tags.push(input.tags);
@@ -170,13 +165,20 @@ export class ViewResultsBuilder {
     const n = this.ids.length;
     const ids = new Float64Array(this.ids);
     const order = this.idOrder(ids);
-    const screenshots = this.screenshots;
+    const { screenshots } = this;
     for (const [resultId, key] of this.shots) {
       const at = indexOf(ids, order, resultId);
-      if (at < 0) continue;
-      this.texts += textBytes(key) - textBytes(screenshots[at]);
-      screenshots[at] = key;
+      if (at >= 0) screenshots[at] = key;
     }
+    const texts = {
+      testRunTestIds: this.testRunTestIds.done(),
+      names: this.names.done(),
+      titles: this.titles.done(),
+      scenarios: this.scenarios.done(),
+      errors: this.errors.done(),
+      screenshots: packTexts(screenshots),
+    };
+    const textBytes = Object.values(texts).reduce((sum, column) => sum + column.bytes, 0);
     const { table } = this;
     const lowerTags = new Map<number, readonly string[]>();
     let lowerBytes = 0;
@@ -187,14 +189,13 @@ export class ViewResultsBuilder {
     }
     const attempts = new Uint32Array(this.attempts);
     const typed = n * (4 + 8 + 8 + 1 + 1 + 1 + 8 + 8 + SHARED.length * 4) + attempts.byteLength;
-    const slots = n * SLOT * (this.frontend ? 6 : 4);
     const shared = Object.fromEntries(
       SHARED.map((name) => [name, new Uint32Array(this.shared[name].indexes)]),
     ) as Record<Shared, Uint32Array>;
     const columns = {
       length: n,
       order,
-      bytes: typed + slots + this.texts + table.bytes + lowerBytes,
+      bytes: typed + textBytes + table.bytes + lowerBytes,
       ids,
       testIds: new Float64Array(this.testIds),
       statuses: new Uint8Array(this.statuses),
@@ -203,12 +204,7 @@ export class ViewResultsBuilder {
       durations: new Float64Array(this.durations),
       attempts,
       starts: new Float64Array(this.starts),
-      testRunTestIds: this.testRunTestIds,
-      names: this.names,
-      titles: this.titles,
-      scenarios: this.scenarios,
-      errors: this.errors,
-      screenshots,
+      ...texts,
       shared,
       values: table.values,
       lowerTags,

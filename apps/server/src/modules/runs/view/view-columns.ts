@@ -1,13 +1,15 @@
 import { PENDING_MARKER, type DisplayStatus } from "@assay/core";
 import type { EntryRow } from "../run-history.service.js";
 import type { ViewFacts } from "./view-filter.js";
+import type { PackedTexts } from "./packed-texts.js";
 
 /**
  * A run's final results as the run view keeps them (view-cache.ts), one column per field instead
  * of one object per result: numbers and flags in typed arrays, the texts that repeat across a
  * run (tag lists, tickets, site, browser, platform, commit, pending reason) once in a table the
- * rows point into. An object, an array and a Date per result cost the 100k-result view of the
- * write bench ~100 MB of heap; these columns a fifth of it (docs/performance.md, "Session 35").
+ * rows point into, each result's own texts packed a few long strings a column (packed-texts.ts).
+ * An object, an array and a Date per result cost the 100k-result view of the write bench ~100 MB
+ * of heap; these columns a fifth of it (docs/performance.md, "Session 35").
  * A page's rows are made again from the columns when it is cut: 60 rows, microseconds.
  */
 
@@ -82,13 +84,13 @@ export interface ViewColumns {
   readonly attempts: Uint32Array;
   /** ms since the epoch; NaN for a result without a start. */
   readonly starts: Float64Array;
-  readonly testRunTestIds: readonly string[];
-  readonly names: readonly string[];
-  readonly titles: readonly (string | null)[];
-  readonly scenarios: readonly (string | null)[];
+  readonly testRunTestIds: PackedTexts;
+  readonly names: PackedTexts;
+  readonly titles: PackedTexts;
+  readonly scenarios: PackedTexts;
   /** Frontend: the card's cut failure message; empty for a backend view. */
-  readonly errors: readonly (string | null)[];
-  readonly screenshots: readonly (string | null)[];
+  readonly errors: PackedTexts;
+  readonly screenshots: PackedTexts;
   /** Per result, its value's index in `values`. */
   readonly shared: Readonly<Record<Shared, Uint32Array>>;
   readonly values: readonly unknown[];
@@ -130,7 +132,11 @@ export class ViewResults implements ViewFacts {
     return this.c.lowerTags.get(this.c.shared.tags[this.at(i)]!)!;
   }
   testRunTestIdOf(i: number): string {
-    return this.c.testRunTestIds[this.at(i)]!;
+    return this.c.testRunTestIds.get(this.at(i))!;
+  }
+  /** Whether the result's test_run_test_id is `id` (a locate's scan: nothing cut out). */
+  hasTestRunTestId(i: number, id: string): boolean {
+    return this.c.testRunTestIds.is(this.at(i), id);
   }
 
   /** The shared value of `column` of the result at `at` in the columns. */
@@ -144,11 +150,11 @@ export class ViewResults implements ViewFacts {
     const at = this.at(i);
     const head = [
       c.ids[at],
-      c.testRunTestIds[at],
+      c.testRunTestIds.get(at),
       c.testIds[at],
-      c.names[at],
-      c.titles[at],
-      c.scenarios[at],
+      c.names.get(at),
+      c.titles.get(at),
+      c.scenarios.get(at),
       STATUSES[c.statuses[at]!],
     ];
     const duration = c.durations[at];
@@ -161,7 +167,7 @@ export class ViewResults implements ViewFacts {
       (flags & FLAKY) !== 0,
       duration,
       this.value("tags", at),
-      c.errors[at],
+      c.errors.get(at),
       (flags & ERROR_CUT) !== 0,
       this.value("tickets", at),
       this.value("pending_reason", at),
@@ -169,7 +175,7 @@ export class ViewResults implements ViewFacts {
       this.value("chrome_version", at),
       this.value("platform", at),
       this.value("commit_hash", at),
-      c.screenshots[at],
+      c.screenshots.get(at),
     ];
   }
 
@@ -180,7 +186,7 @@ export class ViewResults implements ViewFacts {
     const start = c.starts[at]!;
     return {
       test_id: c.testIds[at]!,
-      test_run_test_id: c.testRunTestIds[at]!,
+      test_run_test_id: c.testRunTestIds.get(at)!,
       status: RAWS[c.raws[at]!]!,
       error_message: (c.flags[at]! & PENDING) !== 0 ? PENDING_MARKER : null,
       start_time: Number.isNaN(start) ? null : new Date(start),
@@ -220,9 +226,9 @@ export class ViewResults implements ViewFacts {
       const at = this.at(i);
       const parts = [
         `tc${this.c.testIds[at]}`,
-        this.c.names[at],
-        this.c.titles[at] ?? "",
-        this.c.scenarios[at] ?? "",
+        this.c.names.get(at),
+        this.c.titles.get(at) ?? "",
+        this.c.scenarios.get(at) ?? "",
         ...this.tagsOf(i),
       ];
       made = parts.join("\n").toLowerCase();

@@ -164,10 +164,11 @@ async function pageOf(ctx: RunViewContext, family: Family, key: string, query: R
     searchText: (index) => view.results.searchTextOf(index),
   });
   const page = kept.slice(query.offset, query.offset + query.limit);
+  const { locate } = query;
   const located =
-    query.locate === undefined
+    locate === undefined
       ? -1
-      : kept.findIndex((index) => view.results.testRunTestIdOf(index) === query.locate);
+      : kept.findIndex((index) => view.results.hasTestRunTestId(index, locate));
   const summary = query.summary
     ? {
         ...view.summary,
