@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { ViewResultsBuilder } from "../modules/runs/view/view-columns-builder.js";
 import type { ResultInput } from "../modules/runs/view/view-columns.js";
+import { out } from "./scratch-database.js";
 
 /*
  * The run view's columns (view-columns.ts) of a 100,000-result frontend run, in memory, without
@@ -73,7 +74,7 @@ for (let round = 1; round <= ROUNDS; round++) {
   const rowsStarted = performance.now();
   for (let i = 0; i < 6000; i++) view.rowOf(i);
   const rowsMs = performance.now() - rowsStarted;
-  console.log(
+  out(
     `round ${round}: build ${buildMs.toFixed(0)} ms, heap kept ${heapMb.toFixed(1)} MB ` +
       `(estimated ${(view.bytes / 1e6).toFixed(1)} MB), locate scan ${scanMs.toFixed(1)} ms, ` +
       `6,000 rows ${rowsMs.toFixed(1)} ms`,
