@@ -32,14 +32,14 @@ export interface BackendResultsDialogProps {
   onClose(): void;
 }
 
+/** What a failure shows as here (no Unstable box): a cause filter shows them. */
+const FAILED: readonly BackendHideable[] = ["failed"];
+
 /**
  * The Backend results dialog (spec section 2), full screen: the run's info boxes and its
  * results, each expanding into error, stack, console log, script and API requests. A test key
  * in the URL (/test_runs/{key}/{test_key}?be=1) opens that result.
  */
-/** What a failure shows as here (no Unstable box): a cause filter shows them. */
-const FAILED: readonly BackendHideable[] = ["failed"];
-
 export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDialogProps) {
   const { test_key: linkedTest } = useParams();
   const [hidden, setHidden] = useState<ReadonlySet<BackendHideable>>(() => new Set());
