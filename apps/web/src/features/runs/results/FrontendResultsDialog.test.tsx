@@ -1,4 +1,4 @@
-import type { FrontendResult, RunHistory } from "@assay/core";
+import { DEFAULT_DEFECT, type FrontendResult, type RunHistory } from "@assay/core";
 import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -233,15 +233,7 @@ describe("Frontend results dialog", () => {
       isNew: false,
       isRegression: true,
       firstSeen: { runKey: "ui-run-0", at: "2026-05-01T00:00:00.000Z" },
-      defect: {
-        type: "to_investigate",
-        auto: false,
-        comment: "",
-        bugs: [],
-        decidedBy: null,
-        decidedAt: null,
-        evidence: null,
-      },
+      defect: DEFAULT_DEFECT,
     };
     mock({
       "/v1/runs/ui-run-1/failure-groups": () => jsonResponse([group]),
