@@ -10,9 +10,18 @@ import type pg from "pg";
  */
 export type CopyValue = string | number | boolean | Date | null | undefined | string[] | JsonValue;
 
-/** A value for a json/jsonb column (arrays included, which would otherwise be text[]). */
+/**
+ * A value for a json/jsonb column (arrays included, which would otherwise be text[]). Its COPY
+ * text is made once, however many rows hold it (a JUnit suite's properties: result-rows.ts); so
+ * the value must not change once written.
+ */
 export class JsonValue {
+  private text: string | undefined;
   constructor(readonly value: unknown) {}
+
+  get copyText(): string {
+    return (this.text ??= encodeJson(this.value));
+  }
 }
 
 export const json = (value: unknown): JsonValue => new JsonValue(value);
@@ -77,9 +86,13 @@ export function encodeCopyValue(value: CopyValue): string {
   if (typeof value === "boolean") return value ? "t" : "f";
   if (value instanceof Date) return value.toISOString();
   if (Array.isArray(value)) return escapeText(arrayLiteral(value));
-  if (value.value === undefined || value.value === null) return "\\N";
-  if (Array.isArray(value.value) && value.value.length === 0) return "[]";
-  return escapeText(jsonText(value.value));
+  return value.copyText;
+}
+
+function encodeJson(value: unknown): string {
+  if (value === undefined || value === null) return "\\N";
+  if (Array.isArray(value) && value.length === 0) return "[]";
+  return escapeText(jsonText(value));
 }
 
 /** `value` as JSON text that jsonb accepts (no \u0000 escape: NUL becomes U+FFFD). */

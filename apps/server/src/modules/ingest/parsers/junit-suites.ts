@@ -262,9 +262,9 @@ export class SuiteStack {
    */
   private finish(pending: Pending, index: number): void {
     const chain = this.chainAt(index);
-    const { record, fields } = withLevel(chain.properties, pending.properties);
-    // Each testcase gets its own record, as it always has: a copy of the suites' one, mostly.
-    const properties = record && { ...record };
+    // The suites' record itself when the testcase has no properties of its own: their testcases
+    // share it (nothing changes a record once made), and its JSON is made once (result-rows.ts).
+    const { record: properties, fields } = withLevel(chain.properties, pending.properties);
     const final = pending.attempts[pending.attempts.length - 1];
     if (final) {
       addAttachments(final, chain.attachments);
