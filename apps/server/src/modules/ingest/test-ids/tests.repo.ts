@@ -106,26 +106,59 @@ export async function copyNewTests(client: pg.PoolClient, rows: Iterable<Buffer>
 /**
  * `count` ids from test_id_seq that no test has. A report may give any id (TC1396065), and the
  * sequence reaches it one day: that id is stepped over instead of the COPY of new tests failing
- * on tests_pkey. One statement unless an id was taken. Each id is one probe of tests_pkey (a
- * subquery in the WHERE clause, never made an anti-join): as NOT EXISTS, a catalogue without
- * statistics was read whole for each batch, 0.7 s of PostgreSQL's CPU for 100k new tests
- * instead of 0.1 s.
+ * on tests_pkey. One statement unless an id was taken.
+ *
+ * The ids a statement draws are nearly always one unbroken range (another upload drawing at the
+ * same moment breaks it): then one probe of tests_pkey for the whole range says whether all are
+ * free, and the answer is the range's first id. Otherwise each id is probed (a subquery in the
+ * WHERE clause, never made an anti-join: as NOT EXISTS, a catalogue without statistics was read
+ * whole for each batch, 0.7 s of PostgreSQL's CPU for 100k new tests instead of 0.1 s) and the
+ * free ones are answered as an array. Probing and answering each id took 0.2-0.7 s of
+ * PostgreSQL's time per 100k new tests on a slow machine; drawing them alone ~0.07 s
+ * (docs/performance.md, "Session 44").
  */
 export async function freeTestIds(client: pg.PoolClient, count: number): Promise<Float64Array> {
   const ids = new Float64Array(count);
   for (let filled = 0; filled < count;) {
-    // The subquery is not flattened (a volatile target list): one nextval per generated row.
-    const { rows } = await client.query<{ ids: string | null; n: number }>(
-      `SELECT array_agg(s.id)::text AS ids, count(s.id)::int AS n
-       FROM (SELECT nextval('test_id_seq') AS id FROM generate_series(1, $1)) s
-       WHERE (SELECT true FROM tests t WHERE t.id = s.id) IS NULL`,
+    // MATERIALIZED: each id drawn once, however often the statement reads them. The per-id
+    // probes run only when `whole` is false (a CASE evaluates its subquery only when chosen).
+    const { rows } = await client.query<{ first: string; n: number; whole: boolean; ids: string }>(
+      `WITH drawn AS MATERIALIZED (
+         SELECT nextval('test_id_seq') AS id FROM generate_series(1, $1)
+       ), span AS (
+         SELECT min(id) AS first, max(id) AS last, count(*) AS n FROM drawn
+       ), checked AS (
+         SELECT first, n, last - first + 1 = n
+           AND NOT EXISTS (SELECT 1 FROM tests WHERE id BETWEEN span.first AND span.last) AS whole
+         FROM span
+       )
+       SELECT first::text AS first, n::int AS n, whole,
+         CASE WHEN NOT whole THEN (
+           SELECT coalesce(array_agg(d.id ORDER BY d.id), '{}')::text FROM drawn d
+           WHERE (SELECT true FROM tests t WHERE t.id = d.id) IS NULL
+         ) END AS ids
+       FROM checked`,
       [count - filled],
     );
-    const { ids: text, n } = rows[0]!;
-    if (text !== null) ids.set(integersOf(text, n), filled);
-    filled += n;
+    const { first, n, whole, ids: text } = rows[0]!;
+    if (whole) {
+      for (let k = 0; k < n; k++) ids[filled + k] = Number(first) + k;
+      filled += n;
+    } else {
+      const free = integersOf(text, elementsOf(text));
+      ids.set(free, filled);
+      filled += free.length;
+    }
   }
   return ids;
+}
+
+/** How many elements an array of integers read back as text holds ("{}" none, "{1,2}" two). */
+function elementsOf(text: string): number {
+  if (text === "{}") return 0;
+  let commas = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0x2c) commas++;
+  return commas + 1;
 }
 
 /**
