@@ -156,6 +156,26 @@ describe("ResultsWriter", () => {
     ]);
   });
 
+  it("draws again when every id it drew for a new test was taken", async () => {
+    const { rows } = await database.db.pool.query<{ v: string }>(
+      "SELECT nextval('test_id_seq') AS v",
+    );
+    const v = Number(rows[0]!.v);
+    const claimed = [
+      {
+        result: { name: `TC${v + 1} claims an id`, status: "passed" } as ResultInput,
+        files: NO_FILES,
+      },
+    ];
+    await inTransaction((client, runId) => writer(client, runId).write(claimed));
+    // One new test: the one id drawn (v + 1) is taken, so none is free, and the next is drawn.
+    const runId = await inTransaction(async (client, runId) => {
+      await writer(client, runId).write(results(1, "alone"));
+      return runId;
+    });
+    expect((await testIdsOf(runId)).map(Number)).toEqual([v + 2]);
+  });
+
   it("gives two uploads that register the same new tests at once the same ids", async () => {
     const first = await openUpload();
     const second = await openUpload();

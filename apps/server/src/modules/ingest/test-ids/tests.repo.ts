@@ -144,7 +144,8 @@ export async function freeTestIds(client: pg.PoolClient, count: number): Promise
     if (whole) {
       for (let k = 0; k < n; k++) ids[filled + k] = Number(first) + k;
       filled += n;
-    } else {
+    } else if (text !== "{}") {
+      // Every id drawn may have been taken: then the array is empty and the loop draws again.
       const free = integersOf(text, elementsOf(text));
       ids.set(free, filled);
       filled += free.length;
@@ -153,9 +154,8 @@ export async function freeTestIds(client: pg.PoolClient, count: number): Promise
   return ids;
 }
 
-/** How many elements an array of integers read back as text holds ("{}" none, "{1,2}" two). */
+/** How many elements a non-empty array of integers read back as text holds ("{1,2}": two). */
 function elementsOf(text: string): number {
-  if (text === "{}") return 0;
   let commas = 0;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 0x2c) commas++;
   return commas + 1;
