@@ -4,8 +4,8 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Packing } from "../modules/ingest/encoding/packing.js";
 import { classifyUpload } from "../modules/ingest/parsers/index.js";
-import type { PreparedBatch } from "../modules/ingest/pipeline/prepared-batch.js";
-import { ResultPreparer } from "../modules/ingest/pipeline/result-preparer.js";
+import type { QueuedResult } from "../modules/ingest/pipeline/prepared-batch.js";
+import { prepareInThread, ResultPreparer } from "../modules/ingest/pipeline/result-preparer.js";
 import { FileSet, reportFile } from "../modules/ingest/worker/parse-task.js";
 import { writeJunitReport } from "./junit-gen.js";
 import { median } from "./output.js";
@@ -35,26 +35,24 @@ async function parseOnce(file: LocalFile): Promise<number> {
     existing: new Set(),
   });
   let results = 0;
-  const post = (batch: PreparedBatch) => {
-    const packing = new Packing(
-      new ArrayBuffer(batch.rows.packedSize + batch.texts.packedSize + batch.tests.packedSize),
-    );
-    batch.rows.packed(packing);
-    batch.texts.packed(packing);
-    batch.tests.packed(packing);
-    results += batch.rows.rows;
-    preparer.recycle(batch);
-  };
   try {
     const plan = await classifyUpload(upload, "auto");
-    for await (const report of plan.reports({ junitRetries: false, warn: () => undefined })) {
-      for await (const result of report.results) {
-        const full = preparer.add({ result, files: report.files });
-        if (full) post(full);
+    async function* queued(): AsyncGenerator<QueuedResult> {
+      for await (const report of plan.reports({ junitRetries: false, warn: () => undefined })) {
+        for await (const result of report.results) yield { result, files: report.files };
       }
     }
-    const last = preparer.flush();
-    if (last) post(last);
+    for await (const batch of prepareInThread(preparer, queued())) {
+      // Packed as the worker posts it: part of the worker's work.
+      const packing = new Packing(
+        new ArrayBuffer(batch.rows.packedSize + batch.texts.packedSize + batch.tests.packedSize),
+      );
+      batch.rows.packed(packing);
+      batch.texts.packed(packing);
+      batch.tests.packed(packing);
+      results += batch.rows.rows;
+      preparer.recycle(batch);
+    }
     preparer.done();
   } finally {
     preparer.release();
