@@ -226,7 +226,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(diffRoutes({ db, settings: config.diff }));
   await app.register(trendsRoutes({ db, settings: config.trends }));
   await registerAliases(app, deps);
-  await registerFlaky(app, deps);
+  await registerFlaky(app, deps, triage);
   await app.register(dashboardRoutes(db, config.catalog));
   await app.register(traceabilityRoutes({ db, rmsTagPattern: config.catalog.rmsTagPattern }));
   const trackers = await registerIntegrations(app, deps, secret);

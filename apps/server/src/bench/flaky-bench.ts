@@ -190,7 +190,9 @@ async function benchQueries(cleanup: Cleanup): Promise<void> {
     // With its CPU per call (the 3 warm-ups and 20 timed calls): PostgreSQL's backends and Node.
     const pgBefore = await backendsCpuMs(url);
     const nodeBefore = process.cpuUsage();
-    const evidence = await timesOf(() => flakyTest(db, top, settings));
+    const evidence = await timesOf(() =>
+      flakyTest(db, top, settings, { db, settings: { similarity: 0.6 } }),
+    );
     const node = process.cpuUsage(nodeBefore);
     const pgCpu = cpuBetween(pgBefore, await backendsCpuMs(url)) / 23;
     step(

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import type { FlakySettings } from "../../config-flaky.js";
 import type { Db } from "../../db/pool.js";
 import type { Jobs } from "../../jobs/jobs.js";
+import type { TriageDeps } from "../triage/pending.service.js";
 import { startFlakyBackfill, startFlakySweep } from "./flaky.jobs.js";
 import { flakyRoutes } from "./flaky.routes.js";
 
@@ -19,9 +20,13 @@ export interface FlakyDeps {
  * server that died after their commit, and the backfill. New runs are marked in their upload's
  * transaction and counted after its commit (ingest's onRunStored, app.ts; modules/pending).
  */
-export async function registerFlaky(app: FastifyInstance, deps: FlakyDeps): Promise<void> {
+export async function registerFlaky(
+  app: FastifyInstance,
+  deps: FlakyDeps,
+  triage: TriageDeps,
+): Promise<void> {
   const counting = { db: deps.db, settings: deps.config.flaky, log: deps.logger };
-  await app.register(flakyRoutes(deps.db, counting.settings));
+  await app.register(flakyRoutes(deps.db, counting.settings, triage));
   if (deps.startWorkers === false) return;
   await startFlakySweep(deps.jobs, counting);
   await startFlakyBackfill(deps.jobs, counting);

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import type { FlakySettings } from "../../config-flaky.js";
 import type { Db } from "../../db/pool.js";
+import type { TriageDeps } from "../triage/pending.service.js";
 import { flakySummary, flakyTest, flakyTests } from "./flaky.service.js";
 
 const tags = ["flaky"];
@@ -16,7 +17,7 @@ const readErrors = { 400: ErrorBodySchema, 401: ErrorBodySchema, 403: ErrorBodyS
 
 /** Flaky tests (issue 35): the ranking, one test's evidence, the screen's trend. Reads only. */
 export const flakyRoutes =
-  (db: Db, settings: FlakySettings): FastifyPluginAsyncZod =>
+  (db: Db, settings: FlakySettings, triage: TriageDeps): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       "/v1/flaky-tests",
@@ -55,6 +56,6 @@ export const flakyRoutes =
           response: { 200: FlakyDetailSchema, ...readErrors },
         },
       },
-      async (request) => flakyTest(db, request.params.testId, settings),
+      async (request) => flakyTest(db, request.params.testId, settings, triage),
     );
   };

@@ -11,6 +11,7 @@ import type { FlakySettings } from "../../config-flaky.js";
 import type { Db } from "../../db/pool.js";
 import { runMoments } from "../runs/failures.service.js";
 import { listTags } from "../tags/tags.service.js";
+import type { TriageDeps } from "../triage/pending.service.js";
 import { testFailureGroups } from "../triage/triage.service.js";
 import * as repo from "./read.repo.js";
 import { untilCounted } from "./stats.service.js";
@@ -66,12 +67,15 @@ export async function flakyTests(
 
 /**
  * A test's score in each context with its evidence: the runs of its window (which flipped,
- * which passed on retry) and the triage failure groups of its failures.
+ * which passed on retry) and the triage failure groups of its failures. Both counting and triage
+ * run after an upload's answer: each is waited for, or the newest run's flip would show without
+ * its failure's group.
  */
 export async function flakyTest(
   db: Db,
   testId: number,
   settings: FlakySettings,
+  triage: TriageDeps,
 ): Promise<FlakyDetail> {
   await untilCounted({ db, settings });
   const rows = await repo.windowsOfTest(db.pool, testId);
@@ -81,7 +85,7 @@ export async function flakyTest(
   ];
   const [moments, groups] = await Promise.all([
     runMoments(db, runIds),
-    testFailureGroups(db, testId, failedIn),
+    testFailureGroups(triage, testId, failedIn),
   ]);
   const byId = new Map(moments.map((moment) => [moment.id, moment]));
   const keys = new Map(moments.map((moment) => [moment.id, moment.key]));

@@ -1,9 +1,11 @@
+import type { FlakyDetail } from "@assay/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { stepsDone } from "../../../test/steps-done.js";
 import { TEST_INGEST_TOKEN, upload } from "../../../test/upload.js";
 import { withTransaction } from "../../db/pool.js";
+import { nameOf } from "../../db/results-sql.js";
 import { AfterCommitSteps, sweepPending } from "../pending/pending.service.js";
 import { retriage } from "./fingerprints.service.js";
 import { markForTriage, triageMarked, triageStep, type TriageDeps } from "./pending.service.js";
@@ -112,6 +114,29 @@ describe("a run triaged after its upload's commit", () => {
     expect(gate.statusCode, gate.body).toBe(200);
     expect(gate.json()).toMatchObject({ passed: false, counts: { failed: 3, newFailures: 3 } });
     expect(await filedOf(run.id)).toBe(3);
+    expect(await isMarked(run.id)).toBe(false);
+  });
+
+  it("is triaged by a flaky test's evidence, whose groups then hold its failure", async () => {
+    const run = await storeUntriaged("read-by-flaky");
+    await mark(run.id);
+    const { rows } = await database.db.pool.query<{ id: number }>(
+      `SELECT DISTINCT test_id::int AS id FROM results
+        WHERE run_id = $1 AND status = 'failed' AND ${nameOf("results")} = 'ships'`,
+      [run.id],
+    );
+    const res = await app.app.inject({
+      method: "GET",
+      url: `/v1/flaky-tests/${rows[0]!.id}`,
+      headers: { authorization: `Bearer ${TEST_INGEST_TOKEN}` },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [context] = (res.json() as FlakyDetail).contexts;
+    const failed = context!.runs.filter((r) => r.outcome === "f");
+    expect(failed.map((r) => r.runKey)).toContain(run.key);
+    // Every failure of the window is in a group, the unread run's too.
+    const grouped = context!.groups.reduce((sum, group) => sum + group.failures, 0);
+    expect(grouped).toBe(failed.length);
     expect(await isMarked(run.id)).toBe(false);
   });
 

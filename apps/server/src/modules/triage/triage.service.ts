@@ -229,10 +229,11 @@ export async function gate(deps: TriageDeps, key: string, limits: GateQuery): Pr
  * runs it failed in.
  */
 export async function testFailureGroups(
-  db: Db,
+  deps: TriageDeps,
   testId: number,
   runIds: readonly number[],
 ): Promise<{ id: number; message: string; runIds: number[] }[]> {
-  const rows = await detail.testGroupsInRuns(db.pool, testId, runIds);
+  await untilAllTriaged(deps);
+  const rows = await detail.testGroupsInRuns(deps.db.pool, testId, runIds);
   return rows.map((row) => ({ id: row.id, message: row.message, runIds: row.run_ids }));
 }
