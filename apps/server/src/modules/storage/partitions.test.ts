@@ -10,7 +10,13 @@ import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
 import { findResult, listFrontendResults } from "../runs/results.repo.js";
-import { ensureMonthPartitions, listResultPartitions, partitionName } from "./partitions.repo.js";
+import { until } from "../../../test/until.js";
+import {
+  createMonthPartition,
+  ensureMonthPartitions,
+  listResultPartitions,
+  partitionName,
+} from "./partitions.repo.js";
 import { MONTHS_AHEAD, partitionUpkeepQueue, upkeepPartitions } from "./storage.jobs.js";
 
 // Results partitioned by month of their run's created_at (migration 0191), on real PostgreSQL.
@@ -91,6 +97,39 @@ describe("results' monthly partitions", () => {
     expect(await upkeepPartitions(database.db)).toEqual(["test_results_p201807"]);
     expect(await partitionOf(result.id)).toBe("test_results_p201807");
     expect(await upkeepPartitions(database.db)).toEqual([]);
+  });
+
+  it("keep a read of a month being moved out of the default partition whole: it waits, then finds every row", async () => {
+    const test = await insertTest(database.db);
+    const run = await insertRun(database.db, { created_at: new Date("2017-03-15T04:00:00Z") });
+    for (let i = 0; i < 3; i++) await insertResult(database.db, run, test);
+    const mover = await database.db.pool.connect();
+    const reader = await database.db.pool.connect();
+    const { rows: pid } = await reader.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+    try {
+      await mover.query("BEGIN");
+      expect(await createMonthPartition(mover, new Date("2017-03-01T00:00:00Z"))).toBe(3);
+      // A run's read, as the run view's (parameters: planned apart from its execution), started
+      // while the move is not committed: it must not plan without the new partition, then find
+      // the default partition emptied.
+      const read = reader.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM results
+          WHERE run_id = $1 AND run_at = (SELECT created_at FROM runs WHERE id = $1)`,
+        [run.id],
+      );
+      await until("the read to wait for the move", async () => {
+        const { rows } = await database.db.pool.query(
+          "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'",
+          [pid[0]!.pid],
+        );
+        return rows.length > 0 ? true : undefined;
+      });
+      await mover.query("COMMIT");
+      expect((await read).rows[0]!.n).toBe(3);
+    } finally {
+      mover.release();
+      reader.release();
+    }
   });
 
   it("keep result ids unique, from one sequence", async () => {
