@@ -57,6 +57,7 @@ export default defineConfig({
           include: ["**/*.e2e.ts"],
           environment: "node",
           setupFiles: ["support/setup.ts"],
+          globalSetup: ["support/global-setup.ts"],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

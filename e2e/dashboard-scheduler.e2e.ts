@@ -1,13 +1,14 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
-import { signInOnPage, submitLoginPage } from "./support/oidc-login.js";
+import { addUserWithCli, signInOnPage, submitLoginPage } from "./support/oidc-login.js";
 import { startDemoServer, type E2eServer } from "./support/server.js";
 
 // The Dashboard on demo data (switches, GRAPH and TABLE) and the Daily Run Scheduler's table
 // (create, edit, deactivate, Run now, delete), in real Chromium against the real server.
 
-const ADMIN = { email: "lead@example.com", password: "correct-horse-battery-staple" };
+// An admin added to the demo's copy (its first admin was made when the demo was loaded).
+const ADMIN = { email: "lead@example.com", name: "Lead", password: "" };
 
 let server: E2eServer;
 let page: Page;
@@ -18,10 +19,8 @@ let page: Page;
 browserPerFile((p) => (page = p), { reducedMotion: "reduce" });
 
 beforeAll(async () => {
-  server = await startDemoServer({
-    ASSAY_ADMIN_EMAIL: ADMIN.email,
-    ASSAY_ADMIN_PASSWORD: ADMIN.password,
-  });
+  server = await startDemoServer();
+  ADMIN.password = await addUserWithCli(server.dataDir, { ...ADMIN, admin: true });
 }, 300_000);
 afterAll(async () => {
   await server?.stop();

@@ -168,11 +168,15 @@ const CLI = fileURLToPath(new URL("../../apps/cli/dist/main.js", import.meta.url
  */
 export async function addUserWithCli(
   dataDir: string,
-  user: { email: string; name: string },
+  user: { email: string; name: string; admin?: boolean },
 ): Promise<string> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [CLI, "users", "add", "--email", user.email, "--name", user.name],
+    [
+      CLI,
+      ...["users", "add", "--email", user.email, "--name", user.name],
+      ...(user.admin ? ["--admin"] : []),
+    ],
     {
       cwd: fileURLToPath(new URL("../..", import.meta.url)),
       env: { PATH: process.env.PATH ?? "", ASSAY_DATA_DIR: dataDir, LOG_LEVEL: "warn" },

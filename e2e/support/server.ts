@@ -1,11 +1,21 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { inject } from "vitest";
 
 const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The e2e run's folder for the demo's data (global-setup.ts), see startDemoServer. */
+    demoTemplate: string;
+  }
+}
 
 export interface E2eServer {
   url: string;
@@ -50,14 +60,16 @@ export async function makeDataDir(): Promise<string> {
 
 /**
  * The real server as `npm start` runs it (the built CLI), with its own embedded PostgreSQL in a
- * temporary data folder (removed on stop), or in `dataDir` (kept: the caller owns it). Demo data
- * is off unless `env` turns it on.
+ * temporary data folder, or in `dataDir`; the folder is removed on stop unless the caller keeps
+ * it (`keepDataDir`, by default when it gave `dataDir`). Demo data is off unless `env` turns it
+ * on.
  */
 export async function startE2eServer(
   env: Record<string, string> = {},
-  options: { dataDir?: string; publicHostname?: string } = {},
+  options: { dataDir?: string; keepDataDir?: boolean; publicHostname?: string } = {},
 ): Promise<E2eServer> {
   const dataDir = options.dataDir ?? (await makeDataDir());
+  const keepDataDir = options.keepDataDir ?? options.dataDir !== undefined;
   const port = await freePort();
   let log = "";
   const child = spawn(process.execPath, [path.join(repoRoot, "apps/cli/dist/main.js"), "start"], {
@@ -90,7 +102,7 @@ export async function startE2eServer(
         child.kill("SIGTERM");
         await exited;
       }
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      if (!keepDataDir) await rm(dataDir, { recursive: true, force: true });
     },
     kill: async () => {
       const exited = new Promise((r) => child.once("exit", r));
@@ -101,20 +113,42 @@ export async function startE2eServer(
 }
 
 /**
- * The server with the demo data of a fresh `npm start`, once it has loaded (a minute or two:
- * GET /v1/instance says when).
+ * The server with the demo data of a fresh `npm start`. The demo is loaded once per e2e run (a
+ * minute on a busy machine), into a folder that each caller gets a copy of: its server starts on
+ * the copy, as a restarted `npm start` would, and changes only its own.
  */
 export async function startDemoServer(env: Record<string, string> = {}): Promise<E2eServer> {
-  const server = await startE2eServer({ ASSAY_DEMO: "1", ...env });
+  const template = path.join(inject("demoTemplate"), "data");
+  if (!existsSync(path.join(template, "loaded"))) {
+    await mkdir(template, { mode: 0o711 });
+    const loading = await startE2eServer({ ASSAY_DEMO: "1" }, { dataDir: template });
+    try {
+      await untilDemoLoaded(loading);
+    } finally {
+      await loading.stop();
+    }
+    // The folder is copied whole: its PostgreSQL must have shut down (no postmaster.pid left).
+    const pidFile = path.join(template, "postgres", "postmaster.pid");
+    for (let i = 0; existsSync(pidFile); i += 1) {
+      if (i > 120) throw new Error("the demo's PostgreSQL did not stop in 30 s");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await writeFile(path.join(template, "loaded"), "");
+  }
+  const dataDir = await makeDataDir();
+  // -a: PostgreSQL's files keep their owner (as root, the postgres user) and modes.
+  await promisify(execFile)("cp", ["-a", `${template}/.`, dataDir]);
+  return startE2eServer({ ASSAY_DEMO: "1", ...env }, { dataDir, keepDataDir: false });
+}
+
+/** Until GET /v1/instance says the demo has loaded (a minute or two on a busy machine). */
+async function untilDemoLoaded(server: E2eServer): Promise<void> {
   const until = Date.now() + 280_000;
   for (;;) {
     const res = await fetch(`${server.url}/v1/instance`);
     const body = (await res.json()) as { demo_loaded_at?: string | null };
-    if (body.demo_loaded_at) return server;
-    if (Date.now() > until) {
-      await server.stop();
-      throw new Error(`the demo did not load:\n${server.output()}`);
-    }
+    if (body.demo_loaded_at) return;
+    if (Date.now() > until) throw new Error(`the demo did not load:\n${server.output()}`);
     await new Promise((r) => setTimeout(r, 2000));
   }
 }
