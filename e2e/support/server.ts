@@ -141,14 +141,22 @@ export async function startDemoServer(env: Record<string, string> = {}): Promise
   return startE2eServer({ ASSAY_DEMO: "1", ...env }, { dataDir, keepDataDir: false });
 }
 
-/** Until GET /v1/instance says the demo has loaded (a minute or two on a busy machine). */
+/**
+ * Until the demo has loaded (GET /v1/instance) and its retention pass, which follows, has
+ * finished (GET /v1/retention): the folder is copied whole, so nothing may be left half done.
+ */
 async function untilDemoLoaded(server: E2eServer): Promise<void> {
   const until = Date.now() + 280_000;
+  const read = async <T>(path: string) => (await (await fetch(`${server.url}${path}`)).json()) as T;
   for (;;) {
-    const res = await fetch(`${server.url}/v1/instance`);
-    const body = (await res.json()) as { demo_loaded_at?: string | null };
-    if (body.demo_loaded_at) return;
-    if (Date.now() > until) throw new Error(`the demo did not load:\n${server.output()}`);
+    const instance = await read<{ demo_loaded_at?: string | null }>("/v1/instance");
+    if (instance.demo_loaded_at) {
+      const { lastPass } = await read<{ lastPass: { state: string } | null }>("/v1/retention");
+      if (lastPass?.state === "finished") return;
+    }
+    if (Date.now() > until) {
+      throw new Error(`the demo and its retention pass did not finish:\n${server.output()}`);
+    }
     await new Promise((r) => setTimeout(r, 2000));
   }
 }
