@@ -120,6 +120,8 @@ export async function startE2eServer(
 export async function startDemoServer(env: Record<string, string> = {}): Promise<E2eServer> {
   const template = path.join(inject("demoTemplate"), "data");
   if (!existsSync(path.join(template, "loaded"))) {
+    // What an earlier journey's failed load left goes: this one loads the demo again.
+    await rm(template, { recursive: true, force: true });
     await mkdir(template, { mode: 0o711 });
     const loading = await startE2eServer({ ASSAY_DEMO: "1" }, { dataDir: template });
     try {
@@ -128,7 +130,7 @@ export async function startDemoServer(env: Record<string, string> = {}): Promise
       await loading.stop();
     }
     // The folder is copied whole: its PostgreSQL must have shut down (no postmaster.pid left).
-    const pidFile = path.join(template, "postgres", "postmaster.pid");
+    const pidFile = path.join(template, "postgres", "pg", "postmaster.pid");
     for (let i = 0; existsSync(pidFile); i += 1) {
       if (i > 120) throw new Error("the demo's PostgreSQL did not stop in 30 s");
       await new Promise((r) => setTimeout(r, 250));
@@ -147,7 +149,8 @@ export async function startDemoServer(env: Record<string, string> = {}): Promise
  */
 async function untilDemoLoaded(server: E2eServer): Promise<void> {
   const until = Date.now() + 280_000;
-  const read = async <T>(path: string) => (await (await fetch(`${server.url}${path}`)).json()) as T;
+  const read = async <T>(route: string) =>
+    (await (await fetch(`${server.url}${route}`)).json()) as T;
   for (;;) {
     const instance = await read<{ demo_loaded_at?: string | null }>("/v1/instance");
     if (instance.demo_loaded_at) {

@@ -31,14 +31,14 @@ import type { Spool } from "./spool.js";
 const IDLE_TIMEOUT_MS = 10_000;
 
 /**
- * The worker's compiled module. Under Vitest this file runs from src/ while the worker runs the
- * build in dist/ (`npm test` builds first).
+ * The worker's compiled entry (parse-worker-entry.cts, CommonJS: see there). Under Vitest this
+ * file runs from src/ while the worker runs the build in dist/ (`npm test` builds first).
  */
 function workerFile(): string {
   const here = fileURLToPath(import.meta.url);
   const sep = path.sep;
   const built = here.endsWith(".ts") ? here.replace(`${sep}src${sep}`, `${sep}dist${sep}`) : here;
-  return path.join(path.dirname(built), "parse-worker.js");
+  return path.join(path.dirname(built), "parse-worker-entry.cjs");
 }
 
 /** An upload being parsed in a worker: its batches, then what preparing them found. */
