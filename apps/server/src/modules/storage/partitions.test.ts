@@ -10,7 +10,7 @@ import { buildTestApp } from "../../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { withTransaction } from "../../db/pool.js";
 import { findResult, listFrontendResults } from "../runs/results.repo.js";
-import { until } from "../../../test/until.js";
+import { untilWaitingOnLock } from "../../../test/until.js";
 import {
   createMonthPartition,
   ensureMonthPartitions,
@@ -117,13 +117,7 @@ describe("results' monthly partitions", () => {
           WHERE run_id = $1 AND run_at = (SELECT created_at FROM runs WHERE id = $1)`,
         [run.id],
       );
-      await until("the read to wait for the move", async () => {
-        const { rows } = await database.db.pool.query(
-          "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'",
-          [pid[0]!.pid],
-        );
-        return rows.length > 0 ? true : undefined;
-      });
+      await untilWaitingOnLock(database.db.pool, pid[0]!.pid, "the read to wait for the move");
       await mover.query("COMMIT");
       expect((await read).rows[0]!.n).toBe(3);
     } finally {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
-import { until } from "../../../test/until.js";
+import { untilWaitingOnLock } from "../../../test/until.js";
 import { storeRunFingerprints, type FingerprintRow, type GroupInput } from "./fingerprints.repo.js";
 import { findGroup } from "./group-detail.repo.js";
 
@@ -102,13 +102,11 @@ describe("filing failures into groups", () => {
         [group("cccc000000000001", 801, day(25))],
         [row("cccc000000000001", 801, day(25))],
       );
-      await until("the second upload to wait for the first's group", async () => {
-        const { rows } = await database.db.pool.query(
-          "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'",
-          [pid[0]!.pid],
-        );
-        return rows.length > 0 ? true : undefined;
-      });
+      await untilWaitingOnLock(
+        database.db.pool,
+        pid[0]!.pid,
+        "the second upload to wait for the first's group",
+      );
       await first.query("COMMIT");
       await waiting;
     } finally {
