@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
@@ -22,6 +22,8 @@ export interface LeaseCluster {
   url: string;
   client: pg.Client;
   configFile: string;
+  /** Folder of the config file and of the servers' data folders, removed by close(). */
+  folder: string;
   close(): Promise<void>;
 }
 
@@ -47,9 +49,9 @@ export async function leaseCluster(): Promise<LeaseCluster> {
     await root.end();
     url = scratch.urlFor(name);
   }
-  const configDir = await makeDataDir();
+  const folder = await makeDataDir();
   const local = `{ kind: local, command: ${JSON.stringify(RUNNER)}, requires: [] }`;
-  const configFile = path.join(configDir, "assay.config.yaml");
+  const configFile = path.join(folder, "assay.config.yaml");
   const example = readFileSync(path.join(repoRoot, "assay.config.example.yaml"), "utf8");
   await writeFile(
     configFile,
@@ -60,6 +62,7 @@ export async function leaseCluster(): Promise<LeaseCluster> {
     url,
     client,
     configFile,
+    folder,
     async close() {
       await client.end().catch(() => undefined);
       if (admin) {
@@ -69,11 +72,15 @@ export async function leaseCluster(): Promise<LeaseCluster> {
         await root.end();
       }
       await scratch?.destroy();
+      await rm(folder, { recursive: true, force: true });
     },
   };
 }
 
-/** A server of the cluster, in a data folder of its own (kept across its restarts). */
+/**
+ * A server of the cluster, in a data folder of its own inside the cluster's folder: kept across
+ * its restarts, removed with the cluster.
+ */
 export async function leaseServer(cluster: LeaseCluster, dataDir?: string): Promise<E2eServer> {
   return startE2eServer(
     {
@@ -84,8 +91,15 @@ export async function leaseServer(cluster: LeaseCluster, dataDir?: string): Prom
       ASSAY_SERVER_HEARTBEAT_SECONDS: "1",
       ASSAY_NAP_MS: "4000",
     },
-    { dataDir: dataDir ?? (await makeDataDir()) },
+    { dataDir: dataDir ?? (await serverFolder(cluster)) },
   );
+}
+
+async function serverFolder(cluster: LeaseCluster): Promise<string> {
+  const dataDir = await mkdtemp(path.join(cluster.folder, "server-"));
+  // As makeDataDir's: the embedded PostgreSQL's user must enter it.
+  await chmod(dataDir, 0o711);
+  return dataDir;
 }
 
 export interface BuildState {
