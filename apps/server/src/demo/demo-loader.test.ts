@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
-import { factOf, stepsOf } from "../db/results-sql.js";
+import { factOf, stepsOf, TEXT_REFS, textsOfResult, textsPartitionOf } from "../db/results-sql.js";
+import { partitionName } from "../modules/storage/partitions.repo.js";
 import {
   TraceabilityMatrixSchema,
   type Alias,
@@ -302,6 +303,33 @@ describe("loadDemo", () => {
         run: "stage.nextgen.example.com",
       },
     ]);
+  });
+
+  it("keeps its texts in the months of the results that refer to them, and no others", async () => {
+    // Uploaded today, dated in March: the texts went to March, none is left in the upload's month.
+    const texts = await rows<{ month: Date; n: number; unreferenced: number }>(
+      `SELECT t.month, count(*)::int AS n,
+              count(*) FILTER (WHERE NOT EXISTS (
+                SELECT 1 FROM results r WHERE ${textsOfResult("r", "t")}))::int AS unreferenced
+       FROM result_texts t GROUP BY 1`,
+    );
+    expect(texts.map((t) => t.month.toISOString())).toEqual(["2026-03-01T00:00:00.000Z"]);
+    expect(texts[0]!.n).toBeGreaterThan(0);
+    expect(texts[0]!.unreferenced).toBe(0);
+    const missing = await one<{ n: number }>(
+      `SELECT count(*)::int AS n FROM results r
+       CROSS JOIN LATERAL unnest(ARRAY[${TEXT_REFS.map((ref) => `r.${ref}`).join(", ")}]) AS ref
+       WHERE ref IS NOT NULL AND NOT EXISTS (SELECT 1 FROM result_texts t
+         WHERE t.hash = ref AND t.month = date_trunc('month', r.run_at, 'UTC'))`,
+    );
+    expect(missing.n).toBe(0);
+    // The month the runs were uploaded in, emptied by their dating, was rewritten: no dead rows.
+    const uploadMonth = partitionName(new Date());
+    const sizes = await one<{ results: number; texts: number }>(
+      "SELECT pg_relation_size($1)::int AS results, pg_relation_size($2)::int AS texts",
+      [uploadMonth, textsPartitionOf(uploadMonth)],
+    );
+    expect(sizes).toEqual({ results: 0, texts: 0 });
   });
 
   it("does nothing when the store already has runs", async () => {

@@ -102,6 +102,13 @@ describe("startDemoLoad", () => {
       ["Demo: email", false],
     ]);
     expect(rules.rows[0]!.secret.toString("latin1")).not.toContain("slack.invalid");
+    // The demo's runs are dated back (and its archive copies further): each month's results are
+    // in the month's partition once the load is over, none left in the default partition.
+    const parts = await d.db.pool.query<{ part: string; n: number }>(
+      "SELECT tableoid::regclass::text AS part, count(*)::int AS n FROM results GROUP BY 1",
+    );
+    expect(parts.rows.length).toBeGreaterThan(1);
+    expect(parts.rows.filter((row) => row.part === "test_results_pdefault")).toEqual([]);
     // A whole (small) demo load: 19 s alone, past the default 20 s beside other suites.
   }, 60_000);
 

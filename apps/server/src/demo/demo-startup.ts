@@ -11,6 +11,7 @@ import { loadSecretKey } from "../secret-key.js";
 import { startDhDemoRuns } from "./dh-demo-runs.js";
 import { runDemoRetention } from "../modules/retention/retention.demo.js";
 import { retentionDeps } from "../retention-deps.js";
+import { upkeepPartitions } from "../modules/storage/storage.jobs.js";
 
 /** A demo load running in the background of a started server. */
 export interface DemoTask {
@@ -73,11 +74,16 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
           addDemoNotifyRules({ ...deps, secret: deps.secret ?? loadSecretKey(deps.config), log }),
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
-      else
+      else {
         await runDemoRetention(
           retentionDeps({ ...deps, policy: deps.config.retention }, log),
           deps.config,
         );
+        // The retention demo's archive copies are dated further back than the runs (whose
+        // months loadDemo made first): their few results are moved now, not at the next start.
+        const made = await upkeepPartitions(deps.db);
+        if (made.length > 0) log.info({ created: made }, "results: the demo's months partitioned");
+      }
     } finally {
       await app.close();
     }

@@ -1,5 +1,7 @@
 import { withTransaction, type Db } from "../db/pool.js";
-import { textsOfResult } from "../db/results-sql.js";
+import type pg from "pg";
+import { TEXT_REFS, textsOfResult, textsPartitionOf } from "../db/results-sql.js";
+import { partitionName } from "../modules/storage/partitions.repo.js";
 
 /** The few statements the demo loader runs itself; results only ever arrive through ingestion. */
 
@@ -27,6 +29,10 @@ export interface RunTimes {
 export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<void> {
   if (times.length === 0) return;
   await withTransaction(db, async (client) => {
+    // Uploads wait (their texts' inserts) until this ends: a text left unreferenced here may
+    // be one an upload is about to refer to; once it has committed, its results are seen.
+    await client.query("LOCK TABLE result_texts IN SHARE ROW EXCLUSIVE MODE");
+    const keys = times.map((t) => t.key);
     await client.query(
       `UPDATE runs SET created_at = t.created_at,
          started_at = coalesce(t.started_at, runs.started_at),
@@ -52,13 +58,53 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
        ON CONFLICT DO NOTHING`,
       [times.map((t) => t.key)],
     );
+    const { rows } = await client.query<{ month: Date }>(
+      `SELECT DISTINCT date_trunc('month', r.run_at, 'UTC') AS month
+       FROM runs JOIN results r ON r.run_id = runs.id
+       WHERE runs.test_run_key = ANY($1::text[]) AND r.run_at <> runs.created_at`,
+      [keys],
+    );
     await client.query(
       `UPDATE results SET run_at = runs.created_at FROM runs
        WHERE results.run_id = runs.id AND runs.test_run_key = ANY($1::text[])
          AND results.run_at <> runs.created_at`,
-      [times.map((t) => t.key)],
+      [keys],
     );
+    // The month the runs were uploaded in keeps their texts, now copied to the runs' months,
+    // until retention drops it a year on: those no result of that month refers to go (about
+    // a quarter of a fresh demo's database).
+    for (const { month } of rows) await deleteUnreferencedTexts(client, month);
   });
+}
+
+async function deleteUnreferencedTexts(client: pg.PoolClient, month: Date): Promise<void> {
+  const refs = TEXT_REFS.map((ref) => `r.${ref}`).join(", ");
+  await client.query(
+    `DELETE FROM result_texts t
+     WHERE t.month = $1 AND t.hash NOT IN (
+       SELECT ref FROM results r CROSS JOIN LATERAL unnest(ARRAY[${refs}]) AS ref
+       WHERE r.run_at >= $1 AND r.run_at < $1 + interval '1 month' AND ref IS NOT NULL)`,
+    [month],
+  );
+}
+
+/**
+ * Rewrites the month's partitions of results and result_texts (VACUUM FULL): the demo's runs
+ * were all uploaded this month and dated back into their own, which left the month's tables
+ * mostly dead rows and freed texts (over 40% of a fresh demo's database) that only later uploads
+ * of the month would reuse. Locks the two tables for the moment it takes (what stays in the
+ * month: a few thousand rows).
+ */
+export async function compactMonth(db: Db, month: Date): Promise<void> {
+  const name = partitionName(month);
+  const texts = textsPartitionOf(name)!;
+  const { rows } = await db.pool.query<{ results: boolean; texts: boolean }>(
+    "SELECT to_regclass($1) IS NOT NULL AS results, to_regclass($2) IS NOT NULL AS texts",
+    [name, texts],
+  );
+  const tables = [rows[0]!.results && name, rows[0]!.texts && texts].filter(Boolean);
+  // Names made by partitionName from a date, not input: safe to place in the statement.
+  if (tables.length > 0) await db.pool.query(`VACUUM (FULL) ${tables.join(", ")}`);
 }
 
 export interface StoredCounts {

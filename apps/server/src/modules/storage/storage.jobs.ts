@@ -23,13 +23,13 @@ export interface UpkeepDeps {
 }
 
 /**
- * Makes the missing partitions from this month to MONTHS_AHEAD ahead, and those of months the
- * default partition holds rows of; returns their names.
+ * Makes the missing partitions from this month (or from `from`'s) to MONTHS_AHEAD ahead, and
+ * those of months the default partition holds rows of; returns their names.
  */
-export async function upkeepPartitions(db: Db, now = new Date()): Promise<string[]> {
+export async function upkeepPartitions(db: Db, now = new Date(), from = now): Promise<string[]> {
   const until = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + MONTHS_AHEAD, 1));
   return withTransaction(db, async (client) => {
-    const { created } = await ensureMonthPartitions(client, now, until);
+    const { created } = await ensureMonthPartitions(client, from, until);
     return [...created, ...(await partitionDefaultRows(client))];
   });
 }
