@@ -1,14 +1,15 @@
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserPerFile, screenshot } from "./support/browser.js";
-import { signInOnPage, submitLoginPage } from "./support/oidc-login.js";
-import { startE2eServer, type E2eServer } from "./support/server.js";
+import { addUserWithCli, signInOnPage, submitLoginPage } from "./support/oidc-login.js";
+import { startDemoServer, type E2eServer } from "./support/server.js";
 
 // Data Harmonization on a fresh start with demo data: each platform's view on the demo
 // environments (computed by the real comparison jobs), Run Report followed live once signed
 // in, and the data-harmonization host showing only this screen.
 
-const USER = { email: "dh@example.com", password: "correct-horse-battery-staple" };
+// An admin added to the demo's copy (its first admin was made when the demo was loaded).
+const USER = { email: "dh@example.com", name: "DH", password: "" };
 
 let server: E2eServer;
 let page: Page;
@@ -16,15 +17,13 @@ let page: Page;
 browserPerFile((p) => (page = p));
 
 beforeAll(async () => {
-  server = await startE2eServer({
-    ASSAY_DEMO: "1",
-    ASSAY_ADMIN_EMAIL: USER.email,
-    ASSAY_ADMIN_PASSWORD: USER.password,
+  server = await startDemoServer({
     // One server answers every name: "localhost" and "dh.localhost" (which Chromium resolves to
     // 127.0.0.1 itself) are data-harmonization sites; ASSAY_PUBLIC_URL is http://127.0.0.1:port.
     ASSAY_DATA_HARMONIZATION_HOSTS: "^(dh\\.)?localhost$",
   });
-}, 120_000);
+  USER.password = await addUserWithCli(server.dataDir, { ...USER, admin: true });
+}, 300_000);
 afterAll(async () => {
   await server?.stop();
 });
