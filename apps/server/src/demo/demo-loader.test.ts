@@ -324,9 +324,8 @@ describe("loadDemo", () => {
     );
     expect(missing.n).toBe(0);
     // The month the runs were uploaded in, emptied by their dating, was rewritten: not the
-    // size of March's tables, which hold the same rows live. (The rewrite keeps dead rows that
-    // a transaction still running may see: the ingest's work after an answer, on a busy
-    // machine a page of them.)
+    // size of March's tables, which hold the same rows live. (A transaction begun later than
+    // the rewrite's wait may still keep a page of dead rows.)
     const size = async (results: string) =>
       one<{ results: number; texts: number }>(
         "SELECT pg_relation_size($1)::int AS results, pg_relation_size($2)::int AS texts",
