@@ -1,4 +1,3 @@
-import { setTimeout } from "node:timers/promises";
 import { withTransaction, type Db } from "../db/pool.js";
 import type pg from "pg";
 import { TEXT_REFS, textsOfResult, textsPartitionOf } from "../db/results-sql.js";
@@ -42,7 +41,7 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
          AS t(key, created_at, started_at, finished_at)
        WHERE runs.test_run_key = t.key`,
       [
-        keys,
+        times.map((t) => t.key),
         times.map((t) => t.createdAt),
         times.map((t) => t.startedAt ?? null),
         times.map((t) => t.finishedAt ?? null),
@@ -57,7 +56,7 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
        JOIN result_texts t ON ${textsOfResult("r", "t")}
        WHERE runs.test_run_key = ANY($1::text[]) AND r.run_at <> runs.created_at
        ON CONFLICT DO NOTHING`,
-      [keys],
+      [times.map((t) => t.key)],
     );
     const { rows } = await client.query<{ month: Date }>(
       `SELECT DISTINCT date_trunc('month', r.run_at, 'UTC') AS month
@@ -89,30 +88,14 @@ async function deleteUnreferencedTexts(client: pg.PoolClient, month: Date): Prom
   );
 }
 
-/** How long compactMonth waits for transactions older than it (see there). */
-const COMPACT_WAIT_MS = 20_000;
-
 /**
  * Rewrites the month's partitions of results and result_texts (VACUUM FULL): the demo's runs
  * were all uploaded this month and dated back into their own, which left the month's tables
  * mostly dead rows and freed texts (over 40% of a fresh demo's database) that only later uploads
  * of the month would reuse. Locks the two tables for the moment it takes (what stays in the
- * month: a few thousand rows). The rewrite keeps the dead rows a transaction still running may
- * see (the uploads' work after their answers, on a busy machine): it waits for those older
- * than itself to end first, 20 s at most.
+ * month: a few thousand rows). Dead rows a running transaction may still see are kept.
  */
 export async function compactMonth(db: Db, month: Date): Promise<void> {
-  const until = Date.now() + COMPACT_WAIT_MS;
-  for (;;) {
-    const { rows: older } = await db.pool.query<{ any: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-         WHERE datname = current_database() AND pid <> pg_backend_pid()
-           AND backend_xmin IS NOT NULL AND xact_start < $1) AS any`,
-      [new Date(until - COMPACT_WAIT_MS)],
-    );
-    if (!older[0]!.any || Date.now() > until) break;
-    await setTimeout(200);
-  }
   const name = partitionName(month);
   const texts = textsPartitionOf(name)!;
   const { rows } = await db.pool.query<{ results: boolean; texts: boolean }>(
