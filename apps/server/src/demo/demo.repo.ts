@@ -41,7 +41,7 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
          AS t(key, created_at, started_at, finished_at)
        WHERE runs.test_run_key = t.key`,
       [
-        times.map((t) => t.key),
+        keys,
         times.map((t) => t.createdAt),
         times.map((t) => t.startedAt ?? null),
         times.map((t) => t.finishedAt ?? null),
@@ -56,7 +56,7 @@ export async function setRunTimes(db: Db, times: readonly RunTimes[]): Promise<v
        JOIN result_texts t ON ${textsOfResult("r", "t")}
        WHERE runs.test_run_key = ANY($1::text[]) AND r.run_at <> runs.created_at
        ON CONFLICT DO NOTHING`,
-      [times.map((t) => t.key)],
+      [keys],
     );
     const { rows } = await client.query<{ month: Date }>(
       `SELECT DISTINCT date_trunc('month', r.run_at, 'UTC') AS month
