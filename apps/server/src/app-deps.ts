@@ -55,6 +55,11 @@ export interface AppDeps {
    * read here (loadSecretKey), for apps built without startServer (tests, benches).
    */
   secret?: Buffer;
+  /**
+   * Whether the server's start has finished (the first admin made, startServer); /readyz
+   * answers 503 until it has. Default: started, for apps built without startServer.
+   */
+  started?: () => boolean;
 }
 
 /** Whether this app runs job handlers and background workers (AppDeps.startWorkers). */

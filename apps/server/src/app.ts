@@ -128,7 +128,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(
     profileRoutes({ db: db.kysely, key: profileKey(secret), objects: deps.objects }),
   );
-  await app.register(healthRoutes(db));
+  await app.register(healthRoutes(db, deps.started ?? (() => true)));
   await app.register(catalogRoutes(config.catalog));
   await app.register(objectsRoutes(deps.objects));
   const parseThreads = availableParallelism();

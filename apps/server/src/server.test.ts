@@ -48,6 +48,45 @@ describe("startServer", () => {
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   });
 
+  it("says ready only once its first admin exists, so a sign-in at once finds the account", async () => {
+    database = await createTestDatabase();
+    const port = await freePort();
+    const config = loadConfig({
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+      ASSAY_DATA_DIR: dataDir,
+      ASSAY_ADMIN_EMAIL: "lead@example.com",
+      ASSAY_ADMIN_PASSWORD: "correct-horse-battery-staple",
+    });
+    const starting = startServer(config, log);
+    // Polled as a test harness or a load balancer does, from before the server listens.
+    const answers: number[] = [];
+    let users: number | undefined;
+    const until = Date.now() + 60_000;
+    while (users === undefined && Date.now() < until) {
+      const status = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (res) => res.status,
+        () => 0,
+      );
+      answers.push(status);
+      if (status === 200) {
+        const { rows } = await database.db.pool.query<{ n: string }>(
+          "SELECT count(*) AS n FROM users",
+        );
+        users = Number(rows[0]!.n);
+      } else await new Promise((r) => setTimeout(r, 2));
+    }
+    const server = await starting;
+    try {
+      expect(users).toBe(1);
+      // It listened before it was ready: the 503 while the admin was made was seen.
+      expect(answers).toContain(503);
+    } finally {
+      await server.close();
+    }
+  });
+
   it("fails whole when the port is taken, leaving nothing listening or connected", async () => {
     database = await createTestDatabase();
     const blocker = net.createServer().listen(0, "127.0.0.1");

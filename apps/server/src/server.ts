@@ -48,6 +48,7 @@ export async function startServer(
   let firstAdmin: FirstAdmin | undefined;
   let demoTrackers: DemoTrackers | undefined;
   let secret: Buffer;
+  let started = false;
   try {
     await assertDurable(database.db.pool);
     const applied = await migrate(database.db.pool, undefined, (message) => log.info(message));
@@ -74,11 +75,13 @@ export async function startServer(
       jobs,
       trackers,
       secret,
+      started: () => started,
       ...switches,
     });
     await app.listen({ port: config.port, host: config.host });
     // After listen: a start that fails earlier must not make an admin whose password nobody saw.
     if (!config.oidcIssuer) firstAdmin = await ensureFirstAdmin(database.db.kysely, config);
+    started = true;
   } catch (error) {
     await app?.close().catch(() => undefined);
     await jobs?.stop().catch(() => undefined);

@@ -6,7 +6,7 @@ import { AppError } from "../../errors.js";
 
 /** Liveness and readiness, for load balancers and `npm start`'s own check. */
 export const healthRoutes =
-  (db: Db): FastifyPluginAsyncZod =>
+  (db: Db, started: () => boolean): FastifyPluginAsyncZod =>
   async (app) => {
     app.get(
       "/healthz",
@@ -27,7 +27,7 @@ export const healthRoutes =
         config: { access: "open" },
         schema: {
           tags: ["health"],
-          summary: "The database is reachable and fully migrated",
+          summary: "The database is reachable and fully migrated, and the start has finished",
           response: { 200: ReadinessSchema, 503: ErrorBodySchema },
         },
       },
@@ -45,6 +45,11 @@ export const healthRoutes =
             "database_not_migrated",
             "The database is not fully migrated yet.",
           );
+        }
+        // Listening comes before the start's last step (the first admin, server.ts): a client
+        // that signs in as soon as this says ready must find that account.
+        if (!started()) {
+          throw new AppError(503, "starting", "Assay is still starting. Try again in a moment.");
         }
         return { status: "ready" as const, database: { migrations: status.applied } };
       },
