@@ -1,15 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { estimateText, outcomeText } from "./commands/retention.js";
 
 // `assay retention`: it destroys, so it runs only when told to (--yes), and --dry-run says first
 // what would go. The pass itself is tested in the server (modules/retention).
 const bin = fileURLToPath(new URL("../bin/assay.js", import.meta.url));
 const cwd = mkdtempSync(path.join(tmpdir(), "assay-cli-retention-"));
+afterAll(() => rmSync(cwd, { recursive: true, force: true }));
 
 function assay(args: string[]) {
   const result = spawnSync(process.execPath, [bin, "retention", ...args], {

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../test/temporary-folder.js";
 import { periodsFor, readRetentionPolicy, RetentionFileSchema } from "./config-retention.js";
 import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "assay-retention-config-"));
+const dir = temporaryFolder("assay-retention-config-");
 /** The example file without its own retention: key, to which each test appends its own. */
 const example = readFileSync(EXAMPLE_CONFIG_PATH, "utf8").split(/^retention:/m)[0]!;
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../test/temporary-folder.js";
 import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
 
-const dir = mkdtempSync(path.join(tmpdir(), "assay-config-"));
+const dir = temporaryFolder("assay-config-");
 
 function problemsOf(fn: () => unknown): string[] {
   try {
@@ -39,7 +39,7 @@ describe("loadConfig", () => {
   });
 
   it("prefers ./assay.config.yaml over the example when it exists", () => {
-    const own = mkdtempSync(path.join(tmpdir(), "assay-own-"));
+    const own = mkdtempSync(path.join(dir, "own-"));
     writeFileSync(path.join(own, "assay.config.yaml"), "catalog: {}\n");
     const problems = problemsOf(() => loadConfig({}, own));
     expect(problems.every((p) => p.startsWith("assay.config.yaml: catalog."))).toBe(true);

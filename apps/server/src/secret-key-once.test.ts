@@ -1,10 +1,10 @@
 import { mkdtempSync } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../test/test-database.js";
+import { temporaryFolder } from "../test/temporary-folder.js";
 import { EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
 import { loadSecretKey } from "./secret-key.js";
 import { startServer } from "./server.js";
@@ -19,6 +19,7 @@ vi.mock("./secret-key.js", async (importOriginal) => {
   return { ...original, loadSecretKey: vi.fn(original.loadSecretKey) };
 });
 
+const dataDirs = temporaryFolder("assay-secret-once-");
 let database: TestDatabase | undefined;
 afterEach(async () => {
   await database?.drop();
@@ -41,7 +42,7 @@ describe("the secret key", () => {
       PORT: String(await freePort()),
       ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
       // No ASSAY_SECRET_KEY: the key is made in, then read from, the data folder.
-      ASSAY_DATA_DIR: mkdtempSync(path.join(tmpdir(), "assay-secret-once-")),
+      ASSAY_DATA_DIR: mkdtempSync(path.join(dataDirs, "data-")),
     });
     const server = await startServer(config, pino({ level: "silent" }));
     try {

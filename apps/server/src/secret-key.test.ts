@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../test/temporary-folder.js";
 import { ConfigError, decodeSecretKey, loadConfig } from "./config.js";
 import { deriveKey, loadSecretKey, SECRET_KEY_FILE } from "./secret-key.js";
 
-const base = mkdtempSync(path.join(tmpdir(), "assay-secret-"));
+const base = temporaryFolder("assay-secret-");
 
 function problemsOf(env: Record<string, string>): string[] {
   try {

@@ -1,10 +1,8 @@
-import { mkdtempSync } from "node:fs";
 import net from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { pino } from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildTestApp } from "../test/build-test-app.js";
+import { temporaryFolder } from "../test/temporary-folder.js";
 import { createTestDatabase, type TestDatabase } from "../test/test-database.js";
 import { EXAMPLE_CONFIG_PATH, loadConfig } from "./config.js";
 import { startServer } from "./server.js";
@@ -17,7 +15,7 @@ afterEach(async () => {
 });
 
 // startServer creates the objects folder under ASSAY_DATA_DIR: keep it out of the work tree.
-const dataDir = mkdtempSync(path.join(tmpdir(), "assay-server-test-"));
+const dataDir = temporaryFolder("assay-server-test-");
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, "127.0.0.1");

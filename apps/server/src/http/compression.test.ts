@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
+import { temporaryFolder } from "../../test/temporary-folder.js";
 import { TEST_INGEST_TOKEN } from "../../test/upload.js";
 import { acceptedEncoding, compressBody, COMPRESS_THRESHOLD_BYTES } from "./compression.js";
 import { precompressWebApp } from "./precompress-web.js";
@@ -20,8 +20,9 @@ let app: FastifyInstance;
 let assetJs: string;
 const auth = { authorization: `Bearer ${TEST_INGEST_TOKEN}` };
 
+const dist = temporaryFolder("assay-dist-");
+
 beforeAll(async () => {
-  const dist = mkdtempSync(path.join(tmpdir(), "assay-dist-"));
   writeFileSync(
     path.join(dist, "index.html"),
     `<!doctype html><meta name="assay-mode" content="full">`,

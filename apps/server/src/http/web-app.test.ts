@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../../test/build-test-app.js";
 import { createTestDatabase, type TestDatabase } from "../../test/test-database.js";
+import { temporaryFolder } from "../../test/temporary-folder.js";
 import { appModeFor } from "./web-app.js";
 
 // The shape of the index.html that Vite builds from apps/web/index.html.
@@ -13,8 +13,9 @@ let database: TestDatabase;
 let built: TestApp;
 let unbuilt: TestApp;
 
+const dist = temporaryFolder("assay-dist-");
+
 beforeAll(async () => {
-  const dist = mkdtempSync(path.join(tmpdir(), "assay-dist-"));
   writeFileSync(path.join(dist, "index.html"), INDEX);
   mkdirSync(path.join(dist, "assets"));
   writeFileSync(path.join(dist, "assets", "index-abc123.js"), "export {};");

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { temporaryFolder } from "../../../test/temporary-folder.js";
 import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "../../config.js";
 
 /**
@@ -10,7 +10,7 @@ import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "../../config.js";
  * from the environment or NAME_FILE only).
  */
 
-const dir = mkdtempSync(path.join(tmpdir(), "assay-integrations-"));
+const dir = temporaryFolder("assay-integrations-");
 const example = readFileSync(EXAMPLE_CONFIG_PATH, "utf8");
 
 /** The shipped example (a full catalogue) with `integrations:` appended. */
