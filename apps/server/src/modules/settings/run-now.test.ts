@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBuildApp, insertBuildUser, RUNNER_ARGV } from "../../../test/build-apps.js";
+import {
+  buildBuildApp,
+  insertBuildUser,
+  RUNNER_ARGV,
+  waitForEnd,
+} from "../../../test/build-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 
 /**
@@ -55,6 +60,12 @@ describe("Run now", () => {
         { started_by_id: user.id, started_by_email: user.email, started_by_name: user.name },
         { started_by_id: user.id, started_by_email: user.email, started_by_name: user.name },
       ]);
+      // Ended before the app closes: a runner still starting would write its log into the
+      // removed objects folder, which then stays behind in /tmp.
+      const { rows: builds } = await database.db.pool.query<{ id: number }>(
+        "SELECT id::int AS id FROM builds",
+      );
+      for (const { id } of builds) await waitForEnd(app.app, id);
     } finally {
       await app.close();
     }
