@@ -25,16 +25,21 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The server's configuration on the test database and `port`, with `env` added. */
+const configFor = (db: TestDatabase, port: number, env: Record<string, string> = {}) =>
+  loadConfig({
+    DATABASE_URL: db.url,
+    PORT: String(port),
+    ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
+    ASSAY_DATA_DIR: dataDir,
+    ...env,
+  });
+
 describe("startServer", () => {
   it("migrates an external database, serves, and stops", async () => {
     database = await createTestDatabase({ migrated: false });
     const port = await freePort();
-    const config = loadConfig({
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
-      ASSAY_DATA_DIR: dataDir,
-    });
+    const config = configFor(database, port);
     const server = await startServer(config, log);
     try {
       expect(server.url).toBe(`http://localhost:${port}`);
@@ -49,11 +54,7 @@ describe("startServer", () => {
   it("says ready only once its first admin exists, so a sign-in at once finds the account", async () => {
     database = await createTestDatabase();
     const port = await freePort();
-    const config = loadConfig({
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
-      ASSAY_DATA_DIR: dataDir,
+    const config = configFor(database, port, {
       ASSAY_ADMIN_EMAIL: "lead@example.com",
       ASSAY_ADMIN_PASSWORD: "correct-horse-battery-staple",
     });
@@ -90,12 +91,7 @@ describe("startServer", () => {
     const blocker = net.createServer().listen(0, "127.0.0.1");
     await new Promise((r) => blocker.once("listening", r));
     const { port } = blocker.address() as net.AddressInfo;
-    const config = loadConfig({
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      ASSAY_CONFIG: EXAMPLE_CONFIG_PATH,
-      ASSAY_DATA_DIR: dataDir,
-    });
+    const config = configFor(database, port);
     const connections = async () => {
       const { rows } = await database!.db.pool.query(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()",
