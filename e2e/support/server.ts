@@ -70,6 +70,23 @@ export async function startE2eServer(
 ): Promise<E2eServer> {
   const dataDir = options.dataDir ?? (await makeDataDir());
   const keepDataDir = options.keepDataDir ?? options.dataDir !== undefined;
+  // The free port is chosen before the server binds it: another server's PostgreSQL may take it
+  // in between (CI at c1eae92), which the server refuses in words; then another port is tried.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(env, options, dataDir, keepDataDir);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("is already in use")) throw error;
+    }
+  }
+}
+
+async function startOnFreePort(
+  env: Record<string, string>,
+  options: { publicHostname?: string },
+  dataDir: string,
+  keepDataDir: boolean,
+): Promise<E2eServer> {
   const port = await freePort();
   let log = "";
   const child = spawn(process.execPath, [path.join(repoRoot, "apps/cli/dist/main.js"), "start"], {
