@@ -21,10 +21,11 @@ import type { LocalFile } from "./upload.js";
  *   npm run bench:write [-- ROUNDS]     (BENCH_DATABASE_URL: an external server, else embedded)
  *   npm run bench:write -- ROUNDS --detail
  * Prints each upload's wall time, the CPU of the server process and of its PostgreSQL cluster
- * (embedded only: the cluster is the server's child), peak RSS and the load average, then the
- * medians. Between two uploads it waits for the server and PostgreSQL to be idle. --detail also
- * prints, per upload, the CPU of each kind of PostgreSQL process and the statements seen active
- * (pg_stat_activity every 50 ms): what else ran beside the upload.
+ * (embedded only: the cluster is the server's child), peak RSS and the RSS just before the
+ * upload, and the load average, then the medians. Between two uploads it waits for the server
+ * and PostgreSQL to be idle. --detail also prints, per upload, the CPU of each kind of
+ * PostgreSQL process and the statements seen active (pg_stat_activity every 50 ms): what else
+ * ran beside the upload.
  *
  * `--compare-triage` (issue 34: what triage adds to the 100k upload) starts two servers, one
  * with triage at upload and one without (BENCH_TRIAGE=off: no fingerprints in the parse
@@ -211,7 +212,7 @@ async function main(): Promise<void> {
       if (m.answer.status !== 201 && m.answer.status !== 200)
         throw new Error(`${label}: the server answered ${m.answer.status}`);
       step(
-        `${label}: ${seconds(m.answer.ms)}, server CPU ${m.serverCpuMs} ms, PostgreSQL CPU ${m.postgresCpuMs ?? "?"} ms, peak RSS ${mib(m.peakRss)}, load ${load()}`,
+        `${label}: ${seconds(m.answer.ms)}, server CPU ${m.serverCpuMs} ms, PostgreSQL CPU ${m.postgresCpuMs ?? "?"} ms, peak RSS ${mib(m.peakRss)} (${mib(m.idleRss)} before it), load ${load()}`,
       );
       if (firstOpen) opens.push(await openRun(server, label, m));
       if (before && seen) {
