@@ -1,15 +1,10 @@
-import {
-  DEFAULT_RUN_PAGE_SIZE,
-  formatDuration,
-  formatUtc,
-  isFinalStatus,
-  type Build,
-} from "@assay/core";
+import { DEFAULT_RUN_PAGE_SIZE, formatDuration, isFinalStatus, type Build } from "@assay/core";
 import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
+import { Clipped, ShortUtc } from "../../components/TableCells";
 import { DEFAULT_FILTERS, reportHref } from "../runs/report-url";
 import { BuildPhaseChip, BuildStatusChip } from "./BuildChips";
 import type { BuildColumn } from "./BuildListTable";
@@ -17,8 +12,6 @@ import type { BuildTab } from "../../components/builds-url";
 import { StopBuildButton } from "./StopBuildButton";
 
 /** The columns of the three build tables: the record's fields of spec section 3. */
-
-const dash = (value: string | number | null) => (value === null || value === "" ? "–" : value);
 
 /** The run a build reports into, in Test Reports (the family's results dialog). */
 export function runHref(build: Build): string {
@@ -34,38 +27,6 @@ export function runHref(build: Build): string {
     dialog,
     filters: DEFAULT_FILTERS,
   });
-}
-
-/** Month-day and time in UTC (the header says so), the full timestamp on hover. */
-function Time({ iso }: { iso: string | null }) {
-  if (!iso) return "–";
-  const full = formatUtc(iso);
-  return (
-    <Tooltip title={full}>
-      <span>{full.slice(5, 19)}</span>
-    </Tooltip>
-  );
-}
-
-/** A long value (a site, a tag list, a host) cut to its cell, whole on hover. */
-function Clipped({ value, width }: { value: string | number | null; width: number }) {
-  const shown = dash(value);
-  return (
-    <Tooltip title={typeof shown === "string" && shown.length > 12 ? shown : ""}>
-      <Box
-        component="span"
-        sx={{
-          display: "block",
-          maxWidth: width,
-          overflow: "hidden",
-          textOverflow: "ellipsis",
-          whiteSpace: "nowrap",
-        }}
-      >
-        {shown}
-      </Box>
-    </Tooltip>
-  );
 }
 
 /** End minus start; a running build counts up to now. */
@@ -125,8 +86,8 @@ function progressColumns(now: number, logHref: (b: Build) => string): BuildColum
         </Tooltip>
       ),
     },
-    { id: "start", label: "Start (UTC)", render: (b) => <Time iso={b.startTime} /> },
-    { id: "end", label: "End (UTC)", render: (b) => <Time iso={b.endTime} /> },
+    { id: "start", label: "Start (UTC)", render: (b) => <ShortUtc iso={b.startTime} /> },
+    { id: "end", label: "End (UTC)", render: (b) => <ShortUtc iso={b.endTime} /> },
     {
       id: "duration",
       label: "Duration",

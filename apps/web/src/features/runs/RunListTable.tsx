@@ -25,6 +25,12 @@ export interface RunColumn<T> {
   render: (run: T) => ReactNode;
 }
 
+/** Half the usual gap between columns (a table's first column keeps its margin): see below. */
+const COMPACT_CELLS = {
+  "& .MuiTableCell-root:not(.MuiTableCell-paddingCheckbox)": { px: 1 },
+  "& .MuiTableCell-root:first-of-type:not(.MuiTableCell-paddingCheckbox)": { pl: 2 },
+} as const;
+
 export const RUN_LIST_ERROR = "Error retrieving run list. Please try again and refresh.";
 
 interface RunListTableProps<T> {
@@ -161,8 +167,9 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
           <TableCell
             key={column.id}
             align={column.numeric ? "right" : "left"}
-            // Figures stay on one line; texts (hosts, file paths, e-mails) wrap, so that the
-            // widest table (Load) fits the screen instead of scrolling sideways.
+            // Rows are one line (two where a column shows a caption): figures do not wrap, long
+            // texts (hosts, file paths, e-mails) are cut by their columns (run-columns.tsx), and
+            // the gaps are compact, so that the widest table (Load) fits a 1440-wide screen.
             sx={column.numeric ? { whiteSpace: "nowrap" } : { overflowWrap: "anywhere" }}
           >
             {column.render(run)}
@@ -180,7 +187,11 @@ export function RunListTable<T>(props: RunListTableProps<T>) {
         </Alert>
       )}
       <TableContainer>
-        <Table aria-label={props.label} aria-busy={props.isPending || props.isStale}>
+        <Table
+          aria-label={props.label}
+          aria-busy={props.isPending || props.isStale}
+          sx={COMPACT_CELLS}
+        >
           <TableHead>
             <TableRow>
               {picks && <TableCell padding="checkbox" aria-label="Pick to compare" />}

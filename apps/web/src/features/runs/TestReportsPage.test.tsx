@@ -60,9 +60,9 @@ describe("Test Reports run lists", () => {
       { timeout: 20_000 },
     );
     expect(runsTable).toHaveAttribute("aria-busy", "true");
-    // Skeleton rows are hidden from assistive technology; the busy table says it loads. Eleven
+    // Skeleton rows are hidden from assistive technology; the busy table says it loads. Ten
     // columns and the compare tick box.
-    expect(runsTable.querySelectorAll("tbody tr .MuiSkeleton-root")).toHaveLength(15 * 12);
+    expect(runsTable.querySelectorAll("tbody tr .MuiSkeleton-root")).toHaveLength(15 * 11);
   });
 
   it("says the spec's message when the list fails", async () => {
@@ -89,8 +89,7 @@ describe("Test Reports run lists", () => {
     expect(headers[0]).toHaveAccessibleName("Pick to compare");
     expect(headers.slice(1).map((h) => h.textContent)).toEqual([
       "Run",
-      "Site",
-      "Platform",
+      "Site / Platform",
       "Executor",
       "Total",
       "Passed",
@@ -98,15 +97,14 @@ describe("Test Reports run lists", () => {
       "Skipped",
       "Unstable",
       "Duration",
-      "Created",
+      "Created (UTC)",
     ]);
     const [first, second] = bodyRows("Frontend runs");
     const cells = within(first!)
       .getAllByRole("cell")
       .map((c) => c.textContent);
-    expect(cells.slice(2, 12)).toEqual([
-      "dev1.nextgen.example.com",
-      "NextGen",
+    expect(cells.slice(2, 11)).toEqual([
+      "dev1.nextgen.example.comNextGen",
       "daily-robot",
       "12",
       "7",
@@ -114,7 +112,7 @@ describe("Test Reports run lists", () => {
       "1",
       "2",
       "1h 2m 3s",
-      "2026-05-01 08:00:00 UTC",
+      "05-01 08:00:00",
     ]);
     expect(within(second!).getByText("Legacy")).toBeInTheDocument();
     const url = new URL(String(fetchMock.mock.calls.at(-1)?.[0]), "http://x");
@@ -122,6 +120,13 @@ describe("Test Reports run lists", () => {
     // Duration is the run's wall-clock time; the summed test time is named on hover.
     await userEvent.hover(within(first!).getByText("1h 2m 3s"));
     expect(await screen.findByRole("tooltip")).toHaveTextContent("Summed test time 8h 39m 36s");
+    await userEvent.unhover(within(first!).getByText("1h 2m 3s"));
+    await waitFor(() => expect(screen.queryByRole("tooltip")).not.toBeInTheDocument());
+    // One line a row: a long site or key is cut to its cell and whole on hover.
+    const site = within(first!).getByText("dev1.nextgen.example.com");
+    expect(site).toHaveStyle({ whiteSpace: "nowrap", textOverflow: "ellipsis" });
+    await userEvent.hover(site);
+    expect(await screen.findByRole("tooltip")).toHaveTextContent("dev1.nextgen.example.com");
   });
 
   it("keeps the page and the page size in the URL", async () => {

@@ -1,9 +1,10 @@
-import { formatDuration, formatUtc, regionLabel, runWallClockMs, type Catalog } from "@assay/core";
+import { formatDuration, regionLabel, runWallClockMs, type Catalog } from "@assay/core";
 import Box from "@mui/material/Box";
 import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
+import { Clipped, dash, ShortUtc } from "../../components/TableCells";
 import { reportHref as loadReportHref } from "./load/LoadRunDialog";
 import type { RunColumn } from "./RunListTable";
 import type { RunOf } from "./use-runs";
@@ -16,9 +17,6 @@ interface CommonRun {
   created_at: string;
 }
 
-const dash = (value: string | number | null | undefined) =>
-  value === null || value === undefined || value === "" ? "–" : value;
-
 function Count({ value, color }: { value: number; color?: string }) {
   return (
     <Box component="span" sx={{ color: value > 0 ? color : "text.secondary", fontWeight: 600 }}>
@@ -27,39 +25,50 @@ function Count({ value, color }: { value: number; color?: string }) {
   );
 }
 
-function runColumn<T extends CommonRun>(href: (run: T) => string): RunColumn<T> {
+/** The run's name over its key, each cut to `width` (the Load table has the least room). */
+function runColumn<T extends CommonRun>(href: (run: T) => string, width = 195): RunColumn<T> {
   return {
     id: "run",
     label: "Run",
     render: (run) => (
       <Box sx={{ minWidth: 0 }}>
-        <Link component={RouterLink} to={href(run)} underline="hover" sx={{ fontWeight: 600 }}>
+        <Link
+          component={RouterLink}
+          to={href(run)}
+          underline="hover"
+          title={run.test_run_name}
+          sx={{
+            display: "block",
+            maxWidth: width,
+            overflow: "hidden",
+            textOverflow: "ellipsis",
+            whiteSpace: "nowrap",
+            fontWeight: 600,
+          }}
+        >
           {run.test_run_name}
         </Link>
-        <Typography variant="caption" color="text.secondary" sx={{ display: "block" }}>
-          {run.test_run_key}
+        <Typography variant="caption" color="text.secondary" component="div">
+          <Clipped value={run.test_run_key} width={width} />
         </Typography>
       </Box>
     ),
   };
 }
 
-function createdColumn<T extends CommonRun>(label = "Created"): RunColumn<T> {
-  return {
-    id: "created",
-    label,
-    render: (run) => (
-      <Tooltip title={run.created_at}>
-        <Box component="span" sx={{ whiteSpace: "nowrap" }}>
-          {formatUtc(run.created_at)}
-        </Box>
-      </Tooltip>
-    ),
-  };
+/** When the run was stored: month-day and time, the full timestamp on hover. */
+function createdColumn<T extends CommonRun>(label = "Created (UTC)"): RunColumn<T> {
+  return { id: "created", label, render: (run) => <ShortUtc iso={run.created_at} /> };
 }
 
-function text<T>(id: string, label: string, value: (run: T) => string | null): RunColumn<T> {
-  return { id, label, render: (run) => dash(value(run)) };
+/** A text column, one line high: a long value is cut to `width` and whole on hover. */
+function text<T>(
+  id: string,
+  label: string,
+  value: (run: T) => string | null,
+  width = 180,
+): RunColumn<T> {
+  return { id, label, render: (run) => <Clipped value={value(run)} width={width} /> };
 }
 
 /** A right-aligned count, in its status colour when above zero. */
@@ -100,14 +109,20 @@ type Href<T> = (run: T) => string;
 export function frontendColumns(href: Href<RunOf["frontend"]>): RunColumn<RunOf["frontend"]>[] {
   return [
     runColumn(href),
-    text("site", "Site", (run) => run.nora_site),
     {
-      id: "platform",
-      label: "Platform",
-      render: (run) =>
-        `${run.is_next_gen ? "NextGen" : "Legacy"}${run.is_china_region ? " · China" : ""}`,
+      id: "site",
+      label: "Site / Platform",
+      render: (run) => (
+        <>
+          <Clipped value={run.nora_site} width={175} />
+          <Typography variant="caption" color="text.secondary" sx={{ whiteSpace: "nowrap" }}>
+            {run.is_next_gen ? "NextGen" : "Legacy"}
+            {run.is_china_region ? " · China" : ""}
+          </Typography>
+        </>
+      ),
     },
-    text("executor", "Executor", (run) => run.executor),
+    text("executor", "Executor", (run) => run.executor, 165),
     count("total", "Total", (run) => run.total),
     count("passed", "Passed", (run) => run.passed, "status.passed"),
     count("failed", "Failed", (run) => run.failed, "status.failed"),
@@ -142,16 +157,26 @@ export function loadColumns(
   regionLabels: Catalog["regionLabels"] | undefined,
 ): RunColumn<RunOf["load"]>[] {
   return [
-    runColumn(href),
-    text("env", "Env", (run) => run.env),
-    text("host", "Host", (run) => run.host),
-    text("test_file", "Test file", (run) => run.test_file),
-    text("executor", "Executor", (run) => run.executor),
+    runColumn(href, 180),
+    {
+      id: "env",
+      label: "Env / Host",
+      render: (run) => (
+        <>
+          <Clipped value={run.env} width={160} />
+          <Typography variant="caption" color="text.secondary" component="div">
+            <Clipped value={run.host} width={160} />
+          </Typography>
+        </>
+      ),
+    },
+    text("test_file", "Test file", (run) => run.test_file, 140),
+    text("executor", "Executor", (run) => run.executor, 130),
     { id: "users", label: "Users", numeric: true, render: (run) => dash(run.users) },
     text("run_time", "Run time", (run) => run.run_time),
     { id: "spawn_rate", label: "Spawn rate", numeric: true, render: (run) => dash(run.spawn_rate) },
-    text("load_region", "Load region", (run) => regionLabel(run.load_region, regionLabels)),
-    createdColumn("Created at"),
+    text("load_region", "Load region", (run) => regionLabel(run.load_region, regionLabels), 90),
+    createdColumn(),
     {
       id: "report",
       label: "Report",

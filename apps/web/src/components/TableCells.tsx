@@ -1,0 +1,58 @@
+import { formatUtc } from "@assay/core";
+import Box from "@mui/material/Box";
+import Tooltip from "@mui/material/Tooltip";
+import type { SxProps, Theme } from "@mui/material/styles";
+
+/** Cells shared by the run and build tables. */
+
+/** An empty value in a table cell. */
+export const dash = (value: string | number | null | undefined) =>
+  value === null || value === undefined || value === "" ? "–" : value;
+
+/**
+ * A long value (a site, an email, a run key) cut to `width` on one line, whole on hover: a
+ * table's rows stay one line tall instead of breaking a host name in the middle of a word.
+ */
+export function Clipped({
+  value,
+  width,
+  sx,
+}: {
+  value: string | number | null | undefined;
+  width: number;
+  sx?: SxProps<Theme>;
+}) {
+  const shown = dash(value);
+  return (
+    <Tooltip title={typeof shown === "string" && shown.length > 12 ? shown : ""}>
+      <Box
+        component="span"
+        sx={[
+          {
+            display: "block",
+            maxWidth: width,
+            overflow: "hidden",
+            textOverflow: "ellipsis",
+            whiteSpace: "nowrap",
+          },
+          ...(Array.isArray(sx) ? sx : [sx]),
+        ]}
+      >
+        {shown}
+      </Box>
+    </Tooltip>
+  );
+}
+
+/** Month-day and time in UTC (the column's header says so), the full timestamp on hover. */
+export function ShortUtc({ iso }: { iso: string | null }) {
+  if (!iso) return "–";
+  const full = formatUtc(iso);
+  return (
+    <Tooltip title={full}>
+      <Box component="span" sx={{ whiteSpace: "nowrap" }}>
+        {full.slice(5, 19)}
+      </Box>
+    </Tooltip>
+  );
+}
