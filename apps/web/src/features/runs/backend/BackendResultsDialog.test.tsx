@@ -122,6 +122,24 @@ describe("BackendResultsDialog", { timeout: 30_000 }, () => {
     expect(alert).toHaveTextContent(warning);
   });
 
+  it("names the run in its bar and copies a link to this view, as the Frontend dialog does", async () => {
+    const user = userEvent.setup();
+    mockRun(detail([failing, passing]));
+    renderDialog("/test_runs/api-run-1?be=1&q=patients");
+    expect(
+      await screen.findByText(
+        "2026-05-01 06:00 API · stage · daily-robot · master · 2026-05-01 06:00:00 UTC",
+      ),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Copy link" }));
+    await waitFor(async () =>
+      expect(await navigator.clipboard.readText()).toBe(
+        `${window.location.origin}/test_runs/api-run-1?be=1&q=patients`,
+      ),
+    );
+    expect(await screen.findByText("Link copied")).toBeInTheDocument();
+  });
+
   it("says so when the run has no results", async () => {
     mockRun(detail([]));
     renderDialog();

@@ -1,9 +1,6 @@
-import type { BackendRun } from "@assay/core";
-import Close from "@mui/icons-material/Close";
+import { formatUtc, type BackendRun } from "@assay/core";
 import Box from "@mui/material/Box";
-import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
-import Toolbar from "@mui/material/Toolbar";
 import Typography from "@mui/material/Typography";
 import { useState } from "react";
 import { useParams, useSearchParams } from "react-router";
@@ -21,7 +18,19 @@ import { ResultSearch } from "../view/ResultSearch";
 import { backendViewFilters, useRunView, type BackendHideable } from "../view/use-run-view";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
-import { ComparePreviousButton } from "../compare/ComparePreviousButton";
+import { ResultsHeader } from "../results/ResultsHeader";
+
+const TITLE_ID = "backend-results-title";
+
+/** The facts the dialog's bar shows after the run key. */
+const runFacts = (run: BackendRun) => [
+  run.test_run_name,
+  run.env ?? run.baseurl,
+  run.is_china_region ? "China" : null,
+  run.executor,
+  run.branch,
+  formatUtc(run.created_at),
+];
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
 export const API_LOG_PARAM = "api_log";
@@ -72,21 +81,13 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
     });
 
   return (
-    <ResultsDialogFrame open={open} onClose={onClose} labelledBy="backend-results-title">
-      <Toolbar
-        variant="dense"
-        sx={{ gap: 2, borderBottom: 1, borderColor: "divider", bgcolor: "background.paper" }}
-      >
-        <Typography id="backend-results-title" variant="h2" component="h2" noWrap>
-          {runKey}
-        </Typography>
-        {view.first && <RunCaption run={view.first.run} />}
-        <Box sx={{ flex: 1 }} />
-        <ComparePreviousButton runKey={runKey} />
-        <IconButton aria-label="Close" onClick={onClose} edge="end">
-          <Close />
-        </IconButton>
-      </Toolbar>
+    <ResultsDialogFrame open={open} onClose={onClose} labelledBy={TITLE_ID}>
+      <ResultsHeader
+        runKey={runKey}
+        titleId={TITLE_ID}
+        facts={view.first && runFacts(view.first.run)}
+        onClose={onClose}
+      />
       <Box
         sx={{
           display: "flex",
@@ -123,16 +124,6 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
         <ApiRequestsDialog runKey={runKey} open onClose={() => setApiLogOpen(false)} />
       )}
     </ResultsDialogFrame>
-  );
-}
-
-function RunCaption({ run }: { run: BackendRun }) {
-  const where = run.env ?? run.baseurl;
-  const parts = [run.test_run_name, where, run.executor].filter(Boolean);
-  return (
-    <Typography variant="body2" color="text.secondary" noWrap>
-      {parts.join(" · ")}
-    </Typography>
   );
 }
 

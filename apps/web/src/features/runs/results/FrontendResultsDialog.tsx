@@ -1,4 +1,10 @@
-import { runWallClockMs, type DisplayStatus, type FailureFilter } from "@assay/core";
+import {
+  formatUtc,
+  runWallClockMs,
+  type DisplayStatus,
+  type FailureFilter,
+  type FrontendRun,
+} from "@assay/core";
 import { TicketDetailsNotice, TicketDetailsProvider } from "../../../components/TicketDetails";
 import Box from "@mui/material/Box";
 import Skeleton from "@mui/material/Skeleton";
@@ -16,7 +22,7 @@ import { ShownCount } from "../view/ShownCount";
 import { dynamicTagsOf, idTagMatcher, tagTestsOf } from "./result-filter";
 import type { CardSettings } from "./ResultCard";
 import { ResultList } from "./ResultList";
-import { ResultsHeader, RESULTS_TITLE_ID } from "./ResultsHeader";
+import { ResultsHeader } from "./ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
 import { CauseFilters, showingFailures, type CauseFilter } from "../../triage/CauseFilters";
@@ -25,6 +31,19 @@ import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
 
 // Until the catalogue's ticket pattern is known, no text is taken for a ticket.
 const NEVER_MATCHES = "(?!)";
+
+const RESULTS_TITLE_ID = "frontend-results-title";
+
+/** The facts the dialog's bar shows after the run key. */
+const runFacts = (run: FrontendRun) => [
+  run.test_run_name,
+  run.nora_site,
+  run.is_next_gen ? "NextGen" : "Legacy",
+  run.is_china_region ? "China" : null,
+  run.executor,
+  run.branch,
+  formatUtc(run.created_at),
+];
 /** What a failure shows as here: a cause filter shows them whatever the Hide switches were. */
 const FAILURES: readonly DisplayStatus[] = ["failed", "unstable"];
 
@@ -183,7 +202,12 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
   }
   return (
     <>
-      <ResultsHeader runKey={runKey} run={first?.run} onClose={onClose} />
+      <ResultsHeader
+        runKey={runKey}
+        titleId={RESULTS_TITLE_ID}
+        facts={first && runFacts(first.run)}
+        onClose={onClose}
+      />
       <Box
         sx={{
           flex: 1,

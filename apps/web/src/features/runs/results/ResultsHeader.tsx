@@ -1,4 +1,3 @@
-import { formatUtc, type FrontendRun } from "@assay/core";
 import Close from "@mui/icons-material/Close";
 import LinkIcon from "@mui/icons-material/Link";
 import AppBar from "@mui/material/AppBar";
@@ -13,32 +12,24 @@ import { useLocation } from "react-router";
 import { ComparePreviousButton } from "../compare/ComparePreviousButton";
 import { copyText } from "../copy-text";
 
-export const RESULTS_TITLE_ID = "frontend-results-title";
-
-/** The run's facts, each once: a run is often named for its creation time. */
-function runFacts(run: FrontendRun): string {
-  const facts = [
-    run.test_run_name,
-    run.nora_site,
-    run.is_next_gen ? "NextGen" : "Legacy",
-    run.is_china_region ? "China" : null,
-    run.executor,
-    run.branch,
-    formatUtc(run.created_at),
-  ].filter((fact): fact is string => Boolean(fact));
-  return [...new Set(facts)].join(" · ");
-}
-
-/** The dialog's bar: close, the run key as title with a copy-link button, the run's facts. */
+/**
+ * The bar of a run's results dialog (Frontend and Backend): close, the run key as title with a
+ * copy-link button, the run's facts (each once: a run is often named for its creation time).
+ */
 export const ResultsHeader = memo(function ResultsHeader({
   runKey,
-  run,
+  titleId,
+  facts,
   onClose,
 }: {
   runKey: string;
-  run: FrontendRun | undefined;
+  /** The title's id, which the dialog is labelled by. */
+  titleId: string;
+  /** Unknown while the run loads; empty values are left out. */
+  facts: readonly (string | null | undefined)[] | undefined;
   onClose: () => void;
 }) {
+  const caption = facts && [...new Set(facts.filter(Boolean))].join(" · ");
   const [message, setMessage] = useState<string | null>(null);
   const location = useLocation();
   const copyLink = async () => {
@@ -57,7 +48,7 @@ export const ResultsHeader = memo(function ResultsHeader({
           </IconButton>
         </Tooltip>
         <Typography
-          id={RESULTS_TITLE_ID}
+          id={titleId}
           component="h2"
           variant="h2"
           noWrap
@@ -71,9 +62,9 @@ export const ResultsHeader = memo(function ResultsHeader({
           </IconButton>
         </Tooltip>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          {run && (
-            <Typography color="text.secondary" noWrap title={runFacts(run)}>
-              {runFacts(run)}
+          {caption && (
+            <Typography color="text.secondary" noWrap title={caption}>
+              {caption}
             </Typography>
           )}
         </Box>
