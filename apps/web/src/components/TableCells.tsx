@@ -1,13 +1,22 @@
 import { formatUtc } from "@assay/core";
 import Box from "@mui/material/Box";
 import Tooltip from "@mui/material/Tooltip";
-import type { SxProps, Theme } from "@mui/material/styles";
 
 /** Cells shared by the run and build tables. */
 
 /** An empty value in a table cell. */
 export const dash = (value: string | number | null | undefined) =>
   value === null || value === undefined || value === "" ? "–" : value;
+
+/** One line cut to `width` with an ellipsis. */
+export const clip = (width: number) =>
+  ({
+    display: "block",
+    maxWidth: width,
+    overflow: "hidden",
+    textOverflow: "ellipsis",
+    whiteSpace: "nowrap",
+  }) as const;
 
 /**
  * A long value (a site, an email, a run key) cut to `width` on one line, whole on hover: a
@@ -16,28 +25,14 @@ export const dash = (value: string | number | null | undefined) =>
 export function Clipped({
   value,
   width,
-  sx,
 }: {
   value: string | number | null | undefined;
   width: number;
-  sx?: SxProps<Theme>;
 }) {
   const shown = dash(value);
   return (
     <Tooltip title={typeof shown === "string" && shown.length > 12 ? shown : ""}>
-      <Box
-        component="span"
-        sx={[
-          {
-            display: "block",
-            maxWidth: width,
-            overflow: "hidden",
-            textOverflow: "ellipsis",
-            whiteSpace: "nowrap",
-          },
-          ...(Array.isArray(sx) ? sx : [sx]),
-        ]}
-      >
+      <Box component="span" sx={clip(width)}>
         {shown}
       </Box>
     </Tooltip>

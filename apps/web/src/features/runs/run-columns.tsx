@@ -4,7 +4,7 @@ import Link from "@mui/material/Link";
 import Tooltip from "@mui/material/Tooltip";
 import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
-import { Clipped, dash, ShortUtc } from "../../components/TableCells";
+import { clip, Clipped, dash, ShortUtc } from "../../components/TableCells";
 import { reportHref as loadReportHref } from "./load/LoadRunDialog";
 import type { RunColumn } from "./RunListTable";
 import type { RunOf } from "./use-runs";
@@ -37,14 +37,7 @@ function runColumn<T extends CommonRun>(href: (run: T) => string, width = 195): 
           to={href(run)}
           underline="hover"
           title={run.test_run_name}
-          sx={{
-            display: "block",
-            maxWidth: width,
-            overflow: "hidden",
-            textOverflow: "ellipsis",
-            whiteSpace: "nowrap",
-            fontWeight: 600,
-          }}
+          sx={{ ...clip(width), fontWeight: 600 }}
         >
           {run.test_run_name}
         </Link>
