@@ -120,7 +120,7 @@ export function FailuresPage() {
       </Box>
       <TableContainer component={Paper} variant="outlined">
         <Table size="small" aria-label="Failure groups">
-          <TableHead>
+          <TableHead sx={{ "& th": { whiteSpace: "nowrap" } }}>
             <TableRow>
               <TableCell>Cause (normalised message)</TableCell>
               <TableCell align="right">Occurrences</TableCell>
