@@ -18,7 +18,7 @@ import { ResultSearch } from "../view/ResultSearch";
 import { backendViewFilters, useRunView, type BackendHideable } from "../view/use-run-view";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
-import { ResultsHeader } from "../results/ResultsHeader";
+import { ResultsHeader } from "../view/ResultsHeader";
 
 const TITLE_ID = "backend-results-title";
 

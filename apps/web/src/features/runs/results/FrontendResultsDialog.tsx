@@ -22,7 +22,7 @@ import { ShownCount } from "../view/ShownCount";
 import { dynamicTagsOf, idTagMatcher, tagTestsOf } from "./result-filter";
 import type { CardSettings } from "./ResultCard";
 import { ResultList } from "./ResultList";
-import { ResultsHeader } from "./ResultsHeader";
+import { ResultsHeader } from "../view/ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
 import { CauseFilters, showingFailures, type CauseFilter } from "../../triage/CauseFilters";
