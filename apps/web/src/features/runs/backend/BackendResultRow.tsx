@@ -9,7 +9,7 @@ import ButtonBase from "@mui/material/ButtonBase";
 import Typography from "@mui/material/Typography";
 import { StatusLabel } from "../../../components/StatusLabel";
 import { BackendResultDetails } from "./BackendResultDetails";
-import { DETAIL_ERROR } from "./messages";
+import { DETAIL_ERROR } from "../detail/TestDetailDialog";
 import { useBackendResultDetail } from "./use-backend-run";
 
 /** API tests often take less than a second, which h m s would show as "0s". */

@@ -8,7 +8,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { ApiRequestCells, ApiRequestHeadRow } from "./ApiRequestCells";
 import { useBackendResultDetail } from "./use-backend-run";
-import { DETAIL_ERROR } from "./messages";
+import { DETAIL_ERROR } from "../detail/TestDetailDialog";
 
 /** The API requests one result made, fetched when the engineer switches to them. */
 export function ResultApiRequests({ runKey, resultId }: { runKey: string; resultId: string }) {

@@ -1,5 +1,3 @@
-/** Spec section 8: what a failed detail fetch says. */
-export const DETAIL_ERROR = "Error occurred fetching test details...";
 /**
  * What the script panel says when the report has no script. Spec section 8's "Not found!
  * Probably failed at 'Before' action" blames a Before step; a backend result records none, so

@@ -151,11 +151,12 @@ describe("Frontend test detail dialog", () => {
     ).toBeInTheDocument();
   });
 
-  it("says 'Error occurred fetching test details...' when the detail cannot be read", async () => {
+  it("says 'Error occurred fetching test details...' and why when the detail cannot be read", async () => {
     renderDialog(() => errorResponse(404, "not_found", "No test login#0 in test run ui-run-1."));
-    expect(
-      await screen.findByText("Error occurred fetching test details...", {}, { timeout: 5000 }),
-    ).toBeInTheDocument();
+    const alert = await screen.findByRole("alert", {}, { timeout: 5000 });
+    expect(alert).toHaveTextContent("Error occurred fetching test details...");
+    // The server's reason: a shared link to a result that is gone says which.
+    expect(alert).toHaveTextContent("No test login#0 in test run ui-run-1.");
   });
 
   it("lists the test's attempts in the run (a rerun's), the shown one marked, each openable", async () => {
