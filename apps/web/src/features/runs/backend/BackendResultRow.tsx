@@ -1,5 +1,4 @@
 import { formatDuration, type BackendViewResult } from "@assay/core";
-import Alert from "@mui/material/Alert";
 import Skeleton from "@mui/material/Skeleton";
 import ExpandMore from "@mui/icons-material/ExpandMore";
 import { ResultCause } from "../../triage/ResultCause";
@@ -9,7 +8,7 @@ import ButtonBase from "@mui/material/ButtonBase";
 import Typography from "@mui/material/Typography";
 import { StatusLabel } from "../../../components/StatusLabel";
 import { BackendResultDetails } from "./BackendResultDetails";
-import { DETAIL_ERROR } from "../detail/TestDetailDialog";
+import { DetailError } from "../detail/DetailError";
 import { useBackendResultDetail } from "./use-backend-run";
 
 /** API tests often take less than a second, which h m s would show as "0s". */
@@ -40,11 +39,7 @@ function OpenedResult({
     );
   }
   if (detail.isError) {
-    return (
-      <Alert severity="error" sx={{ mx: 2, mb: 2 }}>
-        {DETAIL_ERROR} ({detail.error.message})
-      </Alert>
-    );
+    return <DetailError error={detail.error} sx={{ mx: 2, mb: 2 }} />;
   }
   return <BackendResultDetails result={detail.data} repositoryUrl={repositoryUrl} />;
 }

@@ -1,4 +1,3 @@
-import Alert from "@mui/material/Alert";
 import Skeleton from "@mui/material/Skeleton";
 import Table from "@mui/material/Table";
 import TableBody from "@mui/material/TableBody";
@@ -8,7 +7,7 @@ import TableRow from "@mui/material/TableRow";
 import Typography from "@mui/material/Typography";
 import { ApiRequestCells, ApiRequestHeadRow } from "./ApiRequestCells";
 import { useBackendResultDetail } from "./use-backend-run";
-import { DETAIL_ERROR } from "../detail/TestDetailDialog";
+import { DetailError } from "../detail/DetailError";
 
 /** The API requests one result made, fetched when the engineer switches to them. */
 export function ResultApiRequests({ runKey, resultId }: { runKey: string; resultId: string }) {
@@ -24,14 +23,7 @@ export function ResultApiRequests({ runKey, resultId }: { runKey: string; result
     );
   }
   if (detail.isError) {
-    return (
-      <Alert severity="error">
-        {DETAIL_ERROR}
-        <Typography variant="caption" component="div">
-          {detail.error.message}
-        </Typography>
-      </Alert>
-    );
+    return <DetailError error={detail.error} />;
   }
   const requests = detail.data.apiRequests;
   if (requests.length === 0) {

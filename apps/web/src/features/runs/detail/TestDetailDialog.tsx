@@ -1,6 +1,5 @@
 import Close from "@mui/icons-material/Close";
 import PrintOutlined from "@mui/icons-material/PrintOutlined";
-import Alert from "@mui/material/Alert";
 import Box from "@mui/material/Box";
 import Button from "@mui/material/Button";
 import Dialog from "@mui/material/Dialog";
@@ -8,14 +7,12 @@ import DialogContent from "@mui/material/DialogContent";
 import DialogTitle from "@mui/material/DialogTitle";
 import IconButton from "@mui/material/IconButton";
 import Skeleton from "@mui/material/Skeleton";
-import Typography from "@mui/material/Typography";
 import { Link as RouterLink } from "react-router";
 import { useTestDetail } from "../../../api/use-test-detail";
 import { AttemptList } from "./AttemptList";
+import { DetailError } from "./DetailError";
 import { TestDetailBody } from "./TestDetailBody";
 
-/** Spec section 8: what a failed detail fetch says (the server's reason follows it). */
-export const DETAIL_ERROR = "Error occurred fetching test details...";
 const TITLE_ID = "test-detail-title";
 
 /**
@@ -66,12 +63,7 @@ export function TestDetailDialog({
       </DialogTitle>
       <DialogContent dividers>
         {detail.isError ? (
-          <Alert severity="error">
-            {DETAIL_ERROR}
-            <Typography variant="caption" component="div">
-              {detail.error.message}
-            </Typography>
-          </Alert>
+          <DetailError error={detail.error} />
         ) : detail.data ? (
           <Box sx={{ display: "grid", gap: 2 }}>
             <AttemptList
