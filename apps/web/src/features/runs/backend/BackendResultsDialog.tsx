@@ -18,19 +18,20 @@ import { ResultSearch } from "../view/ResultSearch";
 import { backendViewFilters, useRunView, type BackendHideable } from "../view/use-run-view";
 import { ResultsError } from "../view/ResultsError";
 import { ResultsDialogFrame } from "../view/ResultsDialogFrame";
-import { ResultsHeader } from "../view/ResultsHeader";
+import { joinFacts, ResultsHeader } from "../view/ResultsHeader";
 
 const TITLE_ID = "backend-results-title";
 
 /** The facts the dialog's bar shows after the run key. */
-const runFacts = (run: BackendRun) => [
-  run.test_run_name,
-  run.env ?? run.baseurl,
-  run.is_china_region ? "China" : null,
-  run.executor,
-  run.branch,
-  formatUtc(run.created_at),
-];
+const runCaption = (run: BackendRun) =>
+  joinFacts([
+    run.test_run_name,
+    run.env ?? run.baseurl,
+    run.is_china_region ? "China" : null,
+    run.executor,
+    run.branch,
+    formatUtc(run.created_at),
+  ]);
 
 /** Query parameter that keeps the API Requests dialog open in a shared link. */
 export const API_LOG_PARAM = "api_log";
@@ -85,7 +86,7 @@ export function BackendResultsDialog({ runKey, open, onClose }: BackendResultsDi
       <ResultsHeader
         runKey={runKey}
         titleId={TITLE_ID}
-        facts={view.first && runFacts(view.first.run)}
+        caption={view.first && runCaption(view.first.run)}
         onClose={onClose}
       />
       <Box

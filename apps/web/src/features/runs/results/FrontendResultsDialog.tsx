@@ -22,7 +22,7 @@ import { ShownCount } from "../view/ShownCount";
 import { dynamicTagsOf, idTagMatcher, tagTestsOf } from "./result-filter";
 import type { CardSettings } from "./ResultCard";
 import { ResultList } from "./ResultList";
-import { ResultsHeader } from "../view/ResultsHeader";
+import { joinFacts, ResultsHeader } from "../view/ResultsHeader";
 import { ResultsSummary } from "./ResultsSummary";
 import { TriageBoxes } from "../../triage/TriageBoxes";
 import { CauseFilters, showingFailures, type CauseFilter } from "../../triage/CauseFilters";
@@ -35,15 +35,16 @@ const NEVER_MATCHES = "(?!)";
 const RESULTS_TITLE_ID = "frontend-results-title";
 
 /** The facts the dialog's bar shows after the run key. */
-const runFacts = (run: FrontendRun) => [
-  run.test_run_name,
-  run.nora_site,
-  run.is_next_gen ? "NextGen" : "Legacy",
-  run.is_china_region ? "China" : null,
-  run.executor,
-  run.branch,
-  formatUtc(run.created_at),
-];
+const runCaption = (run: FrontendRun) =>
+  joinFacts([
+    run.test_run_name,
+    run.nora_site,
+    run.is_next_gen ? "NextGen" : "Legacy",
+    run.is_china_region ? "China" : null,
+    run.executor,
+    run.branch,
+    formatUtc(run.created_at),
+  ]);
 /** What a failure shows as here: a cause filter shows them whatever the Hide switches were. */
 const FAILURES: readonly DisplayStatus[] = ["failed", "unstable"];
 
@@ -205,7 +206,7 @@ function ViewedResults({ runKey, onOpenTest, onClose }: FrontendResultsDialogPro
       <ResultsHeader
         runKey={runKey}
         titleId={RESULTS_TITLE_ID}
-        facts={first && runFacts(first.run)}
+        caption={first && runCaption(first.run)}
         onClose={onClose}
       />
       <Box

@@ -12,24 +12,27 @@ import { useLocation } from "react-router";
 import { ComparePreviousButton } from "../compare/ComparePreviousButton";
 import { copyText } from "../copy-text";
 
+/** A run's facts as its bar shows them: each once (a run is often named for its creation time). */
+export const joinFacts = (facts: readonly (string | null | undefined)[]) =>
+  [...new Set(facts.filter(Boolean))].join(" · ");
+
 /**
  * The bar of a run's results dialog (Frontend and Backend): close, the run key as title with a
- * copy-link button, the run's facts (each once: a run is often named for its creation time).
+ * copy-link button, the run's facts.
  */
 export const ResultsHeader = memo(function ResultsHeader({
   runKey,
   titleId,
-  facts,
+  caption,
   onClose,
 }: {
   runKey: string;
   /** The title's id, which the dialog is labelled by. */
   titleId: string;
-  /** Unknown while the run loads; empty values are left out. */
-  facts: readonly (string | null | undefined)[] | undefined;
+  /** The run's facts (joinFacts); undefined while the run loads. */
+  caption: string | undefined;
   onClose: () => void;
 }) {
-  const caption = facts && [...new Set(facts.filter(Boolean))].join(" · ");
   const [message, setMessage] = useState<string | null>(null);
   const location = useLocation();
   const copyLink = async () => {
