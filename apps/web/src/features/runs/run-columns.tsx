@@ -50,8 +50,12 @@ function runColumn<T extends CommonRun>(href: (run: T) => string, width = 195): 
 }
 
 /** When the run was stored: month-day and time, the full timestamp on hover. */
-function createdColumn<T extends CommonRun>(label = "Created (UTC)"): RunColumn<T> {
-  return { id: "created", label, render: (run) => <ShortUtc iso={run.created_at} /> };
+function createdColumn<T extends CommonRun>(): RunColumn<T> {
+  return {
+    id: "created",
+    label: "Created (UTC)",
+    render: (run) => <ShortUtc iso={run.created_at} />,
+  };
 }
 
 /** A text column, one line high: a long value is cut to `width` and whole on hover. */

@@ -45,6 +45,7 @@ const runCaption = (run: FrontendRun) =>
     run.branch,
     formatUtc(run.created_at),
   ]);
+
 /** What a failure shows as here: a cause filter shows them whatever the Hide switches were. */
 const FAILURES: readonly DisplayStatus[] = ["failed", "unstable"];
 
