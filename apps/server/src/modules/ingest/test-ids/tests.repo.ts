@@ -12,8 +12,8 @@ import type { Family } from "./test-identity.js";
  * the batch's: as a text[] parameter, node-postgres quoted and escaped each identity into a new
  * string.
  *
- * One probe of tests_identity_key per identity, whatever the planner knows of the table: a
- * LATERAL subquery with a LIMIT is never made a plain join. As a join or `= ANY(...)`, the plan
+ * One probe of tests_identity_excl (a hash index, migration 0225) per identity, whatever the
+ * planner knows of the table: a LATERAL subquery with a LIMIT is never made a plain join. As a join or `= ANY(...)`, the plan
  * rested on the statistics, and a catalogue never analyzed (a first upload, or one within
  * autovacuum's minute of the last) got the family's rows read and filtered by the array, a read
  * that grew with every batch the upload registered: 0.7 s of PostgreSQL's CPU for 100k new
