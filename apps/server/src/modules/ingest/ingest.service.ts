@@ -8,17 +8,17 @@ import { finalizeRun } from "./finalize.repo.js";
 import * as repo from "./ingest.repo.js";
 import { classifyUpload, type UploadPlan } from "./parsers/index.js";
 import { reportErrorToAppError } from "./parsers/types.js";
+import type { ParseWorkers } from "./worker/parse-workers.js";
+import { ResultsWriter, type AttachmentSink, type WrittenRun } from "./pipeline/results-writer.js";
+import { storeOne } from "./pipeline/attachment-sink.js";
+import type { Spool } from "./worker/spool.js";
+import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
 
 /** The tests an upload may have registered: how many, and the first of their ids. */
 export interface RegisteredTests {
   count: number;
   ids: readonly number[];
 }
-import type { ParseWorkers } from "./worker/parse-workers.js";
-import { ResultsWriter, type AttachmentSink, type WrittenRun } from "./pipeline/results-writer.js";
-import { storeOne } from "./pipeline/attachment-sink.js";
-import type { Spool } from "./worker/spool.js";
-import type { KnownTests, TestIdCache } from "./test-ids/test-id-cache.js";
 
 export interface IngestDeps {
   db: Db;
