@@ -97,7 +97,11 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     expect(select("Type")).toHaveTextContent("sql");
     expect(select("Environment Type")).toHaveTextContent("dev");
     expect(screen.getByRole("button", { name: "Run Report" })).toBeDisabled();
+    // The empty space says what to do.
+    const hint = /^Choose an environment, then press Run Report/;
+    expect(await screen.findByText(hint)).toBeVisible();
     await choose("Environment", "Legacy Dev");
+    expect(screen.queryByText(hint)).toBeNull();
     // Still disabled: nobody is signed in.
     expect(screen.getByRole("button", { name: "Run Report" })).toBeDisabled();
   });
@@ -125,6 +129,7 @@ describe("Data Harmonization", { timeout: 30_000 }, () => {
     expect(select("Environment")).toBeUndefined();
     expect(select("Global Schema")).toBeDefined();
     expect(select("Global Environment Type")).toHaveTextContent("dev");
+    expect(screen.getByText(/^Choose a global schema, then press Run Report/)).toBeVisible();
   });
 
   it("shows NextGen cards; More Details only when the status contains Success", async () => {

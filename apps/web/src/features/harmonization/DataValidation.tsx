@@ -170,6 +170,15 @@ export function DataValidation() {
           )}
         </Box>
       )}
+      {!run.data &&
+        !busy &&
+        !canRun(selection) &&
+        (selection.platform === "global" || options.length > 0) && (
+          <Typography color="text.secondary" sx={{ mt: 3 }}>
+            Choose {selection.platform === "global" ? "a global schema" : "an environment"}, then
+            press Run Report: each store&apos;s record counts are compared here.
+          </Typography>
+        )}
       {!run.data && !busy && canRun(selection) && runs.data?.length === 0 && (
         <Typography color="text.secondary" sx={{ mt: 3 }}>
           No report for this environment yet: press Run Report.
