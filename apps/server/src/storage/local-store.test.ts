@@ -85,6 +85,19 @@ describe("LocalObjectStore", () => {
     expect(left.filter((f) => f.includes("broken"))).toEqual([]);
   });
 
+  it("fails, and nothing else, when the body fails before its folder is made", async () => {
+    // Nobody reads the body while the folders are made: its error must fail the put, not reach
+    // the process as an unhandled 'error' event (vitest reports one as an error of the run).
+    const key = "attachments/2026/12/early.png";
+    const body = new PassThrough();
+    const putting = store.put(key, body, { contentType: "image/png" });
+    body.destroy(new Error("client went away at once"));
+    await expect(putting).rejects.toThrow("client went away at once");
+    expect(await store.get(key)).toBeUndefined();
+    const left = await filesUnder(path.join(root, "attachments/2026/12"));
+    expect(left.filter((f) => f.includes("early"))).toEqual([]);
+  });
+
   it("refuses keys that would leave the folder or name a metadata file", async () => {
     await writeFile(path.join(parent, "secret.txt"), "outside");
     for (const key of ["../secret.txt", "/etc/passwd", "a/%2e%2e/%2e%2e/secret.txt", "a\\..\\x"]) {

@@ -103,9 +103,15 @@ export class LocalObjectStore implements ObjectStore {
     const metaTemp = `${temp}.meta`;
     const hash = createHash("md5");
     let size = 0;
+    // A body that fails (its client went away) while the folders are made has nobody reading it
+    // yet: without a listener from the start, its 'error' event would end the process.
+    let failed: Error | undefined;
+    const onError = (error: Error) => (failed ??= error);
+    if (!Buffer.isBuffer(body)) body.on("error", onError);
     try {
       await mkdir(dir, { recursive: true });
       await mkdir(partial, { recursive: true });
+      if (failed) throw failed;
       const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
       await pipeline(
         source,
