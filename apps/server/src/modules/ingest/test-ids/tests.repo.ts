@@ -13,12 +13,13 @@ import type { Family } from "./test-identity.js";
  * string.
  *
  * One probe of tests_identity_excl (a hash index, migration 0225) per identity, whatever the
- * planner knows of the table: a LATERAL subquery with a LIMIT is never made a plain join. As a join or `= ANY(...)`, the plan
- * rested on the statistics, and a catalogue never analyzed (a first upload, or one within
- * autovacuum's minute of the last) got the family's rows read and filtered by the array, a read
- * that grew with every batch the upload registered: 0.7 s of PostgreSQL's CPU for 100k new
- * tests against 0.34 s probing (docs/performance.md, "Session 34"). An array built at run time
- * would also have been scanned per row (a first upload of 100k new tests took 210 s once).
+ * planner knows of the table: a LATERAL subquery with a LIMIT is never made a plain join. As a
+ * join or `= ANY(...)`, the plan rested on the statistics, and a catalogue never analyzed (a
+ * first upload, or one within autovacuum's minute of the last) got the family's rows read and
+ * filtered by the array, a read that grew with every batch the upload registered: 0.7 s of
+ * PostgreSQL's CPU for 100k new tests against 0.34 s probing (docs/performance.md, "Session
+ * 34"). An array built at run time would also have been scanned per row (a first upload of 100k
+ * new tests took 210 s once).
  */
 export const TEST_LOOKUP_SQL = `SELECT i.identity, t.id, t.name IS NULL AS unnamed
   FROM unnest(string_to_array($2::text, ',')) AS i(identity)
