@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rememberCsrfToken } from "../api/client";
@@ -7,9 +7,6 @@ import { buildMe } from "../test/me-factory";
 import { errorResponse, jsonResponse, mockApi } from "../test/mock-api";
 import { renderUi } from "../test/render-ui";
 import { HeaderActions } from "./HeaderActions";
-
-// MUI's DOM is large and role queries over it are slow in jsdom.
-configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   rememberCsrfToken(null);

@@ -1,12 +1,10 @@
-import { configure, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { buildMe } from "../test/me-factory";
 import { errorResponse, jsonResponse, mockApi } from "../test/mock-api";
 import { renderUi } from "../test/render-ui";
 import { SignedInButton } from "./SignedInButton";
-
-configure({ asyncUtilTimeout: 5000 });
 
 function renderButton(onClick = vi.fn()) {
   renderUi(

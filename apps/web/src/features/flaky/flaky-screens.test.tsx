@@ -1,13 +1,11 @@
 import type { FlakyDetail, FlakySummary, FlakyTest, TagList } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { dailyCounts } from "./FlakyOverview";
 import { FlakyTestsPage } from "./FlakyTestsPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 const test = (testId: number, name: string, score: number): FlakyTest => ({
   testId,

@@ -1,12 +1,10 @@
 import { MAX_HISTORY_LIMIT, type HistoryEntry } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { errorResponse, jsonResponse, mockApi, requestedPaths } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { TestHistoryPage } from "./TestHistoryPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 function entry(status: HistoryEntry["status"], day: number, key = `run-${day}`): HistoryEntry {
   const start = `2026-03-${String(day).padStart(2, "0")}T09:15:30.000Z`;

@@ -1,5 +1,5 @@
 import type { NotifyRule, NotifyRuleList } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { buildMe } from "../../test/me-factory";
@@ -7,7 +7,6 @@ import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { NotifySection } from "./NotifySection";
 
-configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 90_000 });
 
 const SLACK_RULE: NotifyRule = {

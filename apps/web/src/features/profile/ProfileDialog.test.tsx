@@ -1,5 +1,5 @@
 import { PROFILE_ALERT_MS, type Me } from "@assay/core";
-import { act, configure, fireEvent, screen, waitFor } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { rememberCsrfToken } from "../../api/client";
@@ -7,8 +7,6 @@ import { buildMe } from "../../test/me-factory";
 import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { ProfileDialog } from "./ProfileDialog";
-
-configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   rememberCsrfToken(null);

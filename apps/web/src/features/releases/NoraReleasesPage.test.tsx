@@ -1,12 +1,10 @@
 import type { ReleaseReport, ReleaseReportRow } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { errorResponse, jsonResponse, mockApi, requestedPaths } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { NoraReleasesPage } from "./NoraReleasesPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 function row(
   releaseVersion: string,

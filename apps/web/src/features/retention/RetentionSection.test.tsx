@@ -1,11 +1,10 @@
 import type { RetentionStatus } from "@assay/core";
-import { configure, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
 import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { RetentionSection } from "./RetentionSection";
 
-configure({ asyncUtilTimeout: 5000 });
 vi.setConfig({ testTimeout: 90_000 });
 
 const STATUS: RetentionStatus = {

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { installFakeTagsApi, type FakeTag } from "../../test/fake-tags-api";
@@ -19,9 +19,6 @@ const TAGS: FakeTag[] = [
   // A number-like name: a plain object would list it first whatever the server's order.
   { id: 4, name: "2024", tests: [] },
 ];
-
-// MUI's DOM is large and role queries over it are slow in jsdom: give async waits some room.
-configure({ asyncUtilTimeout: 5000 });
 
 const renderPage = () => renderUi(<DynamicTagsPage />, { path: "/dtags" });
 const cards = () => screen.getAllByRole("region", { name: /^Tag / });

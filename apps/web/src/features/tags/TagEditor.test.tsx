@@ -1,13 +1,10 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { installFakeTagsApi, type FakeTag } from "../../test/fake-tags-api";
 import { renderUi } from "../../test/render-ui";
 import { TagEditor } from "./TagEditor";
 import { TAG_SUGGESTIONS_MAX_HEIGHT } from "./TagNameField";
-
-// MUI's DOM is large and role queries over it are slow in jsdom: give async waits some room.
-configure({ asyncUtilTimeout: 5000 });
 
 const TAGS: FakeTag[] = [
   { id: 1, name: "@unstable", tests: [] },

@@ -1,11 +1,9 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { errorResponse, jsonResponse, mockApi, requestedPaths } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { TopFailsPage } from "./TopFailsPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 const renderPage = () => renderUi(<TopFailsPage />, { path: "/top_fails" });
 const bodyRows = () =>

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { buildCatalog } from "../../test/catalog-factory";
@@ -6,8 +6,6 @@ import { buildMe } from "../../test/me-factory";
 import { jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { TraceabilityMatrixPage } from "./TraceabilityMatrixPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 /** The source bar when the requirements come from Spira: its sync, progress and last success. */
 

@@ -1,5 +1,5 @@
 import type { RmsTestLink, TraceabilityMatrix, TraceabilityRow } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { buildCatalog } from "../../test/catalog-factory";
@@ -10,8 +10,6 @@ import { TraceabilityMatrixPage } from "./TraceabilityMatrixPage";
 
 // Links edited on the matrix screen (link a test, remove a link, their history) and the
 // 'Linked Jira Bugs' dialog's Jira details.
-
-configure({ asyncUtilTimeout: 5000 });
 
 const LINKED_AT = "2026-11-25T10:00:00Z";
 const ROW: TraceabilityRow = {

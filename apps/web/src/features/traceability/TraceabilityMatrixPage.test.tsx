@@ -1,5 +1,5 @@
 import type { TraceabilityMatrix, TraceabilityRow } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { buildCatalog } from "../../test/catalog-factory";
@@ -7,8 +7,6 @@ import { buildMe } from "../../test/me-factory";
 import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
 import { renderUi } from "../../test/render-ui";
 import { TraceabilityMatrixPage } from "./TraceabilityMatrixPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 let nextId = 1;
 function row(

@@ -1,5 +1,5 @@
 import type { TraceabilityMatrix, TraceabilityRow } from "@assay/core";
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { buildCatalog } from "../../test/catalog-factory";
@@ -7,8 +7,6 @@ import { errorResponse, jsonResponse, mockApi } from "../../test/mock-api";
 import { renderApp } from "../../test/render-app";
 import { renderUi } from "../../test/render-ui";
 import { TraceabilityPrintPage } from "./TraceabilityPrintPage";
-
-configure({ asyncUtilTimeout: 5000 });
 
 function row(n: number, extra: Partial<TraceabilityRow> = {}): TraceabilityRow {
   return {

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import type { FailureGroupList, RunFailureGroup } from "@assay/core";
@@ -10,8 +10,6 @@ import { renderUi } from "../../test/render-ui";
 import { FailuresPage } from "./FailuresPage";
 import { ResultCause } from "./ResultCause";
 import { TriageBoxes } from "./TriageBoxes";
-
-configure({ asyncUtilTimeout: 5000 });
 
 const DEFAULT = { comment: "", bugs: [], decidedBy: null, decidedAt: null, evidence: null };
 const CAUSE = { groupId: 7, type: "product_bug", auto: true, comment: "", bugs: ["NXL-1"] };

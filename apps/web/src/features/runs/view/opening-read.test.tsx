@@ -1,4 +1,4 @@
-import { configure, screen, waitFor } from "@testing-library/react";
+import { screen, waitFor } from "@testing-library/react";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildCatalog } from "../../../test/catalog-factory";
 import {
@@ -21,9 +21,6 @@ import { isOpeningRead, startOpeningRead } from "./opening-read";
  */
 
 vi.setConfig({ testTimeout: 30_000 });
-// The whole Test Reports page renders in these: under a loaded machine (CI) its first rows took
-// more than the default second once.
-configure({ asyncUtilTimeout: 5000 });
 
 const failing = buildFailedResult({ test_id: 5, test_run_test_id: "login#0", title: "Login" });
 
