@@ -121,7 +121,7 @@ export function buildColumns(
   const tag = text("tag", "Tag", (b) => b.TEST_TAG, 120);
   let fields: BuildColumn<Build>[];
   if (tab === "frontend") {
-    fields = [text("site", "Site", (b) => b.NORA_SITE, 150), tag, branch];
+    fields = [text("site", "Site", (b) => b.NORA_SITE, 200), tag, branch];
   } else if (tab === "backend") {
     fields = [text("env", "Env", (b) => b.ENVIRONMENT ?? b.BASE_URL), tag, branch];
   } else {
