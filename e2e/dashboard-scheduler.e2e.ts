@@ -86,6 +86,10 @@ describe("Daily Run Scheduler", () => {
     await submitLoginPage(page, ADMIN);
     await page.waitForURL(/\/settings$/);
     await page.getByRole("button", { name: "Add", exact: true }).waitFor();
+    // The demo's nightly runs are there as schedules, off.
+    const demo = page.getByRole("row", { name: /Demo: Legacy nightly regression/ });
+    await demo.getByText("At 01:00 (UTC)").waitFor();
+    await demo.getByRole("cell", { name: "False", exact: true }).waitFor();
 
     // Created: shown in words with its next runs.
     await page.getByRole("button", { name: "Add", exact: true }).click();
@@ -138,8 +142,11 @@ describe("Daily Run Scheduler", () => {
 
     // Deleted.
     await row.getByRole("button", { name: "Delete" }).click();
-    await page.getByRole("button", { name: "Delete", exact: true }).click();
-    await page.getByText("No schedules yet.").waitFor();
+    // The row asks in place; the demo's rows keep their own Delete buttons.
+    await row.getByText(/^Delete "Nightly NextGen stage" and its history of slots\?$/).waitFor();
+    await row.getByRole("button", { name: "Delete", exact: true }).click();
+    await row.waitFor({ state: "detached" });
+    await demo.waitFor();
   }, 120_000);
 
   it("'Save as schedule' in the Create Frontend Build dialog makes a schedule", async () => {

@@ -45,7 +45,7 @@ export interface LoadDemoOptions {
   triageSimilarity?: number;
   /** Flaky tests' window, threshold and decay (default: config-flaky.ts's defaults). */
   flaky?: FlakySettings;
-  /** Settings shown before the runs are in (the demo's notification rules): called first. */
+  /** Settings shown before the runs are in (notification rules, schedules): called first. */
   atStart?: () => Promise<void>;
 }
 

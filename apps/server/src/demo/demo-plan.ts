@@ -40,7 +40,8 @@ export interface DemoPlan {
 // The last day is one whose every run (the latest start at about 11:00 UTC) is over by now.
 const LAST_RUN_END_MINUTES = 13 * 60;
 
-interface Target {
+/** One of the daily robot's runs: its suite, site, and start in minutes after midnight UTC. */
+export interface Target {
   suite: Suite;
   site: string;
   stage: boolean;
@@ -52,7 +53,7 @@ const target = (suite: Suite, site: string, stage: boolean, format: RunFormat, m
   ({ suite, site, stage, format, minute }) satisfies Target;
 
 /** The daily robot's runs, at minutes after midnight UTC: dev first, then the stage subsets. */
-const DAILY_TARGETS: readonly Target[] = [
+export const DAILY_TARGETS: readonly Target[] = [
   target("legacy", "dev.legacy.example.com", false, "cucumber", 60),
   target("nextGen", "dev1.nextgen.example.com", false, "cucumber", 65),
   target("api", "dev1", false, "live", 120),

@@ -8,6 +8,8 @@ import { createTestDatabase, type TestDatabase } from "../../test/test-database.
 import { ConfigError, EXAMPLE_CONFIG_PATH, loadConfig } from "../config.js";
 import { Jobs } from "../jobs/jobs.js";
 import { LocalObjectStore } from "../storage/local-store.js";
+import { scheduledBuildLauncher } from "../modules/builds/scheduled-launcher.js";
+import { listSettings } from "../modules/settings/settings.service.js";
 import { shouldLoadDemo, startDemoLoad } from "./demo-startup.js";
 
 const SMALL = { days: 2, tests: 30, seed: 11, now: new Date("2026-03-10T15:00:00Z") };
@@ -102,6 +104,29 @@ describe("startDemoLoad", () => {
       ["Demo: email", false],
     ]);
     expect(rules.rows[0]!.secret.toString("latin1")).not.toContain("slack.invalid");
+    // Its Daily Run Scheduler shows the nightly dev runs as schedules: off (no next run, so
+    // nothing launches), each with the build its Create Frontend Build dialog would accept.
+    const schedules = await listSettings(d.db, true);
+    expect(
+      schedules.map((s) => [s.name, s.isActive, s.scheduleText, s.nextRuns, s.rerunFailures]),
+    ).toEqual([
+      ["Demo: Legacy nightly regression on dev.legacy.example.com", 0, "At 01:00 (UTC)", [], true],
+      [
+        "Demo: NextGen nightly regression on dev1.nextgen.example.com",
+        0,
+        "At 01:05 (UTC)",
+        [],
+        true,
+      ],
+    ]);
+    const { catalog, builds } = d.config;
+    const launcher = scheduledBuildLauncher({
+      db: d.db.kysely,
+      catalog,
+      builds,
+      queueStart: async () => undefined,
+    });
+    for (const { template } of schedules) expect(() => launcher.check!(template!)).not.toThrow();
     // The demo's runs are dated back (and its archive copies further): each month's results are
     // in the month's partition once the load is over, none left in the default partition.
     const parts = await d.db.pool.query<{ part: string; n: number }>(

@@ -7,6 +7,7 @@ import type { ObjectStore } from "../storage/index.js";
 import type { DemoPlanOptions } from "./demo-plan.js";
 import { loadDemo } from "./demo-loader.js";
 import { addDemoNotifyRules } from "./demo-notify.js";
+import { addDemoSchedules } from "./demo-schedules.js";
 import { loadSecretKey } from "../secret-key.js";
 import { startDhDemoRuns } from "./dh-demo-runs.js";
 import { runDemoRetention } from "../modules/retention/retention.demo.js";
@@ -70,8 +71,11 @@ export function startDemoLoad(deps: DemoDeps, plan?: Partial<DemoPlanOptions>): 
         executors: { daily: executor, rerun: rerunExecutor },
         triageSimilarity: deps.config.triageSimilarity,
         flaky: deps.config.flaky,
-        atStart: () =>
-          addDemoNotifyRules({ ...deps, secret: deps.secret ?? loadSecretKey(deps.config), log }),
+        atStart: async () => {
+          const secret = deps.secret ?? loadSecretKey(deps.config);
+          await addDemoNotifyRules({ ...deps, secret, log });
+          await addDemoSchedules(deps);
+        },
       });
       if (!outcome.loaded) log.info("not loading demo data: the store already has runs");
       else {
