@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
 import { notifyKey } from "../modules/notify/notify.register.js";
-import { createRule, type NotifyDeps } from "../modules/notify/notify.service.js";
+import { createRule, listRules, type NotifyDeps } from "../modules/notify/notify.service.js";
 import type { NotifyRuleBody } from "@assay/core";
 
 /**
@@ -50,5 +50,9 @@ export async function addDemoNotifyRules(deps: {
     failureGroups: { groups: async () => [] },
     log: deps.log,
   };
-  for (const rule of DEMO_NOTIFY_RULES) await createRule(notify, rule, "demo");
+  // A first load stopped before its first run, then started again, finds its rules there.
+  const existing = new Set((await listRules(notify)).rules.map((rule) => rule.name));
+  for (const rule of DEMO_NOTIFY_RULES) {
+    if (!existing.has(rule.name)) await createRule(notify, rule, "demo");
+  }
 }

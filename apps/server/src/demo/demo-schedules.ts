@@ -6,7 +6,7 @@ import {
 } from "@assay/core";
 import type { Config } from "../config.js";
 import type { Db } from "../db/pool.js";
-import { createSetting } from "../modules/settings/settings.service.js";
+import { createSetting, listSettings } from "../modules/settings/settings.service.js";
 import { DAILY_TARGETS } from "./demo-plan.js";
 
 /**
@@ -19,12 +19,13 @@ import { DAILY_TARGETS } from "./demo-plan.js";
 export function demoSchedules(): SettingBody[] {
   return DAILY_TARGETS.filter((t) => t.suite !== "api" && !t.stage).map((t) => {
     const platform = t.suite === "nextGen" ? "NextGen" : "Legacy";
-    const time = `${String(Math.floor(t.minute / 60)).padStart(2, "0")}:${String(t.minute % 60).padStart(2, "0")}`;
+    const [hour, minute] = [Math.floor(t.minute / 60), t.minute % 60];
+    const time = [hour, minute].map((n) => String(n).padStart(2, "0")).join(":");
     return {
       name: `Demo: ${platform} nightly regression on ${t.site}`,
       description: `Every ${platform} UI test at ${time} UTC with failures rerun once, like the demo's nightly runs. Off in the demo: set Is Active to True to launch it.`,
       isActive: 0,
-      cron: `${t.minute % 60} ${Math.floor(t.minute / 60)} * * *`,
+      cron: `${minute} ${hour} * * *`,
       timeZone: "UTC",
       // As the Create Frontend Build dialog sends its defaults for the site.
       template: {
@@ -43,11 +44,17 @@ export function demoSchedules(): SettingBody[] {
   });
 }
 
+/**
+ * Adds the demo's schedules, each unless there already: a first load stopped before its first
+ * run is started again, and finds those it added.
+ */
 export async function addDemoSchedules(deps: {
   config: Pick<Config, "scheduleMinIntervalMs" | "webhookAllowPrivate">;
   db: Db;
 }): Promise<void> {
+  const existing = new Set((await listSettings(deps.db, false)).map((s) => s.name));
   for (const body of demoSchedules()) {
+    if (existing.has(body.name)) continue;
     await createSetting(deps.db, body, {
       by: "demo",
       fullWebhook: false,

@@ -10,6 +10,9 @@ import { Jobs } from "../jobs/jobs.js";
 import { LocalObjectStore } from "../storage/local-store.js";
 import { scheduledBuildLauncher } from "../modules/builds/scheduled-launcher.js";
 import { listSettings } from "../modules/settings/settings.service.js";
+import { loadSecretKey } from "../secret-key.js";
+import { addDemoNotifyRules, DEMO_NOTIFY_RULES } from "./demo-notify.js";
+import { addDemoSchedules, demoSchedules } from "./demo-schedules.js";
 import { shouldLoadDemo, startDemoLoad } from "./demo-startup.js";
 
 const SMALL = { days: 2, tests: 30, seed: 11, now: new Date("2026-03-10T15:00:00Z") };
@@ -136,6 +139,20 @@ describe("startDemoLoad", () => {
     expect(parts.rows.filter((row) => row.part === "test_results_pdefault")).toEqual([]);
     // A whole (small) demo load: 19 s alone, past the default 20 s beside other suites.
   }, 60_000);
+
+  it("adds the demo's rules and schedules once, however often a first load starts", async () => {
+    const d = await deps();
+    const secret = loadSecretKey(d.config);
+    for (let start = 0; start < 2; start++) {
+      await addDemoNotifyRules({ ...d, secret });
+      await addDemoSchedules(d);
+    }
+    const rules = await d.db.pool.query("SELECT name FROM notify_rules");
+    expect(rules.rowCount).toBe(DEMO_NOTIFY_RULES.length);
+    expect((await listSettings(d.db, false)).map((s) => s.name)).toEqual(
+      demoSchedules().map((s) => s.name),
+    );
+  });
 
   it("stops at shutdown without an error, keeping what was loaded", async () => {
     const { lines, ...d } = await deps();
