@@ -20,10 +20,9 @@ export function demoSchedules(): SettingBody[] {
   return DAILY_TARGETS.filter((t) => t.suite !== "api" && !t.stage).map((t) => {
     const platform = t.suite === "nextGen" ? "NextGen" : "Legacy";
     const [hour, minute] = [Math.floor(t.minute / 60), t.minute % 60];
-    const time = [hour, minute].map((n) => String(n).padStart(2, "0")).join(":");
     return {
       name: `Demo: ${platform} nightly regression on ${t.site}`,
-      description: `Every ${platform} UI test at ${time} UTC with failures rerun once, like the demo's nightly runs. Off in the demo: set Is Active to True to launch it.`,
+      description: `Every ${platform} UI test, failures rerun once (off in the demo)`,
       isActive: 0,
       cron: `${minute} ${hour} * * *`,
       timeZone: "UTC",
