@@ -143,7 +143,11 @@ describe("Daily Run Scheduler", () => {
     // Deleted.
     await row.getByRole("button", { name: "Delete" }).click();
     // The row asks in place; the demo's rows keep their own Delete buttons.
-    await row.getByText(/^Delete "Nightly NextGen stage" and its history of slots\?$/).waitFor();
+    await row
+      .getByText(
+        /^Delete "Nightly NextGen stage"\? It will not run again; the builds it launched stay\.$/,
+      )
+      .waitFor();
     await row.getByRole("button", { name: "Delete", exact: true }).click();
     await row.waitFor({ state: "detached" });
     await demo.waitFor();

@@ -53,6 +53,9 @@ export interface SettingsTable {
   schedule_from: DefaultTimestamp;
   webhook_url: string | null;
   webhook_format: "slack" | "json" | null;
+  /** Set when the setting was deleted (migration 0226): it is kept, hidden and never launched. */
+  archived_at: Timestamp | null;
+  archived_by: string | null;
 }
 
 export interface ScheduleSlotsTable {

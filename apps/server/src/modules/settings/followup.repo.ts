@@ -14,6 +14,7 @@ export interface SlotOfBuild {
   isRerun: boolean;
 }
 
+/** The slot of an ended build, of a live setting: a deleted (archived, 0226) one's is not rerun. */
 export async function slotOfBuild(db: Db, buildId: string): Promise<SlotOfBuild | undefined> {
   const slot = await db.kysely
     .selectFrom("schedule_slots")
@@ -25,6 +26,7 @@ export async function slotOfBuild(db: Db, buildId: string): Promise<SlotOfBuild 
     .selectFrom("settings")
     .selectAll()
     .where("id", "=", slot.setting_id)
+    .where("archived_at", "is", null)
     .executeTakeFirst();
   return setting && { slot, setting, isRerun: slot.rerun_build_id === buildId };
 }
@@ -83,6 +85,7 @@ export async function recordDelivery(
   return row?.notify_attempts ?? 0;
 }
 
+/** A slot and its setting, archived or not (deliverSummary says why it sends nothing). */
 export async function slotWithSetting(
   db: Db,
   slotId: number,

@@ -155,8 +155,9 @@ export async function deliverSummary(deps: FollowUpDeps, job: WebhookJob): Promi
   if (!found) return;
   const { slot, setting } = found;
   const attempt = slot.notify_attempts + 1;
-  if (!setting.webhook_url) {
-    await followups.recordDelivery(deps.db, job.slotId, "failed", "The webhook was removed.");
+  if (!setting.webhook_url || setting.archived_at !== null) {
+    const why = setting.webhook_url ? "the schedule was deleted" : "its webhook was removed";
+    await followups.recordDelivery(deps.db, job.slotId, "failed", `Not sent: ${why}.`);
     return;
   }
   try {

@@ -22,18 +22,29 @@ export interface SettingValues {
   webhook_format: "slack" | "json" | null;
 }
 
-/** Every setting by name (byte order, so the order does not depend on the server's locale). */
+/*
+ * A deleted setting is archived (migration 0226): every read of settings sees the live ones
+ * only (here and in followup.repo.ts), so an archived one is never listed, edited, run or ticked.
+ */
+
+/** Every live setting by name (byte order, so the order does not depend on the server's locale). */
 export async function listSettings(db: Db): Promise<SettingRow[]> {
   return db.kysely
     .selectFrom("settings")
     .selectAll()
+    .where("archived_at", "is", null)
     .orderBy(sql`name collate "C"`)
     .orderBy("id")
     .execute();
 }
 
 export async function findSetting(db: Db, id: number): Promise<SettingRow | undefined> {
-  return db.kysely.selectFrom("settings").selectAll().where("id", "=", id).executeTakeFirst();
+  return db.kysely
+    .selectFrom("settings")
+    .selectAll()
+    .where("id", "=", id)
+    .where("archived_at", "is", null)
+    .executeTakeFirst();
 }
 
 export async function insertSetting(db: Db, values: SettingValues, by: string): Promise<number> {
@@ -65,13 +76,20 @@ export async function updateSetting(
       ...(rescheduled ? { schedule_from: sql`now()` } : {}),
     })
     .where("id", "=", id)
+    .where("archived_at", "is", null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function deleteSetting(db: Db, id: number): Promise<boolean> {
-  const result = await db.kysely.deleteFrom("settings").where("id", "=", id).executeTakeFirst();
-  return result.numDeletedRows > 0n;
+/** Archives a live setting, switched off; false when there is none. Its slots stay. */
+export async function archiveSetting(db: Db, id: number, by: string): Promise<boolean> {
+  const result = await db.kysely
+    .updateTable("settings")
+    .set({ archived_at: sql`now()`, archived_by: by, is_active: false })
+    .where("id", "=", id)
+    .where("archived_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Active settings with a cron and a template: the ones a tick looks at. */
@@ -80,6 +98,7 @@ export async function listDueCandidates(db: Db): Promise<SettingRow[]> {
     .selectFrom("settings")
     .selectAll()
     .where("is_active", "=", true)
+    .where("archived_at", "is", null)
     .where("cron", "is not", null)
     .execute();
 }
@@ -196,7 +215,8 @@ export async function recentSlots(db: Db, perSetting: number): Promise<SlotRow[]
     SELECT s.*, ${BUILD_STATUS} AS build_status FROM settings st
     CROSS JOIN LATERAL (
       SELECT * FROM schedule_slots WHERE setting_id = st.id ORDER BY slot_at DESC LIMIT ${perSetting}
-    ) s`.execute(db.kysely);
+    ) s
+    WHERE st.archived_at IS NULL`.execute(db.kysely);
   return rows;
 }
 

@@ -76,7 +76,8 @@ export const settingsRoutes =
       summaries: {
         create: "Create a setting (a schedule)",
         replace: "Replace a setting",
-        remove: "Delete a setting and its slots",
+        remove:
+          "Delete a setting: it leaves the list and never runs again; it and its slots' history are kept (archived)",
       },
       description: BODY_DESCRIPTION,
       body: SettingBodySchema,
@@ -85,7 +86,7 @@ export const settingsRoutes =
       removed: DeletedSettingSchema,
       create: (body, request) => createSetting(db, body, saver(request.principal)),
       replace: (id, body, request) => updateSetting(db, id, body, saver(request.principal)),
-      remove: (id) => deleteSetting(db, id),
+      remove: (id, request) => deleteSetting(db, id, actorOf(request.principal)),
     });
 
     app.post(

@@ -234,7 +234,15 @@ export async function updateSetting(
   return getSetting(db, id, ctx.fullWebhook);
 }
 
-export async function deleteSetting(db: Db, id: number): Promise<{ id: number; deleted: true }> {
-  if (!(await repo.deleteSetting(db, id))) throw noSuchSetting(id);
+/**
+ * The spec's delete: the setting leaves the table and stops, archived with its slots' history
+ * (the builds it launched stay linked to it); a follow-up of its last build is dropped.
+ */
+export async function deleteSetting(
+  db: Db,
+  id: number,
+  by: string,
+): Promise<{ id: number; deleted: true }> {
+  if (!(await repo.archiveSetting(db, id, by))) throw noSuchSetting(id);
   return { id, deleted: true };
 }

@@ -109,7 +109,9 @@ export function DailyRunSchedulerPage() {
             return (
               <FullRow key={setting.id}>
                 <Stack direction="row" sx={{ gap: 2, alignItems: "center" }}>
-                  <Typography>Delete "{setting.name}" and its history of slots?</Typography>
+                  <Typography>
+                    Delete "{setting.name}"? It will not run again; the builds it launched stay.
+                  </Typography>
                   <Button
                     color="error"
                     variant="contained"
