@@ -109,13 +109,52 @@ export function unsupported(kind: string, what: string): never {
   throw new ConnectorError(`A ${kind} source cannot ${what}.`);
 }
 
-/** A message fit for the row: the driver's message, with anything URL-like with a password cut. */
+const CHECK_TABLE =
+  "Check the table's name under dataHarmonization in assay.config.yaml, and that the pipeline has created it.";
+const CHECK_COLUMN = "Check the key column's name under dataHarmonization in assay.config.yaml.";
+const GRANT = "Grant the source's database user SELECT on it.";
+const CHECK_LOGIN =
+  "Check the user and password in the source's connection string (the variable its urlEnv names).";
+const CHECK_DATABASE = "Check the database's name in the source's connection string.";
+
+/**
+ * What to do about a driver's error, by its code: PostgreSQL's (and Redshift's) SQLSTATE,
+ * mysql2's ER_ names, Node's network errors. The driver says what went wrong, not where to fix it.
+ */
+const HINTS: Readonly<Record<string, string>> = {
+  "42P01": CHECK_TABLE,
+  "3F000": CHECK_TABLE,
+  ER_NO_SUCH_TABLE: CHECK_TABLE,
+  "42703": CHECK_COLUMN,
+  ER_BAD_FIELD_ERROR: CHECK_COLUMN,
+  "42501": GRANT,
+  ER_TABLEACCESS_DENIED_ERROR: GRANT,
+  "28P01": CHECK_LOGIN,
+  "28000": CHECK_LOGIN,
+  ER_ACCESS_DENIED_ERROR: CHECK_LOGIN,
+  "3D000": CHECK_DATABASE,
+  ER_BAD_DB_ERROR: CHECK_DATABASE,
+  ER_DBACCESS_DENIED_ERROR: CHECK_DATABASE,
+  ECONNREFUSED:
+    "Nothing answers at the source's host and port: check them in its connection string, and that the database is running.",
+  ENOTFOUND: "The source's host name is not known: check it in its connection string.",
+  ETIMEDOUT:
+    "The source did not answer in time: check that this server can reach its host and port.",
+};
+
+/**
+ * A message fit for the row: the driver's message, with anything URL-like with a password cut,
+ * its code, and what to do when the code says.
+ */
 export function reasonOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const code = (error as { code?: unknown }).code;
   const text = message.replace(/[a-z][a-z0-9+.-]*:\/\/[^\s@/]*:[^\s@/]*@/gi, "<url>@");
-  const withCode = typeof code === "string" && !text.includes(code) ? `${text} (${code})` : text;
-  return withCode.slice(0, 500) || "unknown error";
+  // Node's AggregateError (every address of a host refused) has a code and no message.
+  const withCode =
+    typeof code !== "string" || text.includes(code) ? text : text ? `${text} (${code})` : code;
+  const hint = typeof code === "string" ? HINTS[code] : undefined;
+  return (hint ? `${withCode}. ${hint}` : withCode).slice(0, 500) || "unknown error";
 }
 
 /** `name` split on its schema dot and quoted with `quote` (identifiers were validated). */

@@ -1,7 +1,7 @@
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../../../test/test-database.js";
-import type { Connector } from "./connector.js";
+import { reasonOf, type Connector } from "./connector.js";
 import { MysqlConnector } from "./mysql.js";
 import { PostgresConnector } from "./postgres.js";
 
@@ -60,11 +60,13 @@ function sqlContract(
       }
     });
 
-    it("fails a missing table with the server's reason", async () => {
+    it("fails a missing table with the server's reason, and the row says what to check", async () => {
       const connector = open();
       try {
-        await expect(connector.count("no_such_table")).rejects.toThrow(
-          /no_such_table.*(doesn't exist|does not exist)/,
+        const error = await connector.count("no_such_table").catch((e: unknown) => e as Error);
+        expect(error).toBeInstanceOf(Error);
+        expect(reasonOf(error)).toMatch(
+          /no_such_table.*(doesn't exist|does not exist).*\. Check the table's name under dataHarmonization in assay\.config\.yaml/,
         );
       } finally {
         await connector.close();
@@ -80,6 +82,24 @@ function sqlContract(
         );
         expect(error?.message).toMatch(/denied|authentication|does not exist/i);
         expect(error?.message).not.toContain("wrong-secret");
+        expect(reasonOf(error)).toMatch(
+          /\. Check the user and password in the source's connection string/,
+        );
+        expect(reasonOf(error)).not.toContain("wrong-secret");
+      } finally {
+        await connector.close();
+      }
+    });
+
+    it("says to check the host and port when nothing answers there", async () => {
+      const url = new URL(helpers.badUrl());
+      url.port = "1"; // nothing listens on port 1 of this machine
+      const connector = open({ url: url.toString() });
+      try {
+        const error = await connector.count("subjects").catch((e: unknown) => e);
+        expect(reasonOf(error)).toMatch(
+          /ECONNREFUSED.*Nothing answers at the source's host and port: check them in its connection string/,
+        );
       } finally {
         await connector.close();
       }
