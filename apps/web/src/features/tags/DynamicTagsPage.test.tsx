@@ -143,6 +143,29 @@ describe("Dynamic Tags: changes, signed in", { timeout: 30_000 }, () => {
     expect(within(card("checkout")).getByText("TC501")).toBeVisible();
   });
 
+  it("puts a removed test back with Undo, as the Add tag form would", async () => {
+    const api = installFakeTagsApi(TAGS, { signedIn: true });
+    renderPage();
+    const remove = await screen.findByLabelText("Remove TC502 from checkout");
+    await waitFor(() => expect(remove).toBeEnabled());
+
+    await userEvent.click(remove);
+    expect(await screen.findByText("Removed TC502 from checkout.")).toBeVisible();
+    await waitFor(() => expect(within(card("checkout")).queryByText("TC502")).toBeNull());
+    await userEvent.click(screen.getByRole("button", { name: "Undo" }));
+
+    expect(await within(card("checkout")).findByText("TC502")).toBeVisible();
+    expect(api.changes()).toEqual([
+      { method: "DELETE", path: "/v1/tagged_test/22", body: undefined },
+      {
+        method: "POST",
+        path: "/v1/dtag/",
+        body: { name: "checkout", testId: 502, testName: "<b>Checkout</b> total" },
+      },
+    ]);
+    await waitFor(() => expect(screen.queryByText("Removed TC502 from checkout.")).toBeNull());
+  });
+
   it("shows the error of a failed removal and keeps the test", async () => {
     installFakeTagsApi(TAGS, {
       signedIn: true,

@@ -10,6 +10,7 @@ import { useSignedIn } from "../../api/use-signed-in";
 import { AddTagForm } from "./AddTagForm";
 import { DeleteTagDialog } from "./DeleteTagDialog";
 import { TagCard } from "./TagCard";
+import { UndoRemoval, type Removal } from "./UndoRemoval";
 import { useDeleteTag, useRemoveTaggedTest, useTags, type TagView } from "./use-tags";
 
 const GRID_SX = {
@@ -54,12 +55,17 @@ export function DynamicTagsPage() {
   const removeTest = useRemoveTaggedTest();
   const [confirming, setConfirming] = useState<TagView | null>(null);
   const [failure, setFailure] = useState<RemovalFailure | null>(null);
+  const [removed, setRemoved] = useState<Removal | null>(null);
 
   const onRemoveTest = (tag: TagView, test: TaggedTest) => {
     setFailure(null);
+    setRemoved(null);
     removeTest.mutate(
       { taggedTestId: test.taggedTestId, testId: test.id, tagName: tag.name },
-      { onError: (error) => setFailure({ what: `TC${test.id} from ${tag.name}`, error }) },
+      {
+        onSuccess: () => setRemoved({ tagName: tag.name, test }),
+        onError: (error) => setFailure({ what: `TC${test.id} from ${tag.name}`, error }),
+      },
     );
   };
 
@@ -131,6 +137,12 @@ export function DynamicTagsPage() {
           ))}
         </Box>
       )}
+      {/* Keyed by the link: a second removal starts with a fresh Undo, not the last one's error. */}
+      <UndoRemoval
+        key={removed?.test.taggedTestId ?? "none"}
+        removal={removed}
+        onClose={() => setRemoved(null)}
+      />
       <DeleteTagDialog
         tag={confirming}
         pending={deleteTag.isPending}
