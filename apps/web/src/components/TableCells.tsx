@@ -18,21 +18,36 @@ export const clip = (width: number) =>
     whiteSpace: "nowrap",
   }) as const;
 
+/** Up to `lines` lines broken between words, the last cut with an ellipsis. */
+const clamp = (width: number, lines: number) =>
+  ({
+    display: "-webkit-box",
+    maxWidth: width,
+    overflow: "hidden",
+    WebkitBoxOrient: "vertical",
+    WebkitLineClamp: lines,
+  }) as const;
+
 /**
  * A long value (a site, an email, a run key) cut to `width` on one line, whole on hover: a
  * table's rows stay one line tall instead of breaking a host name in the middle of a word.
+ * `lines` lets words (an executor's name) take that many lines, in a table whose rows are that
+ * tall anyway; a value without a space (a host, an email) stays one line.
  */
 export function Clipped({
   value,
   width,
+  lines = 1,
 }: {
   value: string | number | null | undefined;
   width: number;
+  lines?: number;
 }) {
   const shown = dash(value);
+  const words = lines > 1 && typeof shown === "string" && /\s/.test(shown.trim());
   return (
     <Tooltip title={typeof shown === "string" && shown.length > 12 ? shown : ""}>
-      <Box component="span" sx={clip(width)}>
+      <Box component="span" sx={words ? clamp(width, lines) : clip(width)}>
         {shown}
       </Box>
     </Tooltip>

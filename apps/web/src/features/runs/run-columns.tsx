@@ -64,8 +64,13 @@ function text<T>(
   label: string,
   value: (run: T) => string | null,
   width = 180,
+  lines = 1,
 ): RunColumn<T> {
-  return { id, label, render: (run) => <Clipped value={value(run)} width={width} /> };
+  return {
+    id,
+    label,
+    render: (run) => <Clipped value={value(run)} width={width} lines={lines} />,
+  };
 }
 
 /** A right-aligned count, in its status colour when above zero. */
@@ -119,7 +124,8 @@ export function frontendColumns(href: Href<RunOf["frontend"]>): RunColumn<RunOf[
         </>
       ),
     },
-    text("executor", "Executor", (run) => run.executor, 165),
+    // Two lines: the run and site cells beside it are two lines tall already.
+    text("executor", "Executor", (run) => run.executor, 165, 2),
     count("total", "Total", (run) => run.total),
     count("passed", "Passed", (run) => run.passed, "status.passed"),
     count("failed", "Failed", (run) => run.failed, "status.failed"),
