@@ -166,6 +166,12 @@ describe("Dynamic Tags", () => {
 
     await card.getByRole("button", { name: "Remove TC9101 from @smoke-checkout" }).click();
     await card.getByText("No tests carry this tag.").waitFor();
+    // Undo puts the test back (the Add tag form's POST), then it is taken out again.
+    await page.getByText("Removed TC9101 from @smoke-checkout.").waitFor();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await card.getByRole("link", { name: "TC9101" }).waitFor();
+    await card.getByRole("button", { name: "Remove TC9101 from @smoke-checkout" }).click();
+    await card.getByText("No tests carry this tag.").waitFor();
 
     await card.getByRole("button", { name: "Delete tag @smoke-checkout" }).click();
     const dialog = page.getByRole("dialog", { name: "Delete the tag “@smoke-checkout”?" });
@@ -182,6 +188,14 @@ describe("Dynamic Tags", () => {
     await dialog.waitFor({ state: "hidden" });
     await card.waitFor({ state: "detached" });
     await page.getByRole("region", { name: "Tag @unstable" }).waitFor();
+    // The deleted tag is kept: Undo brings it back, then it is deleted for good.
+    await page.getByText("Deleted @smoke-checkout.").waitFor();
+    await page.getByRole("button", { name: "Undo" }).click();
+    await card.waitFor();
+    await card.getByRole("button", { name: "Delete tag @smoke-checkout" }).click();
+    await dialog.getByRole("button", { name: "Delete" }).click();
+    await dialog.waitFor({ state: "hidden" });
+    await card.waitFor({ state: "detached" });
 
     const list = (await (await fetch(`${server.url}/v1/dtag`)).json()) as { byTag: object };
     expect(Object.keys(list.byTag)).toEqual(["@unstable"]);

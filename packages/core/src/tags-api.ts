@@ -109,6 +109,14 @@ export const DeletedTagSchema = TagSchema.extend({
 });
 export type DeletedTag = z.infer<typeof DeletedTagSchema>;
 
+export const RestoredTagSchema = TagSchema.extend({
+  testsRestored: z
+    .int()
+    .nonnegative()
+    .describe("Tests put back in the tag (a test it holds already is not counted)"),
+});
+export type RestoredTag = z.infer<typeof RestoredTagSchema>;
+
 export const DeletedTaggedTestSchema = z.object({
   id: z.int().describe("The removed link's id"),
   tagId: z.int(),

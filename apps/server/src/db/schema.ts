@@ -150,6 +150,16 @@ export interface TagsTable {
   created_at: DefaultTimestamp;
 }
 
+/** A deleted tag with the tests it held (migration 0227), until it is restored. */
+export interface DeletedTagsTable {
+  id: number;
+  name: string;
+  created_at: Timestamp;
+  deleted_at: DefaultTimestamp;
+  deleted_by: string;
+  tests: JSONColumnType<{ testId: number; testName: string }[]>;
+}
+
 export interface TaggedTestsTable {
   id: Generated<number>;
   tag_id: number;
@@ -243,6 +253,7 @@ export interface Database extends ResultTables, RetentionTables, SignInTables, T
   load_stats: LoadStatsTable;
   tags: TagsTable;
   tagged_tests: TaggedTestsTable;
+  deleted_tags: DeletedTagsTable;
   test_alias_canonical: TestAliasCanonicalView;
   imported_releases: ImportedReleasesTable;
   imported_release_incidents: ImportedReleaseIncidentsTable;

@@ -5,7 +5,7 @@ import { errorResponse, jsonResponse } from "./mock-api";
 
 /**
  * An in-memory Dynamic Tags server for component tests: GET/POST /v1/dtag, DELETE
- * /v1/dtag/{id}, DELETE /v1/tagged_test/{id} and GET /v1/me, with the real API's rules (names
+ * /v1/dtag/{id}, POST /v1/dtag/{id}/restore, DELETE /v1/tagged_test/{id} and GET /v1/me, with the real API's rules (names
  * lower-cased, a repeat ignored, '@unstable' protected, 401 when signed out). Every call is
  * recorded, so a test can assert what the screen sent.
  */
@@ -36,6 +36,8 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
   const tags: FakeTag[] = structuredClone(initial);
   const calls: FakeCall[] = [];
   let nextId = 1000;
+  /** Tags deleted, kept for POST /v1/dtag/{id}/restore as the server keeps them. */
+  const deleted: FakeTag[] = [];
 
   const list = (): TagList => {
     const byTag: TagList["byTag"] = {};
@@ -88,6 +90,7 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
       const at = tags.findIndex((t) => t.id === Number(tagMatch[1]));
       if (at < 0) return errorResponse(404, "not_found", "No dynamic tag with that id.");
       const [gone] = tags.splice(at, 1);
+      deleted.push(gone!);
       return jsonResponse({ id: gone!.id, name: gone!.name, testsRemoved: gone!.tests.length });
     }
     const linkId = Number(/^\/v1\/tagged_test\/(\d+)$/.exec(path)?.[1]);
@@ -98,6 +101,21 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
       return jsonResponse({ id: linkId, tagId: tag.id, testId: gone!.id });
     }
     return errorResponse(404, "not_found", "No tagged test with that id.");
+  };
+
+  /** As the real restore: a deleted tag comes back with its tests, into a namesake if one exists. */
+  const restore = (deletedId: number) => {
+    const at = deleted.findIndex((t) => t.id === deletedId);
+    if (at < 0) return errorResponse(404, "not_found", "No deleted tag with that id.");
+    const [gone] = deleted.splice(at, 1);
+    let tag = tags.find((t) => t.name === gone!.name);
+    if (!tag) {
+      tag = { id: nextId++, name: gone!.name, tests: [] };
+      tags.push(tag);
+    }
+    const back = gone!.tests.filter((test) => !tag.tests.some((t) => t.id === test.id));
+    tag.tests.push(...back.map((test) => ({ ...test, taggedTestId: nextId++ })));
+    return jsonResponse({ id: tag.id, name: tag.name, testsRestored: back.length });
   };
 
   const handle = (method: string, path: string, body: unknown): Response | Promise<Response> => {
@@ -116,6 +134,8 @@ export function installFakeTagsApi(initial: FakeTag[], options: FakeTagsOptions 
     if ((path === "/v1/dtag" || path === "/v1/dtag/") && method === "POST") {
       return add(body as { name: string; testId: number; testName?: string });
     }
+    const restoring = /^\/v1\/dtag\/(\d+)\/restore$/.exec(path);
+    if (restoring && method === "POST") return restore(Number(restoring[1]));
     if (method === "DELETE") return remove(path);
     return errorResponse(404, "not_found", `No fake for ${method} ${path}`);
   };

@@ -8,7 +8,7 @@ import {
 } from "@assay/core";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { registerWriteRoutes } from "../../http/write-routes.js";
-import { actorOf } from "../settings/settings.service.js";
+import { principalLabel } from "../auth/access.js";
 import {
   archiveRule,
   createRule,
@@ -55,8 +55,8 @@ export const notifyRoutes =
       removed: NotifyArchivedSchema,
       // A rule kept in assay.config.yaml is read-only here.
       conflicts: true,
-      create: (body, request) => createRule(deps, body, actorOf(request.principal)),
-      replace: (id, body, request) => updateRule(deps, id, body, actorOf(request.principal)),
-      remove: (id, request) => archiveRule(deps, id, actorOf(request.principal)),
+      create: (body, request) => createRule(deps, body, principalLabel(request.principal)),
+      replace: (id, body, request) => updateRule(deps, id, body, principalLabel(request.principal)),
+      remove: (id, request) => archiveRule(deps, id, principalLabel(request.principal)),
     });
   };

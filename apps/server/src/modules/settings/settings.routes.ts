@@ -13,10 +13,9 @@ import type { Db } from "../../db/pool.js";
 import { notFound } from "../../errors.js";
 import { runNow, type SchedulerDeps } from "./scheduler.js";
 import type { LaunchedBy } from "./build-launcher.js";
-import type { Principal } from "../auth/access.js";
+import { principalLabel, type Principal } from "../auth/access.js";
 import { seesEmails } from "../auth/people.js";
 import {
-  actorOf,
   createSetting,
   deleteSetting,
   listSettings,
@@ -39,7 +38,7 @@ export const settingsRoutes =
   (db: Db, scheduler: SchedulerDeps, webhooks: WebhookPolicy): FastifyPluginAsyncZod =>
   async (app) => {
     const saver = (principal: Principal | undefined): SaveContext => ({
-      by: actorOf(principal),
+      by: principalLabel(principal),
       fullWebhook: seesWebhooks(principal),
       webhooks,
       checkTemplate: scheduler.launcher.check?.bind(scheduler.launcher),
@@ -86,7 +85,7 @@ export const settingsRoutes =
       removed: DeletedSettingSchema,
       create: (body, request) => createSetting(db, body, saver(request.principal)),
       replace: (id, body, request) => updateSetting(db, id, body, saver(request.principal)),
-      remove: (id, request) => deleteSetting(db, id, actorOf(request.principal)),
+      remove: (id, request) => deleteSetting(db, id, principalLabel(request.principal)),
     });
 
     app.post(

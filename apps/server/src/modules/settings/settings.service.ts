@@ -23,12 +23,6 @@ import {
 const RECENT_SLOTS = 5;
 const noSuchSetting = (id: number) => notFound(`No setting with id ${id}.`);
 
-/** Who made a change, as recorded: the user's email, or the service token's name. */
-export function actorOf(principal: Principal | undefined): string {
-  if (!principal) return "unknown";
-  return principal.kind === "user" ? principal.email : `token:${principal.name}`;
-}
-
 export function toSlot(row: repo.SlotRow): ScheduleSlot {
   return {
     slotAt: row.slot_at.toISOString(),

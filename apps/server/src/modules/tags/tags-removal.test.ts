@@ -3,7 +3,8 @@ import { insertTest, tagTest, type TestRef } from "../../../test/factories.js";
 import { buildTagApps, tagId, tagSnapshot, type TagApps } from "../../../test/tag-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 
-// PUT /v1/dtag/{id}/test/{testId}, DELETE /v1/dtag/{id} and DELETE /v1/tagged_test/{id}.
+// PUT /v1/dtag/{id}/test/{testId}, DELETE /v1/dtag/{id}, POST /v1/dtag/{id}/restore and
+// DELETE /v1/tagged_test/{id}.
 
 let database: TestDatabase;
 let apps: TagApps;
@@ -25,6 +26,7 @@ afterAll(async () => {
 beforeEach(async () => {
   await database.db.pool.query("DELETE FROM tags WHERE name <> '@unstable'");
   await database.db.pool.query("DELETE FROM tagged_tests");
+  await database.db.pool.query("DELETE FROM deleted_tags");
   await tagTest(database.db, "smoke", login);
   await tagTest(database.db, "smoke", checkout);
   await tagTest(database.db, "@unstable", login);
@@ -144,6 +146,73 @@ describe("DELETE /v1/dtag/{id}", () => {
   it("answers 404 for an unknown tag and 400 for a non-numeric id", async () => {
     expect((await del(987654)).statusCode).toBe(404);
     expect((await del("smoke")).statusCode).toBe(400);
+  });
+});
+
+describe("POST /v1/dtag/{id}/restore", () => {
+  const restore = (id: number | string, app = apps.user) =>
+    app.inject({ method: "POST", url: `/v1/dtag/${id}/restore` });
+  const del = (id: number) => apps.user.inject({ method: "DELETE", url: `/v1/dtag/${id}` });
+
+  it("keeps a deleted tag with its tests and who deleted it, and puts them back", async () => {
+    const smoke = await tagId(database, "smoke");
+    const before = await tagSnapshot(database);
+    expect((await del(smoke)).statusCode).toBe(200);
+
+    const { rows } = await database.db.pool.query(
+      "SELECT name, deleted_by, tests FROM deleted_tags WHERE id = $1",
+      [smoke],
+    );
+    expect(rows).toEqual([
+      {
+        name: "smoke",
+        deleted_by: "qa@example.com",
+        tests: [
+          { testId: login.id, testName: "Login works" },
+          { testId: checkout.id, testName: "Checkout total" },
+        ],
+      },
+    ]);
+
+    const res = await restore(smoke);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ name: "smoke", testsRestored: 2 });
+    const list = (await apps.user.inject({ method: "GET", url: "/v1/dtag" })).json();
+    expect(list.byTag.smoke.tests.map((t: { id: number; name: string }) => [t.id, t.name])).toEqual(
+      [
+        [login.id, "Login works"],
+        [checkout.id, "Checkout total"],
+      ],
+    );
+    const after = await tagSnapshot(database);
+    expect(after.links.map((l) => [Number(l.test_id), l.test_name]).sort()).toEqual(
+      before.links.map((l) => [Number(l.test_id), l.test_name]).sort(),
+    );
+    expect((await restore(smoke)).statusCode).toBe(404);
+  });
+
+  it("adds the tests to a tag made with the name meanwhile", async () => {
+    const smoke = await tagId(database, "smoke");
+    await del(smoke);
+    await tagTest(database.db, "smoke", checkout);
+
+    const res = await restore(smoke);
+
+    expect(res.json()).toMatchObject({ name: "smoke", testsRestored: 1 });
+    const list = (await apps.user.inject({ method: "GET", url: "/v1/dtag" })).json();
+    expect(list.byTag.smoke.tests.map((t: { id: number }) => t.id).sort()).toEqual(
+      [login.id, checkout.id].sort(),
+    );
+  });
+
+  it("refuses a signed-out caller with 401, and answers 404 for a tag never deleted", async () => {
+    const smoke = await tagId(database, "smoke");
+    await del(smoke);
+    expect((await restore(smoke, apps.anonymous)).statusCode).toBe(401);
+    expect((await restore(987654)).statusCode).toBe(404);
+    expect((await restore("smoke")).statusCode).toBe(400);
+    const { rows } = await database.db.pool.query("SELECT id FROM deleted_tags");
+    expect(rows.map((r) => Number(r.id))).toEqual([smoke]);
   });
 });
 

@@ -2,7 +2,10 @@ import { sql, type Kysely, type Transaction } from "kysely";
 import type { Db } from "../../db/pool.js";
 import type { Database } from "../../db/schema.js";
 
-/** Dynamic tags and the tests in them: the tags and tagged_tests tables (migration 0002). */
+/**
+ * Dynamic tags and the tests in them: the tags and tagged_tests tables (migration 0002), and
+ * deleted tags kept with their tests (deleted_tags, 0227).
+ */
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -125,11 +128,56 @@ export async function attachTest(
   return { link: toLink(existing), attached: false };
 }
 
-/** Deletes a tag's links, then the tag; returns how many links went. */
-export async function deleteTag(trx: Transaction<Database>, id: number): Promise<number> {
+/**
+ * Moves a tag and its links to deleted_tags (who deleted it, when, which tests it held), then
+ * deletes them from the live tables; returns how many links went.
+ */
+export async function deleteTag(
+  trx: Transaction<Database>,
+  id: number,
+  by: string,
+): Promise<number> {
+  await sql`
+    INSERT INTO deleted_tags (id, name, created_at, deleted_by, tests)
+    SELECT t.id, t.name, t.created_at, ${by},
+      COALESCE(
+        jsonb_agg(jsonb_build_object('testId', l.test_id, 'testName', l.test_name)
+          ORDER BY l.test_id) FILTER (WHERE l.id IS NOT NULL),
+        '[]'::jsonb)
+    FROM tags t LEFT JOIN tagged_tests l ON l.tag_id = t.id
+    WHERE t.id = ${id}
+    GROUP BY t.id`.execute(trx);
   const links = await trx.deleteFrom("tagged_tests").where("tag_id", "=", id).executeTakeFirst();
   await trx.deleteFrom("tags").where("id", "=", id).execute();
   return Number(links.numDeletedRows);
+}
+
+/**
+ * Takes a deleted tag out of deleted_tags, for its restore in the same transaction: a
+ * concurrent restore of it waits, then finds none.
+ */
+export async function takeDeletedTag(trx: Transaction<Database>, id: number) {
+  const row = await trx
+    .deleteFrom("deleted_tags")
+    .where("id", "=", id)
+    .returning(["name", "tests"])
+    .executeTakeFirst();
+  return row && { name: row.name, tests: row.tests };
+}
+
+/** Puts `tests` in the tag (those already in it stay as they are); returns how many went in. */
+export async function attachTests(
+  trx: Transaction<Database>,
+  tagId: number,
+  tests: readonly { testId: number; testName: string }[],
+): Promise<number> {
+  if (tests.length === 0) return 0;
+  const result = await sql`
+    INSERT INTO tagged_tests (tag_id, test_id, test_name)
+    SELECT ${tagId}, x."testId", x."testName"
+    FROM jsonb_to_recordset(${JSON.stringify(tests)}::jsonb) AS x("testId" bigint, "testName" text)
+    ON CONFLICT (tag_id, test_id) DO NOTHING`.execute(trx);
+  return Number(result.numAffectedRows ?? 0);
 }
 
 /** Deletes one test-in-tag link; returns it, or undefined when there was none. */

@@ -4,6 +4,7 @@ import {
   DeletedTaggedTestSchema,
   DeletedTagSchema,
   ErrorBodySchema,
+  RestoredTagSchema,
   TaggedTestIdParamsSchema,
   TagIdParamsSchema,
   TagLinkSchema,
@@ -18,7 +19,9 @@ import {
   deleteTag,
   listTags,
   removeTaggedTest,
+  restoreTag,
 } from "./tags.service.js";
+import { principalLabel } from "../auth/access.js";
 
 const tags = ["tags"];
 // Changes need a signed-in user (spec section 6); a service token is refused with 403.
@@ -102,7 +105,8 @@ export const tagsRoutes =
         schema: {
           tags,
           summary: "Delete a tag and take every test out of it",
-          description: "The '@unstable' tag drives the unstable status and answers 409.",
+          description:
+            "The tag and the tests it held are kept: POST /v1/dtag/{id}/restore puts them back. The '@unstable' tag drives the unstable status and answers 409.",
           params: TagIdParamsSchema,
           response: {
             200: DeletedTagSchema,
@@ -112,7 +116,23 @@ export const tagsRoutes =
           },
         },
       },
-      async (request) => deleteTag(db, request.params.id),
+      async (request) => deleteTag(db, request.params.id, principalLabel(request.principal)),
+    );
+
+    app.post(
+      "/v1/dtag/:id/restore",
+      {
+        config: user,
+        schema: {
+          tags,
+          summary: "Put a deleted tag back with the tests it held (the screen's Undo)",
+          description:
+            "id is the deleted tag's. A tag made with its name since gets those tests too. 404 when it is not deleted (restored already).",
+          params: TagIdParamsSchema,
+          response: { 200: RestoredTagSchema, ...mutationErrors, 404: ErrorBodySchema },
+        },
+      },
+      async (request) => restoreTag(db, request.params.id),
     );
 
     app.delete(

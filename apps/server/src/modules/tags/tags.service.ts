@@ -5,6 +5,7 @@ import {
   type CreateTagBody,
   type DeletedTag,
   type DeletedTaggedTest,
+  type RestoredTag,
   type TagEntry,
   type TagLink,
   type TagList,
@@ -103,8 +104,11 @@ export async function attachTagToTest(
   });
 }
 
-/** Deletes a tag and its links (DELETE /v1/dtag/{id}); '@unstable' is refused with 409. */
-export async function deleteTag(db: Db, tagId: number): Promise<DeletedTag> {
+/**
+ * Deletes a tag and its links (DELETE /v1/dtag/{id}), kept in deleted_tags for restoreTag;
+ * '@unstable' is refused with 409.
+ */
+export async function deleteTag(db: Db, tagId: number, by: string): Promise<DeletedTag> {
   return db.kysely.transaction().execute(async (trx) => {
     const tag = await repo.findTagLocked(trx, tagId, "update");
     if (!tag) throw noSuchTag(tagId);
@@ -115,8 +119,24 @@ export async function deleteTag(db: Db, tagId: number): Promise<DeletedTag> {
         `The '${UNSTABLE_TAG}' tag cannot be deleted: it marks tests as unstable. Remove single tests from it instead.`,
       );
     }
-    const testsRemoved = await repo.deleteTag(trx, tag.id);
+    const testsRemoved = await repo.deleteTag(trx, tag.id, by);
     return { ...tag, testsRemoved };
+  });
+}
+
+/**
+ * Puts a deleted tag back with the tests it held (POST /v1/dtag/{id}/restore, the screen's
+ * Undo). A tag made with its name meanwhile gets those tests too, so nothing is refused.
+ */
+export async function restoreTag(db: Db, deletedId: number): Promise<RestoredTag> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const deleted = await repo.takeDeletedTag(trx, deletedId);
+    if (!deleted) {
+      throw notFound(`No deleted tag with id ${deletedId}: it may have been restored already.`);
+    }
+    const tag = await repo.upsertTag(trx, deleted.name);
+    const testsRestored = await repo.attachTests(trx, tag.id, deleted.tests);
+    return { id: tag.id, name: tag.name, testsRestored };
   });
 }
 

@@ -17,7 +17,7 @@ interface DeleteTagDialogProps {
 
 const testsPhrase = (count: number) => (count === 1 ? "1 test" : `${count} tests`);
 
-/** Asks before a tag goes: deleting it takes it off every test, which cannot be undone. */
+/** Asks before a tag goes: deleting it takes it off every test (Undo, offered after, puts it back). */
 export function DeleteTagDialog({
   tag,
   pending,
@@ -33,8 +33,8 @@ export function DeleteTagDialog({
           <DialogContent>
             <DialogContentText>
               {tag.tests.length === 0
-                ? "No test carries it. This cannot be undone."
-                : `It is taken off ${testsPhrase(tag.tests.length)}. This cannot be undone.`}
+                ? "No test carries it."
+                : `It is taken off ${testsPhrase(tag.tests.length)}. Undo, offered once it is deleted, puts them back.`}
             </DialogContentText>
             {error && (
               <Alert severity="error" sx={{ mt: 2 }}>

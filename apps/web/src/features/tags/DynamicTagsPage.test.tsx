@@ -166,6 +166,32 @@ describe("Dynamic Tags: changes, signed in", { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByText("Removed TC502 from checkout.")).toBeNull());
   });
 
+  it("puts a deleted tag back with its tests with Undo", async () => {
+    const api = installFakeTagsApi(TAGS, { signedIn: true });
+    renderPage();
+    await waitFor(() => expect(screen.getByLabelText("Delete tag checkout")).toBeEnabled());
+
+    await userEvent.click(screen.getByLabelText("Delete tag checkout"));
+    const dialog = await screen.findByRole("dialog");
+    expect(dialog).toHaveTextContent(
+      "It is taken off 2 tests. Undo, offered once it is deleted, puts them back.",
+    );
+    await userEvent.click(within(dialog).getByRole("button", { name: "Delete" }));
+    expect(await screen.findByText("Deleted checkout and took it off 2 tests.")).toBeVisible();
+    await waitFor(() => expect(screen.queryByLabelText("Tag checkout")).toBeNull());
+    // The dialog hides the page from the accessibility tree until it has closed.
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    await userEvent.click(screen.getByRole("button", { name: "Undo" }));
+
+    await waitFor(() => expect(screen.getByLabelText("Tag checkout")).toBeVisible());
+    expect(within(card("checkout")).getByText("TC501")).toBeVisible();
+    expect(within(card("checkout")).getByText("TC502")).toBeVisible();
+    expect(api.changes()).toEqual([
+      { method: "DELETE", path: "/v1/dtag/2", body: undefined },
+      { method: "POST", path: "/v1/dtag/2/restore", body: undefined },
+    ]);
+  });
+
   it("shows the error of a failed removal and keeps the test", async () => {
     installFakeTagsApi(TAGS, {
       signedIn: true,

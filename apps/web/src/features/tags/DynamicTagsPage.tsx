@@ -10,7 +10,8 @@ import { useSignedIn } from "../../api/use-signed-in";
 import { AddTagForm } from "./AddTagForm";
 import { DeleteTagDialog } from "./DeleteTagDialog";
 import { TagCard } from "./TagCard";
-import { UndoRemoval, type Removal } from "./UndoRemoval";
+import { UndoSnackbar } from "./UndoSnackbar";
+import { useTagUndo } from "./use-tag-undo";
 import { useDeleteTag, useRemoveTaggedTest, useTags, type TagView } from "./use-tags";
 
 const GRID_SX = {
@@ -55,22 +56,33 @@ export function DynamicTagsPage() {
   const removeTest = useRemoveTaggedTest();
   const [confirming, setConfirming] = useState<TagView | null>(null);
   const [failure, setFailure] = useState<RemovalFailure | null>(null);
-  const [removed, setRemoved] = useState<Removal | null>(null);
+  const undo = useTagUndo();
 
   const onRemoveTest = (tag: TagView, test: TaggedTest) => {
     setFailure(null);
-    setRemoved(null);
+    undo.offer(null);
     removeTest.mutate(
       { taggedTestId: test.taggedTestId, testId: test.id, tagName: tag.name },
       {
-        onSuccess: () => setRemoved({ tagName: tag.name, test }),
+        onSuccess: () => undo.offer({ kind: "removal", tagName: tag.name, test }),
         onError: (error) => setFailure({ what: `TC${test.id} from ${tag.name}`, error }),
       },
     );
   };
 
   const onConfirmDelete = (tag: TagView) => {
-    deleteTag.mutate(tag, { onSuccess: () => setConfirming(null) });
+    undo.offer(null);
+    deleteTag.mutate(tag, {
+      onSuccess: (deleted) => {
+        setConfirming(null);
+        undo.offer({
+          kind: "deletion",
+          tagId: deleted.id,
+          tagName: deleted.name,
+          tests: deleted.testsRemoved,
+        });
+      },
+    });
   };
 
   const closeDialog = () => {
@@ -137,12 +149,7 @@ export function DynamicTagsPage() {
           ))}
         </Box>
       )}
-      {/* Keyed by the link: a second removal starts with a fresh Undo, not the last one's error. */}
-      <UndoRemoval
-        key={removed?.test.taggedTestId ?? "none"}
-        removal={removed}
-        onClose={() => setRemoved(null)}
-      />
+      <UndoSnackbar {...undo.snackbar} />
       <DeleteTagDialog
         tag={confirming}
         pending={deleteTag.isPending}

@@ -2,6 +2,7 @@ import {
   compareTagNames,
   DeletedTaggedTestSchema,
   DeletedTagSchema,
+  RestoredTagSchema,
   TagLinkSchema,
   UNSTABLE_TAG,
   type TagList,
@@ -79,6 +80,16 @@ export function useDeleteTag() {
     mutationFn: (tag: { id: number; name: string }) =>
       sendJson("DELETE", `/v1/dtag/${tag.id}`, undefined, DeletedTagSchema),
     onSuccess: (deleted) => refetchAfter(queryClient, deleted.name),
+  });
+}
+
+/** Puts a deleted tag back with the tests it held (POST /v1/dtag/{id}/restore): Undo. */
+export function useRestoreTag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (deletedId: number) =>
+      sendJson("POST", `/v1/dtag/${deletedId}/restore`, undefined, RestoredTagSchema),
+    onSuccess: (restored) => refetchAfter(queryClient, restored.name),
   });
 }
 
