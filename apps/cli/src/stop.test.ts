@@ -67,7 +67,8 @@ function postgresOf(dataDir: string): string[] {
 }
 
 /** Starts Assay one way, until /readyz answers; whatever is left is removed when the test ends. */
-async function start(way: Way, { onTestFinished }: TestContext): Promise<Started> {
+async function start(way: Way, context: TestContext, retries = 2): Promise<Started> {
+  const { onTestFinished } = context;
   const [command, args] = WAYS[way];
   const dataDir = await makeDataDir();
   const port = await freePort();
@@ -99,7 +100,12 @@ async function start(way: Way, { onTestFinished }: TestContext): Promise<Started
   }, 120_000);
   const until = Date.now() + 600_000;
   while (Date.now() < until) {
-    if (top.exitCode !== null) throw new Error(`${way} exited early:\n${log}`);
+    if (top.exitCode !== null) {
+      // The port freePort() found was taken before the server listened (outgoing connections'
+      // local ports come from the same range): start again on another one.
+      if (log.includes("is already in use") && retries > 0) return start(way, context, retries - 1);
+      throw new Error(`${way} exited early:\n${log}`);
+    }
     // Up, and done starting: /readyz answers while the first admin is still being made, before
     // start installs its signal handlers (a signal then ends Node at once; its watcher stops
     // PostgreSQL). The last start-up line says it is running.

@@ -85,6 +85,7 @@ const EXPECTED: Record<string, Access> = {
   "GET /v1/dtag": "read",
   "POST /v1/dtag": "user",
   "POST /v1/dtag/": "user",
+  "POST /v1/dtag/:id/restore": "user",
   "PUT /v1/dtag/:id/test/:testId": "user",
   "DELETE /v1/dtag/:id": "user",
   "DELETE /v1/tagged_test/:id": "user",
