@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../test/build-test-app.js";
-import { QA_USER } from "../../../test/tag-apps.js";
+import { insertBuildUser } from "../../../test/build-apps.js";
 import { createTestDatabase, type TestDatabase } from "../../../test/test-database.js";
 import { deliverSummary, type FollowUpDeps } from "./followup.js";
 import { listDueCandidates } from "./settings.repo.js";
@@ -19,12 +19,8 @@ const TEMPLATE = { family: "backend", region: "US", payload: { env: "stage", bra
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const row = await database.db.kysely
-    .insertInto("users")
-    .values({ email: "qa@example.com", name: "QA Engineer" })
-    .returning("id")
-    .executeTakeFirstOrThrow();
-  const presser = { ...QA_USER, id: row.id } as typeof QA_USER;
+  // Run now records the presser: a real user row.
+  const presser = await insertBuildUser(database);
   app = (
     await buildTestApp(database.db, { resolvePrincipal: async () => presser, startWorkers: false })
   ).app;

@@ -5,7 +5,7 @@ import DialogActions from "@mui/material/DialogActions";
 import DialogContent from "@mui/material/DialogContent";
 import DialogContentText from "@mui/material/DialogContentText";
 import DialogTitle from "@mui/material/DialogTitle";
-import type { TagView } from "./use-tags";
+import { testsPhrase, type TagView } from "./use-tags";
 
 interface DeleteTagDialogProps {
   tag: TagView | null;
@@ -14,8 +14,6 @@ interface DeleteTagDialogProps {
   onCancel: () => void;
   onConfirm: (tag: TagView) => void;
 }
-
-const testsPhrase = (count: number) => (count === 1 ? "1 test" : `${count} tests`);
 
 /** Asks before a tag goes: deleting it takes it off every test (Undo, offered after, puts it back). */
 export function DeleteTagDialog({

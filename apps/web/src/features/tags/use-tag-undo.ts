@@ -1,13 +1,11 @@
 import type { TaggedTest } from "@assay/core";
 import { useState } from "react";
-import { useAddTag, useRestoreTag } from "./use-tags";
+import { testsPhrase, useAddTag, useRestoreTag } from "./use-tags";
 
 /** A tag change Undo can take back: a test taken out of a tag, or a whole tag deleted. */
 type Undoable =
   | { kind: "removal"; tagName: string; test: TaggedTest }
   | { kind: "deletion"; tagId: number; tagName: string; tests: number };
-
-const testsPhrase = (n: number) => (n === 1 ? "1 test" : `${n} tests`);
 
 function doneText(change: Undoable): string {
   if (change.kind === "removal") return `Removed TC${change.test.id} from ${change.tagName}.`;
@@ -25,11 +23,12 @@ export function useTagUndo() {
   const [change, setChange] = useState<Undoable | null>(null);
   const mutation = change?.kind === "deletion" ? restoreTag : addTag;
 
-  const close = () => {
+  const offer = (next: Undoable | null) => {
     addTag.reset();
     restoreTag.reset();
-    setChange(null);
+    setChange(next);
   };
+  const close = () => offer(null);
   const undo = () => {
     if (change?.kind === "removal") {
       const { tagName, test } = change;
@@ -39,11 +38,7 @@ export function useTagUndo() {
     }
   };
   return {
-    offer: (next: Undoable | null) => {
-      addTag.reset();
-      restoreTag.reset();
-      setChange(next);
-    },
+    offer,
     snackbar: {
       done: change && doneText(change),
       failed: mutation.error ? `Could not undo it: ${mutation.error.message}` : null,

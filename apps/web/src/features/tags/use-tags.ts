@@ -30,6 +30,9 @@ export function sortedTags(list: TagList): TagView[] {
     .sort((a, b) => compareTagNames(a.name, b.name));
 }
 
+/** "1 test", "35 tests": how many tests a tag holds, in the screen's sentences. */
+export const testsPhrase = (count: number) => (count === 1 ? "1 test" : `${count} tests`);
+
 /** The names of the dynamic tags a test is in, in name order. */
 export function tagsOfTest(tags: readonly TagView[], testId: number): TagView[] {
   return tags.filter((tag) => tag.tests.some((test) => test.id === testId));
